@@ -1,0 +1,99 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BaseContext } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, {
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Router,
+} from 'express';
+import type { ListeningServer, ListenOptions, MountableGateway, RequestScope } from './contract.js';
+import { httpErrorResponse } from './http-errors.js';
+import { listenUrl } from './listen-url.js';
+import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
+import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
+
+/**
+ * Mounts a started gateway on an Express 5 app (bare, or NestJS's through
+ * `app.getHttpAdapter().getInstance()`; create that app with `bodyParser: false`, or
+ * Nest's own 100 kB JSON parser runs first).
+ */
+export function mountExpress<TContext extends BaseContext>(
+  app: Pick<Router, 'use'>,
+  gateway: MountableGateway<TContext>,
+): void {
+  const router = express.Router();
+  router.get(HEALTH_PATH, (_req, res) => {
+    res.status(200).json(health().body);
+  });
+  router.get(READY_PATH, (_req, res) => {
+    const probe = readiness(gateway);
+    res.status(probe.status).json(probe.body);
+  });
+
+  const scopes = new WeakMap<Request, RequestScope>();
+  const trackRequest: RequestHandler = (req, res, next) => {
+    const scope = createRequestScope({
+      method: req.method,
+      url: req.originalUrl,
+      headers: req.headers,
+      ip: req.ip,
+    });
+    scopes.set(req, scope);
+    res.setHeader(REQUEST_ID_HEADER, scope.requestId);
+    res.on('finish', () => gateway.onResponse?.(scope, res.statusCode));
+    next();
+  };
+  const limit = gateway.bodyLimitBytes;
+  const parseBody = [
+    express.json({ limit }),
+    // Non-JSON bodies reach Apollo Server as text, so its CSRF check answers (400), as on Fastify.
+    express.text({ limit, type: () => true }),
+    ((req, _res, next) => {
+      // The Apollo integration insists `body` exists, even for GET.
+      if (!Object.hasOwn(req, 'body')) req.body = undefined;
+      next();
+    }) satisfies RequestHandler,
+  ];
+  const answerParseErrors: ErrorRequestHandler = (error, _req, res, _next) => {
+    const { status, body } = httpErrorResponse(error, limit);
+    res.status(status).type('application/json; charset=utf-8').send(body);
+  };
+  const apollo = expressMiddleware(gateway.server, {
+    context: async ({ req }) => {
+      const scope = scopes.get(req);
+      if (!scope) throw new Error('request scope missing: the tracking middleware did not run');
+      return gateway.context(scope);
+    },
+  });
+  router
+    .route(gateway.path)
+    .get(trackRequest, ...parseBody, apollo, answerParseErrors)
+    .post(trackRequest, ...parseBody, apollo, answerParseErrors);
+  app.use(router);
+}
+
+/** A bare Express server (no NestJS) serving the gateway. */
+export async function listenExpress<TContext extends BaseContext>(
+  gateway: MountableGateway<TContext>,
+  options: ListenOptions,
+): Promise<ListeningServer> {
+  const app = express();
+  app.disable('x-powered-by');
+  mountExpress(app, gateway);
+  const server = createServer(app);
+  server.listen(options.port, options.host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: listenUrl(options.host, port),
+    port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        // Node closes idle keep-alive sockets and waits for in-flight requests.
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

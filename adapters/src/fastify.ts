@@ -1,0 +1,77 @@
+import { fastifyApolloHandler } from '@as-integrations/fastify';
+import type { BaseContext } from '@apollo/server';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { ListeningServer, ListenOptions, MountableGateway, RequestScope } from './contract.js';
+import { httpErrorResponse } from './http-errors.js';
+import { listenUrl } from './listen-url.js';
+import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
+import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
+
+/**
+ * Mounts a started gateway on a Fastify instance (bare, or NestJS's through
+ * `app.getHttpAdapter().getInstance()`). Everything GraphQL lives in an encapsulated
+ * plugin, so its body parser, error handler and hooks never touch the host's other routes.
+ */
+export async function mountFastify<TContext extends BaseContext>(
+  app: FastifyInstance,
+  gateway: MountableGateway<TContext>,
+): Promise<void> {
+  app.get(HEALTH_PATH, async (_request, reply) => reply.code(200).send(health().body));
+  app.get(READY_PATH, async (_request, reply) => {
+    const probe = readiness(gateway);
+    return reply.code(probe.status).send(probe.body);
+  });
+
+  const scopes = new WeakMap<FastifyRequest, RequestScope>();
+  await app.register(async (graphql) => {
+    // Non-JSON bodies reach Apollo Server as text, so its CSRF check answers (400), as on Express.
+    graphql.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+      done(null, body);
+    });
+    graphql.setErrorHandler(async (error, _request, reply) => {
+      const { status, body } = httpErrorResponse(error, gateway.bodyLimitBytes);
+      return reply.code(status).type('application/json; charset=utf-8').send(body);
+    });
+    graphql.addHook('onRequest', async (request, reply) => {
+      const scope = createRequestScope(request);
+      scopes.set(request, scope);
+      reply.header(REQUEST_ID_HEADER, scope.requestId);
+    });
+    graphql.addHook('onResponse', async (request, reply) => {
+      const scope = scopes.get(request);
+      if (scope) gateway.onResponse?.(scope, reply.statusCode);
+    });
+    graphql.route({
+      method: ['GET', 'POST'],
+      url: gateway.path,
+      bodyLimit: gateway.bodyLimitBytes,
+      handler: fastifyApolloHandler(gateway.server, {
+        context: async (request) => gateway.context(scopeOf(scopes, request)),
+      }),
+    });
+  });
+}
+
+/** A bare Fastify server (no NestJS) serving the gateway. */
+export async function listenFastify<TContext extends BaseContext>(
+  gateway: MountableGateway<TContext>,
+  options: ListenOptions,
+): Promise<ListeningServer> {
+  // Our own request log replaces Fastify's; 503 for requests that arrive while closing.
+  const app = Fastify({ logger: false, return503OnClosing: true });
+  await mountFastify(app, gateway);
+  await app.listen({ port: options.port, host: options.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    url: listenUrl(options.host, port),
+    port,
+    close: () => app.close(),
+  };
+}
+
+function scopeOf(scopes: WeakMap<FastifyRequest, RequestScope>, request: FastifyRequest) {
+  const scope = scopes.get(request);
+  if (!scope) throw new Error('request scope missing: the onRequest hook did not run');
+  return scope;
+}

@@ -1,0 +1,43 @@
+/**
+ * Errors raised before Apollo Server sees a request (body parsing, size limit) are
+ * answered with the same JSON shape and codes on every platform.
+ */
+export interface HttpErrorResponse {
+  status: number;
+  body: string;
+}
+
+const CODES: Record<number, { code: string; message: (limit: number) => string }> = {
+  400: { code: 'BAD_REQUEST', message: () => 'Malformed request body: it is not valid JSON.' },
+  413: {
+    code: 'PAYLOAD_TOO_LARGE',
+    message: (limit) => `Request body is larger than the limit of ${limit} bytes.`,
+  },
+  415: { code: 'UNSUPPORTED_MEDIA_TYPE', message: () => 'Unsupported Content-Type.' },
+};
+
+/** Maps a framework's parse error (anything with a 4xx `status`/`statusCode`) to our response. */
+export function httpErrorResponse(error: unknown, bodyLimitBytes: number): HttpErrorResponse {
+  const status = statusOf(error);
+  const known = CODES[status];
+  if (known) {
+    return { status, body: errorBody(known.message(bodyLimitBytes), known.code) };
+  }
+  if (status >= 400 && status < 500) {
+    return { status, body: errorBody('Bad request.', 'BAD_REQUEST') };
+  }
+  return { status: 500, body: errorBody('Internal server error.', 'INTERNAL_SERVER_ERROR') };
+}
+
+export function errorBody(message: string, code: string): string {
+  return JSON.stringify({ errors: [{ message, extensions: { code } }] });
+}
+
+function statusOf(error: unknown): number {
+  if (typeof error === 'object' && error !== null) {
+    const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+    const value = typeof statusCode === 'number' ? statusCode : status;
+    if (typeof value === 'number') return value;
+  }
+  return 500;
+}

@@ -1,0 +1,10 @@
+export type {
+  ListeningServer,
+  ListenOptions,
+  MountableGateway,
+  RequestScope,
+} from './contract.js';
+export { listenExpress, mountExpress } from './express.js';
+export { listenFastify, mountFastify } from './fastify.js';
+export { errorBody } from './http-errors.js';
+export { REQUEST_ID_HEADER } from './request-scope.js';

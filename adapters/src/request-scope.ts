@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RequestScope } from './contract.js';
+
+// A client-chosen id is kept only if it is short and plain, so it cannot inject into logs.
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+export function requestIdFrom(headers: IncomingHttpHeaders): string {
+  const given = headers[REQUEST_ID_HEADER];
+  return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+export function createRequestScope(request: {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  ip: string | undefined;
+}): RequestScope {
+  return {
+    requestId: requestIdFrom(request.headers),
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    ip: request.ip ?? '',
+    startedAt: process.hrtime.bigint(),
+  };
+}

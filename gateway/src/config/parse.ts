@@ -1,0 +1,197 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type ConfigIssue, GatewayConfigError } from '../errors.js';
+import {
+  ADAPTERS,
+  GATEWAY_ENVS,
+  type GatewayConfig,
+  LOG_LEVELS,
+  RUNTIMES,
+  type SubgraphOverride,
+} from './types.js';
+import {
+  boolean,
+  byteSize,
+  httpUrl,
+  integer,
+  nonEmpty,
+  oneOf,
+  type Parsed,
+  urlPath,
+  type ValueParser,
+} from './values.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+type ScalarKey = Exclude<keyof GatewayConfig, 'subgraphs'>;
+
+interface FieldSpec {
+  /** Key in the config file (and in GatewayConfig). */
+  key: ScalarKey;
+  /** Environment variable; it wins over the file. */
+  env: string;
+  parse: ValueParser<unknown>;
+  /** Default, which may depend on `env` (production vs development). */
+  fallback: (partial: { env: GatewayConfig['env'] }) => unknown;
+}
+
+const isDev = (c: { env: GatewayConfig['env'] }) => c.env === 'development';
+
+/** Every setting, in the order the README documents them. */
+export const CONFIG_FIELDS: readonly FieldSpec[] = [
+  { key: 'env', env: 'GATEWAY_ENV', parse: oneOf(GATEWAY_ENVS), fallback: () => 'production' },
+  { key: 'runtime', env: 'GATEWAY_RUNTIME', parse: oneOf(RUNTIMES), fallback: () => 'nest' },
+  { key: 'adapter', env: 'GATEWAY_ADAPTER', parse: oneOf(ADAPTERS), fallback: () => 'fastify' },
+  { key: 'host', env: 'HOST', parse: nonEmpty, fallback: () => '0.0.0.0' },
+  { key: 'port', env: 'PORT', parse: integer(0, 65535), fallback: () => 4000 },
+  { key: 'graphqlPath', env: 'GRAPHQL_PATH', parse: urlPath, fallback: () => '/graphql' },
+  { key: 'supergraphPath', env: 'SUPERGRAPH_PATH', parse: nonEmpty, fallback: () => 'supergraph.graphql' },
+  { key: 'subgraphTimeoutMs', env: 'SUBGRAPH_TIMEOUT_MS', parse: integer(1, 600_000), fallback: () => 30_000 },
+  {
+    key: 'subgraphPoolConnections',
+    env: 'SUBGRAPH_POOL_CONNECTIONS',
+    parse: integer(1, 10_000),
+    fallback: () => 128,
+  },
+  { key: 'subgraphKeepAliveMs', env: 'SUBGRAPH_KEEP_ALIVE_MS', parse: integer(100, 600_000), fallback: () => 30_000 },
+  { key: 'bodyLimitBytes', env: 'BODY_LIMIT', parse: byteSize(1024, 100 * 1024 ** 2), fallback: () => 2 * 1024 ** 2 },
+  { key: 'introspection', env: 'INTROSPECTION', parse: boolean, fallback: isDev },
+  { key: 'landingPage', env: 'LANDING_PAGE', parse: boolean, fallback: isDev },
+  { key: 'maskErrors', env: 'MASK_ERRORS', parse: boolean, fallback: (c) => !isDev(c) },
+  { key: 'shutdownGraceMs', env: 'SHUTDOWN_GRACE_MS', parse: integer(0, 600_000), fallback: () => 10_000 },
+  { key: 'shutdownDelayMs', env: 'SHUTDOWN_DELAY_MS', parse: integer(0, 600_000), fallback: () => 0 },
+  { key: 'logLevel', env: 'LOG_LEVEL', parse: oneOf(LOG_LEVELS), fallback: () => 'info' },
+  { key: 'logPretty', env: 'LOG_PRETTY', parse: boolean, fallback: isDev },
+];
+
+export const CONFIG_FILE_ENV = 'GATEWAY_CONFIG_FILE';
+const SUBGRAPH_ENV = /^SUBGRAPH_([A-Z0-9_]+?)_(URL|TIMEOUT_MS)$/;
+const SUBGRAPH_FIELDS: Record<string, { key: keyof SubgraphOverride; parse: ValueParser<unknown> }> = {
+  URL: { key: 'url', parse: httpUrl },
+  TIMEOUT_MS: { key: 'timeoutMs', parse: integer(1, 600_000) },
+};
+
+export interface ParseConfigOptions {
+  /** Resolves relative paths (supergraph, config file). Default: `process.cwd()`. */
+  cwd?: string;
+  readFile?: (path: string) => string;
+}
+
+/**
+ * Turns the environment (and the optional JSON file named by GATEWAY_CONFIG_FILE) into a
+ * frozen GatewayConfig. Environment variables win over the file. Throws a
+ * GatewayConfigError listing every invalid field.
+ */
+export function parseConfig(env: Env, options: ParseConfigOptions = {}): GatewayConfig {
+  const cwd = options.cwd ?? process.cwd();
+  const issues: ConfigIssue[] = [];
+  const file = readConfigFile(env, cwd, options.readFile, issues);
+  const fileName = env[CONFIG_FILE_ENV];
+  const values: Record<string, unknown> = {};
+
+  for (const field of CONFIG_FIELDS) {
+    const fromEnv = env[field.env];
+    const source = fromEnv !== undefined ? field.env : `${fileName}: ${field.key}`;
+    const raw = fromEnv !== undefined ? fromEnv : file[field.key];
+    if (raw === undefined) continue;
+    record(values, field.key, field.parse(raw), source, issues);
+  }
+  for (const field of CONFIG_FIELDS) {
+    if (!(field.key in values)) {
+      values[field.key] = field.fallback({ env: (values.env as GatewayConfig['env']) ?? 'production' });
+    }
+  }
+
+  const subgraphs = parseSubgraphs(env, file.subgraphs, fileName, issues);
+  for (const key of Object.keys(file)) {
+    if (key !== 'subgraphs' && !CONFIG_FIELDS.some((field) => field.key === key)) {
+      issues.push({ field: `${fileName}: ${key}`, message: 'unknown setting' });
+    }
+  }
+  for (const name of Object.keys(env)) {
+    const known = name === CONFIG_FILE_ENV || CONFIG_FIELDS.some((field) => field.env === name);
+    if (name.startsWith('GATEWAY_') && !known) {
+      issues.push({ field: name, message: 'unknown setting (a typo?)' });
+    }
+  }
+  if (issues.length > 0) throw new GatewayConfigError(issues);
+
+  return Object.freeze({
+    ...(values as Omit<GatewayConfig, 'subgraphs'>),
+    supergraphPath: resolve(cwd, values.supergraphPath as string),
+    subgraphs: Object.freeze(subgraphs),
+  });
+}
+
+/** Subgraph names compare in lower case with `-` as `_`, since env names cannot hold `-`. */
+export function subgraphKey(name: string): string {
+  return name.toLowerCase().replaceAll('-', '_');
+}
+
+function record(
+  target: Record<string, unknown>,
+  key: string,
+  parsed: Parsed<unknown>,
+  source: string,
+  issues: ConfigIssue[],
+): void {
+  if (parsed.ok) target[key] = parsed.value;
+  else issues.push({ field: source, message: parsed.message });
+}
+
+function parseSubgraphs(
+  env: Env,
+  fromFile: unknown,
+  fileName: string | undefined,
+  issues: ConfigIssue[],
+): Record<string, SubgraphOverride> {
+  const result: Record<string, Record<string, unknown>> = {};
+  if (fromFile !== undefined) {
+    if (typeof fromFile !== 'object' || fromFile === null || Array.isArray(fromFile)) {
+      issues.push({ field: `${fileName}: subgraphs`, message: 'expected an object keyed by subgraph name' });
+    } else {
+      for (const [name, settings] of Object.entries(fromFile)) {
+        const target = (result[subgraphKey(name)] ??= {});
+        for (const [key, raw] of Object.entries((settings ?? {}) as Record<string, unknown>)) {
+          const spec = Object.values(SUBGRAPH_FIELDS).find((field) => field.key === key);
+          const source = `${fileName}: subgraphs.${name}.${key}`;
+          if (!spec) issues.push({ field: source, message: 'unknown setting (expected url or timeoutMs)' });
+          else record(target, key, spec.parse(raw), source, issues);
+        }
+      }
+    }
+  }
+  for (const [name, raw] of Object.entries(env)) {
+    const match = SUBGRAPH_ENV.exec(name);
+    const spec = match && SUBGRAPH_FIELDS[match[2] as string];
+    if (!match || !spec || raw === undefined) continue;
+    record((result[subgraphKey(match[1] as string)] ??= {}), spec.key, spec.parse(raw), name, issues);
+  }
+  return Object.fromEntries(Object.entries(result).map(([name, value]) => [name, Object.freeze(value)]));
+}
+
+function readConfigFile(
+  env: Env,
+  cwd: string,
+  readFile: ((path: string) => string) | undefined,
+  issues: ConfigIssue[],
+): Record<string, unknown> {
+  const name = env[CONFIG_FILE_ENV];
+  if (name === undefined || name === '') return {};
+  let text: string;
+  try {
+    text = (readFile ?? ((path) => readFileSync(path, 'utf8')))(resolve(cwd, name));
+  } catch (error) {
+    issues.push({ field: CONFIG_FILE_ENV, message: `cannot read ${name}: ${(error as Error).message}` });
+    return {};
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      return parsed as Record<string, unknown>;
+    }
+    issues.push({ field: CONFIG_FILE_ENV, message: `${name} must hold a JSON object` });
+  } catch (error) {
+    issues.push({ field: CONFIG_FILE_ENV, message: `${name} is not valid JSON: ${(error as Error).message}` });
+  }
+  return {};
+}

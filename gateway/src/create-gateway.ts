@@ -1,0 +1,143 @@
+import { readFile } from 'node:fs/promises';
+import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import type { MountableGateway, RequestScope } from '@fedgw/adapters';
+import { subgraphKey } from './config/parse.js';
+import type { GatewayConfig } from './config/types.js';
+import { createContext, type GatewayContext } from './context.js';
+import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
+import { createFormatError } from './format-error.js';
+import type { Logger } from './logger.js';
+import { logRequest, requestLogPlugin } from './request-log-plugin.js';
+import { SubgraphDataSource } from './subgraph-data-source.js';
+
+export interface CreateGatewayOptions {
+  logger: Logger;
+  /** Extra Apollo Server plugins, run after the gateway's own. */
+  plugins?: ApolloServerPlugin<GatewayContext>[];
+}
+
+/** A gateway that any adapter can mount, with its lifecycle. */
+export interface Gateway extends MountableGateway<GatewayContext> {
+  readonly config: GatewayConfig;
+  readonly logger: Logger;
+  /** Reads and loads the supergraph, then starts Apollo Server. */
+  start(): Promise<void>;
+  /** `/ready` turns 503 so load balancers stop sending traffic; requests are still served. */
+  beginDrain(): void;
+  /** Stops Apollo Server and closes the subgraph connection pools. Call after the HTTP server closed. */
+  stop(): Promise<void>;
+}
+
+type State = 'created' | 'starting' | 'ready' | 'draining' | 'stopped';
+
+export function createGateway(config: GatewayConfig, options: CreateGatewayOptions): Gateway {
+  const { logger } = options;
+  const dataSources = new Map<string, SubgraphDataSource>();
+  let state: State = 'created';
+
+  const gateway = new ApolloGateway({
+    // A hook, not a string: the file is read when Apollo Server starts (and hot reload can call `update`).
+    supergraphSdl: async () => ({ supergraphSdl: await readSupergraph(config.supergraphPath) }),
+    buildService: ({ name, url }) => {
+      const override = config.subgraphs[subgraphKey(name)];
+      const target = override?.url ?? url;
+      if (!target) throw new GatewayError(GatewayErrorCode.SUPERGRAPH_INVALID, `subgraph "${name}" has no URL`);
+      const source = new SubgraphDataSource({
+        name,
+        url: target,
+        timeoutMs: override?.timeoutMs ?? config.subgraphTimeoutMs,
+        connections: config.subgraphPoolConnections,
+        keepAliveMs: config.subgraphKeepAliveMs,
+      });
+      dataSources.set(subgraphKey(name), source);
+      return source;
+    },
+    logger: logger.child({ component: 'apollo-gateway' }),
+  });
+
+  const server = new ApolloServer<GatewayContext>({
+    gateway,
+    introspection: config.introspection,
+    csrfPrevention: true,
+    allowBatchedHttpRequests: false,
+    includeStacktraceInErrorResponses: !config.maskErrors,
+    status400ForVariableCoercionErrors: true,
+    // main.ts owns SIGTERM/SIGINT, so the HTTP server closes before Apollo Server stops.
+    stopOnTerminationSignals: false,
+    formatError: createFormatError(config.maskErrors),
+    logger: logger.child({ component: 'apollo-server' }),
+    plugins: [
+      config.landingPage ? ApolloServerPluginLandingPageLocalDefault({ footer: false }) : ApolloServerPluginLandingPageDisabled(),
+      requestLogPlugin(logger),
+      ...(options.plugins ?? []),
+    ],
+  });
+
+  return {
+    config,
+    logger,
+    server,
+    path: config.graphqlPath,
+    bodyLimitBytes: config.bodyLimitBytes,
+    context: async (scope: RequestScope) => createContext(scope),
+    isReady: () => state === 'ready',
+    onResponse: (scope, status) => logRequest(logger, scope, status),
+    async start() {
+      if (state !== 'created') throw new GatewayError(GatewayErrorCode.START_FAILED, `cannot start a gateway that is ${state}`);
+      state = 'starting';
+      try {
+        await server.start();
+      } catch (error) {
+        state = 'stopped';
+        await closeAll(dataSources);
+        if (error instanceof GatewayError) throw error;
+        throw new GatewayError(
+          GatewayErrorCode.SUPERGRAPH_INVALID,
+          `cannot load the supergraph at ${config.supergraphPath}: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+      rejectUnknownOverrides(config, dataSources);
+      state = 'ready';
+      logger.info({ subgraphs: [...dataSources.keys()], supergraph: config.supergraphPath }, 'gateway ready');
+    },
+    beginDrain() {
+      if (state === 'ready') state = 'draining';
+    },
+    async stop() {
+      if (state === 'stopped') return;
+      state = 'stopped';
+      await server.stop();
+      await closeAll(dataSources);
+    },
+  };
+}
+
+async function readSupergraph(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new GatewayError(GatewayErrorCode.SUPERGRAPH_UNREADABLE, `cannot read the supergraph at ${path}`, {
+      cause: error,
+    });
+  }
+}
+
+function rejectUnknownOverrides(config: GatewayConfig, dataSources: Map<string, SubgraphDataSource>): void {
+  const unknown = Object.keys(config.subgraphs).filter((name) => !dataSources.has(name));
+  if (unknown.length === 0) return;
+  const known = [...dataSources.keys()].join(', ');
+  throw new GatewayConfigError(
+    unknown.map((name) => ({
+      field: `subgraphs.${name} (SUBGRAPH_${name.toUpperCase()}_*)`,
+      message: `the supergraph has no subgraph "${name}" (it has: ${known})`,
+    })),
+  );
+}
+
+async function closeAll(dataSources: Map<string, SubgraphDataSource>): Promise<void> {
+  await Promise.all([...dataSources.values()].map((source) => source.close()));
+}

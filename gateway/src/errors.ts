@@ -1,0 +1,41 @@
+/**
+ * Stable codes for errors raised while configuring or starting the gateway
+ * (errors a client sees are GraphQLErrors with `extensions.code`, see error-codes.ts).
+ */
+export const GatewayErrorCode = {
+  CONFIG_INVALID: 'ERR_GATEWAY_CONFIG_INVALID',
+  CONFIG_FILE_UNREADABLE: 'ERR_GATEWAY_CONFIG_FILE_UNREADABLE',
+  SUPERGRAPH_UNREADABLE: 'ERR_GATEWAY_SUPERGRAPH_UNREADABLE',
+  SUPERGRAPH_INVALID: 'ERR_GATEWAY_SUPERGRAPH_INVALID',
+  START_FAILED: 'ERR_GATEWAY_START_FAILED',
+} as const;
+export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
+
+export class GatewayError extends Error {
+  override name = 'GatewayError';
+  constructor(
+    readonly code: GatewayErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export interface ConfigIssue {
+  /** The environment variable or config-file key that is wrong, e.g. `PORT`. */
+  field: string;
+  message: string;
+}
+
+/** Every invalid field at once, so a deploy is fixed in one round. */
+export class GatewayConfigError extends GatewayError {
+  override name = 'GatewayConfigError';
+  constructor(readonly issues: readonly ConfigIssue[]) {
+    super(
+      GatewayErrorCode.CONFIG_INVALID,
+      `Invalid gateway configuration (${issues.length} ${issues.length === 1 ? 'problem' : 'problems'}):\n` +
+        issues.map((issue) => `  - ${issue.field}: ${issue.message}`).join('\n'),
+    );
+  }
+}

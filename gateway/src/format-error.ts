@@ -1,0 +1,46 @@
+import type { GraphQLFormattedError } from 'graphql';
+import { ClientErrorCode } from './error-codes.js';
+
+/**
+ * Codes whose messages are written for clients and safe to show as they are.
+ * Anything else (INTERNAL_SERVER_ERROR, DOWNSTREAM_SERVICE_ERROR, no code) may carry
+ * internals such as a stack, a SQL error or a subgraph's URL.
+ */
+const CLIENT_SAFE_CODES = new Set<string>([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  ClientErrorCode.SUBGRAPH_TIMEOUT,
+  ClientErrorCode.SUBGRAPH_UNAVAILABLE,
+  ClientErrorCode.SUBGRAPH_BAD_RESPONSE,
+]);
+
+export const MASKED_MESSAGE = 'Internal server error';
+
+/**
+ * Production error shape: the message only for client-safe codes, and no extension
+ * but `code` (no stack traces, subgraph names or response bodies).
+ */
+export function createFormatError(maskErrors: boolean) {
+  return (formatted: GraphQLFormattedError): GraphQLFormattedError => {
+    if (!maskErrors) return formatted;
+    const rawCode = formatted.extensions?.code;
+    const code = typeof rawCode === 'string' ? rawCode : ClientErrorCode.INTERNAL_SERVER_ERROR;
+    return {
+      message: CLIENT_SAFE_CODES.has(code) ? formatted.message : MASKED_MESSAGE,
+      ...(formatted.locations ? { locations: formatted.locations } : {}),
+      ...(formatted.path ? { path: formatted.path } : {}),
+      extensions: { code },
+    };
+  };
+}
+
+export function isClientSafe(code: unknown): boolean {
+  return typeof code === 'string' && CLIENT_SAFE_CODES.has(code);
+}

@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import type { ListeningServer } from '@fedgw/adapters';
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { GatewayConfig } from '../config/types.js';
+import type { Gateway } from '../create-gateway.js';
+import type { Logger } from '../logger.js';
+import { GatewayModule } from './gateway.module.js';
+import { PinoNestLogger } from './pino-nest-logger.js';
+import { GATEWAY } from './tokens.js';
+
+export interface NestServer extends ListeningServer {
+  readonly gateway: Gateway;
+  readonly app: INestApplication;
+}
+
+/** Creates the NestJS app on the configured platform, with GatewayModule, and listens. */
+export async function listenNest(config: GatewayConfig, logger: Logger): Promise<NestServer> {
+  const httpAdapter =
+    config.adapter === 'fastify'
+      ? new FastifyAdapter({ logger: false, return503OnClosing: true })
+      : new ExpressAdapter();
+  const app = await NestFactory.create(GatewayModule.forRoot(config, { logger }), httpAdapter, {
+    // The gateway mounts its own body parsing with its own limit and error shape.
+    bodyParser: false,
+    logger: new PinoNestLogger(logger.child({ component: 'nest' })),
+  });
+  await app.listen(config.port, config.host);
+  const { port } = app.getHttpServer().address() as { port: number };
+  return {
+    app,
+    gateway: app.get<Gateway>(GATEWAY),
+    port,
+    url: await app.getUrl(),
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,36 @@
+import { mountExpress, mountFastify, type MountableGateway } from '@fedgw/adapters';
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Gateway } from '../create-gateway.js';
+import { GATEWAY, GATEWAY_OWNED } from './tokens.js';
+
+/**
+ * Mounts the gateway on whichever platform the Nest app was created with, through the
+ * same adapters the bare servers use. Runs in onModuleInit: after Nest registered its
+ * routes, before its 404 handler and before the server listens.
+ * Every constructor parameter has an explicit @Inject, so DI works without decorator metadata.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the module mounts gateways of any context type.
+type AnyGateway = MountableGateway<any> & Partial<Pick<Gateway, 'stop'>>;
+
+@Injectable()
+export class GatewayMounter implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(GATEWAY) private readonly gateway: AnyGateway,
+    @Inject(GATEWAY_OWNED) private readonly owned: boolean,
+    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const adapter = this.adapterHost.httpAdapter;
+    const platform = adapter.getType();
+    if (platform === 'fastify') await mountFastify(adapter.getInstance(), this.gateway);
+    else if (platform === 'express') mountExpress(adapter.getInstance(), this.gateway);
+    else throw new Error(`GatewayModule supports the express and fastify platforms, not "${platform}"`);
+  }
+
+  /** Nest calls this after its HTTP server closed, so in-flight requests have finished. */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.owned) await this.gateway.stop?.();
+  }
+}

@@ -1,0 +1,51 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { GatewayContext } from './context.js';
+import { isClientSafe } from './format-error.js';
+import type { Logger } from './logger.js';
+
+/**
+ * Records the operation name on the request scope (for the one log line per request
+ * the adapters trigger) and logs, with the request id, every error that the client
+ * only sees masked.
+ */
+export function requestLogPlugin(logger: Logger): ApolloServerPlugin<GatewayContext> {
+  return {
+    async requestDidStart({ request, contextValue }) {
+      contextValue.scope.operationName = request.operationName;
+      return {
+        async didResolveOperation({ operationName }) {
+          contextValue.scope.operationName = operationName ?? undefined;
+        },
+        async didEncounterErrors({ errors }) {
+          for (const error of errors) {
+            if (isClientSafe(error.extensions?.code)) continue;
+            logger.error(
+              { requestId: contextValue.requestId, err: error.originalError ?? error, path: error.path },
+              'operation error',
+            );
+          }
+        },
+      };
+    },
+  };
+}
+
+/** The one line per request. URL query strings are left out: GET requests carry variables there. */
+export function logRequest(
+  logger: Logger,
+  scope: GatewayContext['scope'],
+  status: number,
+): void {
+  const durationMs = Number(process.hrtime.bigint() - scope.startedAt) / 1e6;
+  logger.info(
+    {
+      requestId: scope.requestId,
+      method: scope.method,
+      path: scope.url.split('?')[0],
+      operationName: scope.operationName ?? null,
+      status,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+    },
+    'request completed',
+  );
+}
