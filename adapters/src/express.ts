@@ -3,13 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BaseContext } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, {
-  type ErrorRequestHandler,
-  type Request,
-  type RequestHandler,
-  type Router,
-} from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { ListeningServer, ListenOptions, MountableGateway, RequestScope } from './contract.js';
+import { closeGracefully } from './graceful-close.js';
 import { httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
@@ -91,9 +87,9 @@ export async function listenExpress<TContext extends BaseContext>(
     url: listenUrl(options.host, port),
     port,
     close: () =>
-      new Promise<void>((resolve, reject) => {
-        // Node closes idle keep-alive sockets and waits for in-flight requests.
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+      closeGracefully(
+        server,
+        () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+      ),
   };
 }

@@ -1,7 +1,8 @@
-import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { BaseContext } from '@apollo/server';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { ListeningServer, ListenOptions, MountableGateway, RequestScope } from './contract.js';
+import { closeGracefully } from './graceful-close.js';
 import { httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
@@ -66,7 +67,7 @@ export async function listenFastify<TContext extends BaseContext>(
   return {
     url: listenUrl(options.host, port),
     port,
-    close: () => app.close(),
+    close: () => closeGracefully(app.server, () => app.close()),
   };
 }
 

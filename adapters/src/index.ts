@@ -6,5 +6,6 @@ export type {
 } from './contract.js';
 export { listenExpress, mountExpress } from './express.js';
 export { listenFastify, mountFastify } from './fastify.js';
+export { closeGracefully } from './graceful-close.js';
 export { errorBody } from './http-errors.js';
 export { REQUEST_ID_HEADER } from './request-scope.js';

@@ -64,13 +64,14 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: !config.maskErrors,
-    status400ForVariableCoercionErrors: true,
     // main.ts owns SIGTERM/SIGINT, so the HTTP server closes before Apollo Server stops.
     stopOnTerminationSignals: false,
     formatError: createFormatError(config.maskErrors),
     logger: logger.child({ component: 'apollo-server' }),
     plugins: [
-      config.landingPage ? ApolloServerPluginLandingPageLocalDefault({ footer: false }) : ApolloServerPluginLandingPageDisabled(),
+      config.landingPage
+        ? ApolloServerPluginLandingPageLocalDefault({ footer: false })
+        : ApolloServerPluginLandingPageDisabled(),
       requestLogPlugin(logger),
       ...(options.plugins ?? []),
     ],
@@ -86,7 +87,8 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     isReady: () => state === 'ready',
     onResponse: (scope, status) => logRequest(logger, scope, status),
     async start() {
-      if (state !== 'created') throw new GatewayError(GatewayErrorCode.START_FAILED, `cannot start a gateway that is ${state}`);
+      if (state !== 'created')
+        throw new GatewayError(GatewayErrorCode.START_FAILED, `cannot start a gateway that is ${state}`);
       state = 'starting';
       try {
         await server.start();

@@ -1,5 +1,4 @@
-import type { GraphQLFormattedError } from 'graphql';
-import { type DocumentNode, Kind, type SelectionSetNode } from 'graphql';
+import { type DocumentNode, type GraphQLFormattedError, Kind, parse, type SelectionSetNode } from 'graphql';
 
 /**
  * When a whole subgraph fetch fails (timeout, connection refused), builds one error per
@@ -8,12 +7,12 @@ import { type DocumentNode, Kind, type SelectionSetNode } from 'graphql';
  * entity's real path in the response.
  */
 export function failedFetchErrors(
-  document: DocumentNode | undefined,
+  query: string | undefined,
   variables: Record<string, unknown> | undefined,
   message: string,
   extensions: Record<string, unknown>,
 ): GraphQLFormattedError[] {
-  const operation = document?.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = parseQuietly(query)?.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
   if (!operation || operation.kind !== Kind.OPERATION_DEFINITION) return [{ message, extensions }];
 
   const entitiesField = operation.selectionSet.selections.find(
@@ -44,4 +43,13 @@ function responseNames(selectionSet: SelectionSetNode): string[] {
     }
   }
   return [...names];
+}
+
+/** Parsed only on failure: the query planner does not hand fetches their document by default. */
+function parseQuietly(query: string | undefined): DocumentNode | undefined {
+  try {
+    return query ? parse(query, { noLocation: true }) : undefined;
+  } catch {
+    return undefined;
+  }
 }

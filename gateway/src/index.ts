@@ -1,7 +1,7 @@
-export { CONFIG_FIELDS, CONFIG_FILE_ENV, parseConfig, type ParseConfigOptions } from './config/parse.js';
+export { CONFIG_FIELDS, CONFIG_FILE_ENV, type ParseConfigOptions, parseConfig } from './config/parse.js';
 export type { AdapterName, GatewayConfig, GatewayEnv, LogLevel, Runtime, SubgraphOverride } from './config/types.js';
 export type { GatewayContext } from './context.js';
-export { createGateway, type CreateGatewayOptions, type Gateway } from './create-gateway.js';
+export { type CreateGatewayOptions, createGateway, type Gateway } from './create-gateway.js';
 export { ClientErrorCode } from './error-codes.js';
 export { type ConfigIssue, GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
 export { createFormatError, MASKED_MESSAGE } from './format-error.js';

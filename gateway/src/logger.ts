@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import type { GatewayConfig } from './config/types.js';
 
 export type { Logger };

@@ -31,11 +31,7 @@ export function requestLogPlugin(logger: Logger): ApolloServerPlugin<GatewayCont
 }
 
 /** The one line per request. URL query strings are left out: GET requests carry variables there. */
-export function logRequest(
-  logger: Logger,
-  scope: GatewayContext['scope'],
-  status: number,
-): void {
+export function logRequest(logger: Logger, scope: GatewayContext['scope'], status: number): void {
   const durationMs = Number(process.hrtime.bigint() - scope.startedAt) / 1e6;
   logger.info(
     {

@@ -68,10 +68,18 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       const text = await response.body.text();
       const parsed = parseGraphQLResponse(text);
       if (parsed) return parsed;
-      return this.#failure(options, ClientErrorCode.SUBGRAPH_BAD_RESPONSE, `answered HTTP ${response.statusCode} without a GraphQL response`);
+      return this.#failure(
+        options,
+        ClientErrorCode.SUBGRAPH_BAD_RESPONSE,
+        `answered HTTP ${response.statusCode} without a GraphQL response`,
+      );
     } catch (error) {
       if (signal.aborted) {
-        return this.#failure(options, ClientErrorCode.SUBGRAPH_TIMEOUT, `did not answer within ${this.#options.timeoutMs} ms`);
+        return this.#failure(
+          options,
+          ClientErrorCode.SUBGRAPH_TIMEOUT,
+          `did not answer within ${this.#options.timeoutMs} ms`,
+        );
       }
       return this.#failure(options, ClientErrorCode.SUBGRAPH_UNAVAILABLE, `is unavailable (${errorCode(error)})`);
     }
@@ -81,14 +89,9 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     await this.#pool.close();
   }
 
-  #failure(
-    options: ProcessOptions,
-    code: ClientErrorCode,
-    what: string,
-  ): SubgraphResponse {
+  #failure(options: ProcessOptions, code: ClientErrorCode, what: string): SubgraphResponse {
     const message = `Subgraph "${this.#options.name}" ${what}.`;
-    const document = isIncomingOperation(options) ? options.document : undefined;
-    return { errors: failedFetchErrors(document, options.request.variables, message, { code }) };
+    return { errors: failedFetchErrors(options.request.query, options.request.variables, message, { code }) };
   }
 }
 

@@ -1,14 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
-import {
-  ADAPTERS,
-  GATEWAY_ENVS,
-  type GatewayConfig,
-  LOG_LEVELS,
-  RUNTIMES,
-  type SubgraphOverride,
-} from './types.js';
+import { ADAPTERS, GATEWAY_ENVS, type GatewayConfig, LOG_LEVELS, RUNTIMES, type SubgraphOverride } from './types.js';
 import {
   boolean,
   byteSize,
@@ -150,7 +143,7 @@ function parseSubgraphs(
       issues.push({ field: `${fileName}: subgraphs`, message: 'expected an object keyed by subgraph name' });
     } else {
       for (const [name, settings] of Object.entries(fromFile)) {
-        const target = (result[subgraphKey(name)] ??= {});
+        const target = settingsOf(result, name);
         for (const [key, raw] of Object.entries((settings ?? {}) as Record<string, unknown>)) {
           const spec = Object.values(SUBGRAPH_FIELDS).find((field) => field.key === key);
           const source = `${fileName}: subgraphs.${name}.${key}`;
@@ -164,9 +157,15 @@ function parseSubgraphs(
     const match = SUBGRAPH_ENV.exec(name);
     const spec = match && SUBGRAPH_FIELDS[match[2] as string];
     if (!match || !spec || raw === undefined) continue;
-    record((result[subgraphKey(match[1] as string)] ??= {}), spec.key, spec.parse(raw), name, issues);
+    record(settingsOf(result, match[1] as string), spec.key, spec.parse(raw), name, issues);
   }
   return Object.fromEntries(Object.entries(result).map(([name, value]) => [name, Object.freeze(value)]));
+}
+
+function settingsOf(all: Record<string, Record<string, unknown>>, name: string): Record<string, unknown> {
+  const key = subgraphKey(name);
+  all[key] ??= {};
+  return all[key];
 }
 
 function readConfigFile(

@@ -63,7 +63,9 @@ export const httpUrl: ValueParser<string> = (raw) => {
 };
 
 export const nonEmpty: ValueParser<string> = (raw) =>
-  typeof raw === 'string' && raw.trim() !== '' ? ok(raw.trim()) : fail(`expected a non-empty string, got ${shown(raw)}`);
+  typeof raw === 'string' && raw.trim() !== ''
+    ? ok(raw.trim())
+    : fail(`expected a non-empty string, got ${shown(raw)}`);
 
 export const urlPath: ValueParser<string> = (raw) =>
   typeof raw === 'string' && /^\/[A-Za-z0-9._~\-/]*$/.test(raw)

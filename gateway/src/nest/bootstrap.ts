@@ -1,5 +1,7 @@
 import 'reflect-metadata';
-import type { ListeningServer } from '@fedgw/adapters';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { closeGracefully, type ListeningServer } from '@fedgw/adapters';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
@@ -28,12 +30,13 @@ export async function listenNest(config: GatewayConfig, logger: Logger): Promise
     logger: new PinoNestLogger(logger.child({ component: 'nest' })),
   });
   await app.listen(config.port, config.host);
-  const { port } = app.getHttpServer().address() as { port: number };
+  const httpServer: Server = app.getHttpServer();
+  const { port } = httpServer.address() as AddressInfo;
   return {
     app,
     gateway: app.get<Gateway>(GATEWAY),
     port,
     url: await app.getUrl(),
-    close: () => app.close(),
+    close: () => closeGracefully(httpServer, () => app.close()),
   };
 }

@@ -1,4 +1,4 @@
-import { mountExpress, mountFastify, type MountableGateway } from '@fedgw/adapters';
+import { type MountableGateway, mountExpress, mountFastify } from '@fedgw/adapters';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Gateway } from '../create-gateway.js';

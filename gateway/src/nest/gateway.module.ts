@@ -1,5 +1,5 @@
-import { type DynamicModule, type InjectionToken, Module, type ModuleMetadata } from '@nestjs/common';
 import type { MountableGateway } from '@fedgw/adapters';
+import { type DynamicModule, type InjectionToken, Module, type ModuleMetadata } from '@nestjs/common';
 import type { GatewayConfig } from '../config/types.js';
 import { createGateway } from '../create-gateway.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -61,11 +61,7 @@ export class GatewayModule {
   static forGateway(gateway: MountableGateway): DynamicModule {
     return {
       module: GatewayModule,
-      providers: [
-        { provide: GATEWAY, useValue: gateway },
-        { provide: GATEWAY_OWNED, useValue: false },
-        GatewayMounter,
-      ],
+      providers: [{ provide: GATEWAY, useValue: gateway }, { provide: GATEWAY_OWNED, useValue: false }, GatewayMounter],
       exports: [GATEWAY],
     };
   }

@@ -1,0 +1,16 @@
+/**
+ * What every resolver receives. Only the request headers: the subgraphs trust the
+ * gateway to have authenticated the caller and to forward the identity as `x-user-id`.
+ */
+export interface SubgraphContext {
+  /** Lower-cased header names (Apollo's HeaderMap is a Map, so tests can pass a plain Map). */
+  readonly headers: ReadonlyMap<string, string>;
+}
+
+export const IDENTITY_HEADER = 'x-user-id';
+
+/** The caller's user id, or null when the identity header is absent or blank. */
+export function identityOf(context: SubgraphContext): string | null {
+  const value = context.headers.get(IDENTITY_HEADER)?.trim();
+  return value ? value : null;
+}

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
+import { type DocumentNode, parse } from 'graphql';
+import type { SubgraphContext } from './context.js';
+
+export type SubgraphName = 'users' | 'products' | 'reviews';
+
+/** Everything needed to serve or compose one subgraph. */
+export interface SubgraphDefinition {
+  readonly name: SubgraphName;
+  readonly typeDefs: DocumentNode;
+  readonly resolvers: GraphQLResolverMap<SubgraphContext>;
+  /** Also the port written into supergraph.graphql. */
+  readonly defaultPort: number;
+}
+
+/**
+ * Reads a schema.graphql at startup. Callers pass `new URL('../../src/<name>/schema.graphql',
+ * import.meta.url)`, which resolves to the source file from both src/ and dist/ (tsc
+ * does not copy .graphql files).
+ */
+export function loadTypeDefs(url: URL): DocumentNode {
+  return parse(readFileSync(url, 'utf8'));
+}

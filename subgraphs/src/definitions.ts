@@ -1,0 +1,11 @@
+import type { SubgraphDefinition, SubgraphName } from './definition.js';
+import { productsSubgraph } from './products/subgraph.js';
+import { reviewsSubgraph } from './reviews/subgraph.js';
+import { usersSubgraph } from './users/subgraph.js';
+
+/** All three subgraphs by name, in composition order. */
+export const subgraphDefinitions: Readonly<Record<SubgraphName, SubgraphDefinition>> = Object.freeze({
+  users: usersSubgraph,
+  products: productsSubgraph,
+  reviews: reviewsSubgraph,
+});

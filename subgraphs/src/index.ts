@@ -1,0 +1,11 @@
+// Public surface of @fedgw/subgraphs: re-exports only.
+export type { SubgraphContext } from './context.js';
+export { IDENTITY_HEADER } from './context.js';
+export { PRODUCT_COUNT, REVIEW_COUNT, SEED, USER_COUNT } from './dataset.js';
+export type { SubgraphDefinition, SubgraphName } from './definition.js';
+export { subgraphDefinitions } from './definitions.js';
+export { getProduct, type ProductRecord, products } from './products/data.js';
+export { createReviewStore, type ReviewRecord, ReviewStore, reviewStore } from './reviews/data.js';
+export { type RunningSubgraph, type StartSubgraphOptions, startSubgraph } from './serve.js';
+export { type CompositionResult, composeSupergraph } from './supergraph.js';
+export { getUser, type OrderRecord, type UserRecord, users } from './users/data.js';

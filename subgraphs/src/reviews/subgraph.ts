@@ -1,0 +1,9 @@
+import { loadTypeDefs, type SubgraphDefinition } from '../definition.js';
+import { reviewsResolvers } from './resolvers.js';
+
+export const reviewsSubgraph: SubgraphDefinition = {
+  name: 'reviews',
+  typeDefs: loadTypeDefs(new URL('../../src/reviews/schema.graphql', import.meta.url)),
+  resolvers: reviewsResolvers,
+  defaultPort: 4003,
+};

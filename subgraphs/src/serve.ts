@@ -1,0 +1,103 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginInlineTrace } from '@apollo/server/plugin/inlineTrace';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
+import type { DocumentNode } from 'graphql';
+import type { SubgraphContext } from './context.js';
+import { createRequestHandler } from './http-handler.js';
+
+export interface StartSubgraphOptions {
+  /** Used in error messages only. */
+  name: string;
+  typeDefs: DocumentNode;
+  resolvers: GraphQLResolverMap<SubgraphContext>;
+  /** Default: 0 (an ephemeral port; read it back from the result). */
+  port?: number;
+  /** Default: 127.0.0.1 */
+  host?: string;
+  /**
+   * Default: 0. Holds every GraphQL response back this many ms after it is computed,
+   * to simulate a slow subgraph (gateway timeout tests, latency scenarios in the bench).
+   */
+  delayMs?: number;
+  /** Default: false. Adds ftv1 inline traces when the gateway asks for them; costs CPU. */
+  inlineTrace?: boolean;
+}
+
+export interface RunningSubgraph {
+  /** e.g. http://127.0.0.1:4001/graphql */
+  url: string;
+  port: number;
+  /** Stops accepting connections, lets in-flight requests finish (10 s at most). */
+  close(): Promise<void>;
+}
+
+/** Serves one subgraph over plain node:http: POST/GET /graphql and GET /health. */
+export async function startSubgraph(options: StartSubgraphOptions): Promise<RunningSubgraph> {
+  const { port = 0, host = '127.0.0.1', delayMs = 0, inlineTrace = false } = options;
+  checkOptions(options.name, port, delayMs);
+
+  const httpServer = createServer();
+  // Longer than any gateway's pooled-socket idle timeout, so the gateway always closes
+  // an idle keep-alive socket first and never writes into one we are resetting.
+  httpServer.keepAliveTimeout = 65_000;
+  httpServer.headersTimeout = 66_000;
+
+  const server = new ApolloServer<SubgraphContext>({
+    schema: buildSubgraphSchema([{ typeDefs: options.typeDefs, resolvers: options.resolvers }]),
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      // Explicit either way: Apollo would otherwise auto-enable ftv1 for subgraphs.
+      inlineTrace ? ApolloServerPluginInlineTrace() : ApolloServerPluginInlineTraceDisabled(),
+    ],
+    includeStacktraceInErrorResponses: false,
+    // The process entry (main.ts) owns signal handling and exits cleanly itself.
+    stopOnTerminationSignals: false,
+  });
+  await server.start();
+
+  httpServer.on('request', createRequestHandler(server, delayMs));
+
+  try {
+    await listen(httpServer, port, host);
+  } catch (error) {
+    await server.stop().catch(() => {});
+    throw new Error(`${options.name} subgraph cannot listen on ${host}:${port}`, { cause: error });
+  }
+  const actualPort = (httpServer.address() as AddressInfo).port;
+  return {
+    url: `http://${urlHost(host)}:${actualPort}/graphql`,
+    port: actualPort,
+    close: () => server.stop(),
+  };
+}
+
+function listen(httpServer: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(port, host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** A host usable in a URL: wildcard addresses become loopback, IPv6 gets brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function checkOptions(name: string, port: number, delayMs: number): void {
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new RangeError(`startSubgraph(${name}): port must be an integer from 0 to 65535, got ${port}`);
+  }
+  if (!Number.isFinite(delayMs) || delayMs < 0) {
+    throw new RangeError(`startSubgraph(${name}): delayMs must be a number >= 0, got ${delayMs}`);
+  }
+}

@@ -1,0 +1,20 @@
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
+import { identityOf, type SubgraphContext } from '../context.js';
+import { getUser } from './data.js';
+import { paginateUsers } from './pagination.js';
+
+// Fields not listed here (User.orders, Order.product, ...) are served by default
+// resolvers straight from the records, which keeps the subgraph cheap.
+export const usersResolvers: GraphQLResolverMap<SubgraphContext> = {
+  Query: {
+    user: (_root, args: { id: string }) => getUser(args.id),
+    users: (_root, args: { first?: number | null; after?: string | null }) => paginateUsers(args.first, args.after),
+    me: (_root, _args, context: SubgraphContext) => {
+      const id = identityOf(context);
+      return id === null ? null : getUser(id);
+    },
+  },
+  User: {
+    __resolveReference: (reference: { id: string }) => getUser(reference.id),
+  },
+};

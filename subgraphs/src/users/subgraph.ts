@@ -1,0 +1,9 @@
+import { loadTypeDefs, type SubgraphDefinition } from '../definition.js';
+import { usersResolvers } from './resolvers.js';
+
+export const usersSubgraph: SubgraphDefinition = {
+  name: 'users',
+  typeDefs: loadTypeDefs(new URL('../../src/users/schema.graphql', import.meta.url)),
+  resolvers: usersResolvers,
+  defaultPort: 4001,
+};
