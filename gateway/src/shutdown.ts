@@ -13,7 +13,7 @@ export interface ShutdownOptions {
 /**
  * On SIGTERM/SIGINT: `/ready` turns 503, wait `delayMs` for load balancers to notice,
  * stop accepting connections, let in-flight requests finish, exit 0. If they are not
- * done within `graceMs`, exit 1. A second signal exits at once.
+ * done within `graceMs`, exit 1. A second SIGINT (Ctrl-C) exits at once.
  */
 export function installShutdown(running: RunningGateway, logger: Logger, options: ShutdownOptions): void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
@@ -39,8 +39,12 @@ export function installShutdown(running: RunningGateway, logger: Logger, options
   };
   const onSignal = (signal: NodeJS.Signals) => {
     if (shuttingDown) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      exit(1);
+      // Process managers often deliver SIGTERM twice (to the group and to the child); only a
+      // second Ctrl-C means "stop waiting".
+      if (signal === 'SIGINT') {
+        logger.warn({ signal }, 'second SIGINT: exiting now');
+        exit(1);
+      }
       return;
     }
     shuttingDown = true;

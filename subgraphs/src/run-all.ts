@@ -28,7 +28,10 @@ for (const name of NAMES) {
   prefix(child.stderr, name, process.stderr);
   child.on('exit', (code, signal) => {
     running.delete(name);
-    if (!stopping) {
+    if (!stopping && code === 0) {
+      // A clean exit: it was told to stop (a signal to the whole process group, say).
+      stopAll('SIGTERM');
+    } else if (!stopping) {
       console.error(`[run-all] ${name} exited unexpectedly (${signal ?? `code ${code}`}); stopping the others`);
       failed = true;
       stopAll('SIGTERM');

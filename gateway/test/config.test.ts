@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config/parse.js';
+import { GatewayConfigError } from '../src/errors.js';
+
+const cwd = '/srv/gateway';
+
+function issuesOf(run: () => unknown) {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(GatewayConfigError);
+    expect((error as GatewayConfigError).code).toBe('ERR_GATEWAY_CONFIG_INVALID');
+    return (error as GatewayConfigError).issues;
+  }
+  throw new Error('expected parseConfig to throw');
+}
+
+describe('parseConfig', () => {
+  it('fills every default for an empty environment (production, nest, fastify)', () => {
+    const config = parseConfig({}, { cwd });
+    expect(config).toEqual({
+      env: 'production',
+      runtime: 'nest',
+      adapter: 'fastify',
+      host: '0.0.0.0',
+      port: 4000,
+      graphqlPath: '/graphql',
+      supergraphPath: '/srv/gateway/supergraph.graphql',
+      subgraphs: {},
+      subgraphTimeoutMs: 30_000,
+      subgraphPoolConnections: 128,
+      subgraphKeepAliveMs: 30_000,
+      bodyLimitBytes: 2 * 1024 * 1024,
+      introspection: false,
+      landingPage: false,
+      maskErrors: true,
+      shutdownGraceMs: 10_000,
+      shutdownDelayMs: 0,
+      logLevel: 'info',
+      logPretty: false,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.subgraphs)).toBe(true);
+  });
+
+  it('turns on introspection, the landing page and pretty logs in development, unmasked', () => {
+    const config = parseConfig({ GATEWAY_ENV: 'development' }, { cwd });
+    expect([config.introspection, config.landingPage, config.logPretty, config.maskErrors]).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it('lets explicit settings override the environment defaults', () => {
+    const config = parseConfig({ GATEWAY_ENV: 'development', INTROSPECTION: 'false', MASK_ERRORS: 'true' }, { cwd });
+    expect([config.introspection, config.maskErrors]).toEqual([false, true]);
+  });
+
+  it('parses every variable', () => {
+    const config = parseConfig(
+      {
+        GATEWAY_RUNTIME: 'bare',
+        GATEWAY_ADAPTER: 'express',
+        HOST: '127.0.0.1',
+        PORT: '8080',
+        GRAPHQL_PATH: '/api/graphql',
+        SUPERGRAPH_PATH: '/etc/supergraph.graphql',
+        SUBGRAPH_TIMEOUT_MS: '5000',
+        SUBGRAPH_POOL_CONNECTIONS: '16',
+        SUBGRAPH_KEEP_ALIVE_MS: '4000',
+        BODY_LIMIT: '512kb',
+        SHUTDOWN_GRACE_MS: '2000',
+        SHUTDOWN_DELAY_MS: '100',
+        LOG_LEVEL: 'warn',
+        LOG_PRETTY: 'true',
+      },
+      { cwd },
+    );
+    expect(config).toMatchObject({
+      runtime: 'bare',
+      adapter: 'express',
+      host: '127.0.0.1',
+      port: 8080,
+      graphqlPath: '/api/graphql',
+      supergraphPath: '/etc/supergraph.graphql',
+      subgraphTimeoutMs: 5000,
+      subgraphPoolConnections: 16,
+      subgraphKeepAliveMs: 4000,
+      bodyLimitBytes: 512 * 1024,
+      shutdownGraceMs: 2000,
+      shutdownDelayMs: 100,
+      logLevel: 'warn',
+      logPretty: true,
+    });
+  });
+
+  it('reads per-subgraph URL and timeout overrides, names normalised', () => {
+    const config = parseConfig(
+      {
+        SUBGRAPH_USERS_URL: 'http://users.internal:4001/graphql',
+        SUBGRAPH_USERS_TIMEOUT_MS: '250',
+        SUBGRAPH_ORDER_HISTORY_URL: 'https://orders.internal/graphql',
+      },
+      { cwd },
+    );
+    expect(config.subgraphs).toEqual({
+      users: { url: 'http://users.internal:4001/graphql', timeoutMs: 250 },
+      order_history: { url: 'https://orders.internal/graphql' },
+    });
+  });
+
+  it('reports every invalid field at once, each by name', () => {
+    const issues = issuesOf(() =>
+      parseConfig(
+        {
+          GATEWAY_ENV: 'staging',
+          GATEWAY_ADAPTER: 'koa',
+          PORT: '70000',
+          GRAPHQL_PATH: 'graphql',
+          BODY_LIMIT: 'huge',
+          INTROSPECTION: 'yes',
+          LOG_LEVEL: 'loud',
+          SUBGRAPH_TIMEOUT_MS: '0',
+          SUBGRAPH_USERS_URL: 'ftp://users',
+          SUBGRAPH_REVIEWS_TIMEOUT_MS: 'soon',
+          GATEWAY_ADAPTR: 'express',
+        },
+        { cwd },
+      ),
+    );
+    expect(issues.map((issue) => issue.field).sort()).toEqual(
+      [
+        'BODY_LIMIT',
+        'GATEWAY_ADAPTER',
+        'GATEWAY_ADAPTR',
+        'GATEWAY_ENV',
+        'GRAPHQL_PATH',
+        'INTROSPECTION',
+        'LOG_LEVEL',
+        'PORT',
+        'SUBGRAPH_REVIEWS_TIMEOUT_MS',
+        'SUBGRAPH_TIMEOUT_MS',
+        'SUBGRAPH_USERS_URL',
+      ].sort(),
+    );
+    expect(issues.find((issue) => issue.field === 'GATEWAY_ADAPTER')?.message).toBe(
+      'expected one of fastify | express, got "koa"',
+    );
+    expect(issues.find((issue) => issue.field === 'PORT')?.message).toBe(
+      'expected an integer from 0 to 65535, got "70000"',
+    );
+  });
+
+  it('puts every problem in the error message', () => {
+    try {
+      parseConfig({ PORT: 'x', LOG_LEVEL: 'y' }, { cwd });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).toMatch(/2 problems/);
+      expect((error as Error).message).toMatch(/- PORT: /);
+      expect((error as Error).message).toMatch(/- LOG_LEVEL: /);
+    }
+  });
+
+  describe('with a config file (GATEWAY_CONFIG_FILE)', () => {
+    const files: Record<string, string> = {
+      '/srv/gateway/gateway.json': JSON.stringify({
+        port: 5000,
+        adapter: 'express',
+        bodyLimitBytes: '1mb',
+        subgraphs: { users: { url: 'http://u:1/graphql', timeoutMs: 100 } },
+      }),
+      '/srv/gateway/bad.json': JSON.stringify({ port: 'eighty', adaptor: 'x', subgraphs: { users: { uri: 'x' } } }),
+      '/srv/gateway/broken.json': '{ not json',
+    };
+    const readFile = (path: string) => {
+      const text = files[path];
+      if (text === undefined) throw new Error(`ENOENT: no such file, open '${path}'`);
+      return text;
+    };
+
+    it('reads settings from the file, with the environment winning', () => {
+      const config = parseConfig({ GATEWAY_CONFIG_FILE: 'gateway.json', PORT: '6000' }, { cwd, readFile });
+      expect(config.port).toBe(6000);
+      expect(config.adapter).toBe('express');
+      expect(config.bodyLimitBytes).toBe(1024 * 1024);
+      expect(config.subgraphs).toEqual({ users: { url: 'http://u:1/graphql', timeoutMs: 100 } });
+    });
+
+    it('names bad and unknown keys of the file', () => {
+      const issues = issuesOf(() => parseConfig({ GATEWAY_CONFIG_FILE: 'bad.json' }, { cwd, readFile }));
+      expect(issues.map((issue) => issue.field).sort()).toEqual([
+        'bad.json: adaptor',
+        'bad.json: port',
+        'bad.json: subgraphs.users.uri',
+      ]);
+    });
+
+    it('reports a missing or malformed file against GATEWAY_CONFIG_FILE', () => {
+      for (const name of ['missing.json', 'broken.json']) {
+        const issues = issuesOf(() => parseConfig({ GATEWAY_CONFIG_FILE: name }, { cwd, readFile }));
+        expect(issues).toHaveLength(1);
+        expect(issues[0]?.field).toBe('GATEWAY_CONFIG_FILE');
+        expect(issues[0]?.message).toContain(name);
+      }
+    });
+  });
+});
