@@ -52,6 +52,8 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
         connections: config.subgraphPoolConnections,
         keepAliveMs: config.subgraphKeepAliveMs,
       });
+      // A supergraph update can rebuild a subgraph's source: release the old pool.
+      void dataSources.get(subgraphKey(name))?.close();
       dataSources.set(subgraphKey(name), source);
       return source;
     },

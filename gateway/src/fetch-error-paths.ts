@@ -12,8 +12,13 @@ export function failedFetchErrors(
   message: string,
   extensions: Record<string, unknown>,
 ): GraphQLFormattedError[] {
-  const operation = parseQuietly(query)?.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
-  if (!operation || operation.kind !== Kind.OPERATION_DEFINITION) return [{ message, extensions }];
+  const document = parseQuietly(query);
+  const operation = document?.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+  if (!document || !operation || operation.kind !== Kind.OPERATION_DEFINITION) return [{ message, extensions }];
+  const fragments = new Map<string, SelectionSetNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition.selectionSet);
+  }
 
   const entitiesField = operation.selectionSet.selections.find(
     (s) => s.kind === Kind.FIELD && s.name.value === '_entities',
@@ -21,26 +26,37 @@ export function failedFetchErrors(
   const errors: GraphQLFormattedError[] = [];
   if (entitiesField?.kind === Kind.FIELD && entitiesField.selectionSet) {
     const count = Array.isArray(variables?.representations) ? variables.representations.length : 0;
-    const fields = responseNames(entitiesField.selectionSet);
+    const fields = responseNames(entitiesField.selectionSet, fragments);
     for (let index = 0; index < count; index++) {
       for (const field of fields) errors.push({ message, path: ['_entities', index, field], extensions });
     }
   } else {
-    for (const field of responseNames(operation.selectionSet)) errors.push({ message, path: [field], extensions });
+    for (const field of responseNames(operation.selectionSet, fragments))
+      errors.push({ message, path: [field], extensions });
   }
   return errors.length > 0 ? errors : [{ message, extensions }];
 }
 
-/** Response keys selected directly or through inline fragments, without `__typename`. */
-function responseNames(selectionSet: SelectionSetNode): string[] {
+/** Response keys selected directly or through fragments (inline or named), without `__typename`. */
+function responseNames(
+  selectionSet: SelectionSetNode,
+  fragments: ReadonlyMap<string, SelectionSetNode>,
+  visited = new Set<string>(),
+): string[] {
   const names = new Set<string>();
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
       const name = selection.alias?.value ?? selection.name.value;
       if (name !== '__typename') names.add(name);
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      for (const name of responseNames(selection.selectionSet)) names.add(name);
+      continue;
     }
+    let nested: SelectionSetNode | undefined;
+    if (selection.kind === Kind.INLINE_FRAGMENT) nested = selection.selectionSet;
+    else if (!visited.has(selection.name.value)) {
+      visited.add(selection.name.value);
+      nested = fragments.get(selection.name.value);
+    }
+    for (const name of nested ? responseNames(nested, fragments, visited) : []) names.add(name);
   }
   return [...names];
 }

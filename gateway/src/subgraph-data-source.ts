@@ -33,6 +33,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   readonly #options: SubgraphDataSourceOptions;
   readonly #pool: Pool;
   readonly #path: string;
+  #closed: Promise<void> | undefined;
 
   constructor(options: SubgraphDataSourceOptions) {
     this.#options = options;
@@ -85,8 +86,10 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     }
   }
 
-  async close(): Promise<void> {
-    await this.#pool.close();
+  /** Closes the pool once in-flight requests finish; safe to call more than once. */
+  close(): Promise<void> {
+    this.#closed ??= this.#pool.close();
+    return this.#closed;
   }
 
   #failure(options: ProcessOptions, code: ClientErrorCode, what: string): SubgraphResponse {

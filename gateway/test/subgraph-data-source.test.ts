@@ -1,0 +1,457 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { GraphQLFormattedError } from 'graphql';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-data-source.js';
+import { closedPortUrl, json, startTestHttpServer, type TestHttpServer } from './helpers/http-server.js';
+
+type ProcessOptions = Parameters<SubgraphDataSource['process']>[0];
+
+interface OperationInput {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+  headers?: Record<string, string>;
+  extensions?: Record<string, unknown>;
+  requestId?: string;
+}
+
+function incomingOperation(input: OperationInput): ProcessOptions {
+  const requestId = input.requestId ?? 'req-1';
+  return {
+    kind: 'incoming operation',
+    request: {
+      query: input.query,
+      variables: input.variables,
+      operationName: input.operationName,
+      ...(input.extensions ? { extensions: input.extensions } : {}),
+      http: {
+        method: 'POST',
+        url: 'http://gateway.invalid/graphql',
+        headers: new Map(Object.entries(input.headers ?? {})),
+      },
+    },
+    context: {
+      requestId,
+      scope: {
+        requestId,
+        method: 'POST',
+        url: '/graphql',
+        headers: {},
+        ip: '127.0.0.1',
+        startedAt: process.hrtime.bigint(),
+      },
+    },
+    incomingRequestContext: {},
+    document: undefined,
+  } as unknown as ProcessOptions;
+}
+
+const ROOT_QUERY = 'query TwoRoots { me { id name } top: topProducts(first: 2) { id } __typename }';
+
+const servers: TestHttpServer[] = [];
+const sources: SubgraphDataSource[] = [];
+
+async function startServer(...args: Parameters<typeof startTestHttpServer>): Promise<TestHttpServer> {
+  const server = await startTestHttpServer(...args);
+  servers.push(server);
+  return server;
+}
+
+function createSource(url: string, options: Partial<SubgraphDataSourceOptions> = {}): SubgraphDataSource {
+  const source = new SubgraphDataSource({
+    name: 'users',
+    url,
+    timeoutMs: 10_000,
+    connections: 4,
+    keepAliveMs: 4_000,
+    ...options,
+  });
+  sources.push(source);
+  return source;
+}
+
+/** Closes a source the test is done with. */
+async function closeSource(source: SubgraphDataSource): Promise<void> {
+  await source.close();
+}
+
+afterEach(async () => {
+  await Promise.all(sources.splice(0).map((source) => source.close()));
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+function onlyRequest(server: TestHttpServer) {
+  expect(server.requests).toHaveLength(1);
+  const [request] = server.requests;
+  if (!request) throw new Error('no request recorded');
+  return request;
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | string[] | undefined {
+  return headers[name];
+}
+
+describe('SubgraphDataSource: the request it sends', () => {
+  it('POSTs query, variables and operationName as JSON to the subgraph path', async () => {
+    const server = await startServer();
+    const source = createSource(server.url);
+
+    await source.process(
+      incomingOperation({
+        query: 'query Me($id: ID!) { user(id: $id) { id } }',
+        variables: { id: '7' },
+        operationName: 'Me',
+      }),
+    );
+
+    const request = onlyRequest(server);
+    expect(request.method).toBe('POST');
+    expect(request.url).toBe('/graphql');
+    expect(header(request.headers, 'content-type')).toBe('application/json');
+    expect(JSON.parse(request.body)).toEqual({
+      query: 'query Me($id: ID!) { user(id: $id) { id } }',
+      variables: { id: '7' },
+      operationName: 'Me',
+    });
+  });
+
+  it('keeps the query string of the subgraph URL', async () => {
+    const server = await startServer();
+    const source = createSource(`${server.url}?tenant=a`);
+
+    await source.process(incomingOperation({ query: '{ me { id } }' }));
+
+    expect(onlyRequest(server).url).toBe('/graphql?tenant=a');
+  });
+
+  it('sends request extensions only when there are some', async () => {
+    const server = await startServer();
+    const source = createSource(server.url);
+    const persistedQuery = { version: 1, sha256Hash: 'abc' };
+
+    await source.process(incomingOperation({ query: '{ me { id } }' }));
+    await source.process(incomingOperation({ query: '{ me { id } }', extensions: { persistedQuery } }));
+
+    const [plain, withExtensions] = server.requests.map((request) => JSON.parse(request.body));
+    expect(plain).not.toHaveProperty('extensions');
+    expect(withExtensions.extensions).toEqual({ persistedQuery });
+  });
+
+  it("sets x-request-id to the context's requestId", async () => {
+    const server = await startServer();
+    const source = createSource(server.url);
+
+    await source.process(incomingOperation({ query: '{ me { id } }', requestId: 'abc-123' }));
+
+    expect(header(onlyRequest(server).headers, 'x-request-id')).toBe('abc-123');
+  });
+
+  it("uses the context's requestId even when request.http.headers carries another x-request-id", async () => {
+    const server = await startServer();
+    const source = createSource(server.url);
+
+    await source.process(
+      incomingOperation({ query: '{ me { id } }', requestId: 'from-context', headers: { 'x-request-id': 'forged' } }),
+    );
+
+    expect(header(onlyRequest(server).headers, 'x-request-id')).toBe('from-context');
+  });
+
+  it('sends no x-request-id for requests that are not client operations (health checks)', async () => {
+    const server = await startServer();
+    const source = createSource(server.url);
+
+    await source.process({
+      kind: 'health check',
+      request: { query: '{ __typename }', http: { method: 'POST', url: server.url, headers: new Map() } },
+      context: {},
+    } as unknown as ProcessOptions);
+
+    expect(header(onlyRequest(server).headers, 'x-request-id')).toBeUndefined();
+  });
+
+  it('forwards the headers set on request.http.headers', async () => {
+    const server = await startServer();
+    const source = createSource(server.url);
+
+    await source.process(
+      incomingOperation({
+        query: '{ me { id } }',
+        headers: { 'x-user-id': 'u-42', authorization: 'Bearer token', 'x-tenant': 'acme' },
+      }),
+    );
+
+    const { headers } = onlyRequest(server);
+    expect(header(headers, 'x-user-id')).toBe('u-42');
+    expect(header(headers, 'authorization')).toBe('Bearer token');
+    expect(header(headers, 'x-tenant')).toBe('acme');
+  });
+});
+
+describe('SubgraphDataSource: subgraph answers', () => {
+  it('returns a GraphQL response with data and errors unchanged', async () => {
+    const answer = {
+      data: { me: { id: '1', name: null } },
+      errors: [{ message: 'name is hidden', path: ['me', 'name'], extensions: { code: 'FORBIDDEN' } }],
+      extensions: { traceId: 't-1' },
+    };
+    const server = await startServer(json(answer));
+    const source = createSource(server.url);
+
+    const response = await source.process(incomingOperation({ query: '{ me { id name } }' }));
+
+    expect(response).toEqual(answer);
+  });
+
+  it('returns a GraphQL error response even when it comes with a non-2xx status', async () => {
+    const answer = { errors: [{ message: 'Variable "$id" is required', extensions: { code: 'BAD_USER_INPUT' } }] };
+    const server = await startServer(json(answer, 400));
+    const source = createSource(server.url);
+
+    const response = await source.process(incomingOperation({ query: 'query ($id: ID!) { user(id: $id) { id } }' }));
+
+    expect(response).toEqual(answer);
+  });
+
+  it('turns a 502 HTML page into one SUBGRAPH_BAD_RESPONSE error per root field, without URL or body', async () => {
+    const html = '<html><body><h1>502 Bad Gateway</h1>upstream 10.0.0.7:8080 failed</body></html>';
+    const server = await startServer((_request, response) => {
+      response.writeHead(502, { 'content-type': 'text/html' });
+      response.end(html);
+    });
+    const source = createSource(server.url);
+
+    const response = await source.process(incomingOperation({ query: ROOT_QUERY }));
+
+    const message = 'Subgraph "users" answered HTTP 502 without a GraphQL response.';
+    expect(response).toEqual({
+      errors: [
+        { message, path: ['me'], extensions: { code: 'SUBGRAPH_BAD_RESPONSE' } },
+        { message, path: ['top'], extensions: { code: 'SUBGRAPH_BAD_RESPONSE' } },
+      ],
+    });
+    const serialized = JSON.stringify(response);
+    expect(serialized).not.toContain(String(server.port));
+    expect(serialized).not.toContain('127.0.0.1');
+    expect(serialized).not.toContain('Bad Gateway');
+    expect(serialized).not.toContain('10.0.0.7');
+  });
+
+  it('treats JSON that is not a GraphQL response as a bad response', async () => {
+    const server = await startServer(json({ status: 'ok' }));
+    const source = createSource(server.url);
+
+    const response = await source.process(incomingOperation({ query: '{ me { id } }' }));
+
+    expect(response.data).toBeUndefined();
+    expect(response.errors).toEqual([
+      {
+        message: 'Subgraph "users" answered HTTP 200 without a GraphQL response.',
+        path: ['me'],
+        extensions: { code: 'SUBGRAPH_BAD_RESPONSE' },
+      },
+    ]);
+  });
+
+  it('reports one error per entity field, with _entities paths, when an entity fetch fails', async () => {
+    const server = await startServer((_request, response) => {
+      response.writeHead(502, { 'content-type': 'text/html' });
+      response.end('<html></html>');
+    });
+    const source = createSource(server.url, { name: 'reviews' });
+    const representations = [1, 2, 3].map((id) => ({ __typename: 'User', id: String(id) }));
+
+    const response = await source.process(
+      incomingOperation({
+        query:
+          'query ($representations: [_Any!]!) { _entities(representations: $representations) { ... on User { reviews { id } name } } }',
+        variables: { representations },
+      }),
+    );
+
+    const paths = response.errors?.map((error) => error.path);
+    expect(paths).toEqual([
+      ['_entities', 0, 'reviews'],
+      ['_entities', 0, 'name'],
+      ['_entities', 1, 'reviews'],
+      ['_entities', 1, 'name'],
+      ['_entities', 2, 'reviews'],
+      ['_entities', 2, 'name'],
+    ]);
+    for (const error of response.errors ?? []) {
+      expect(error.message).toBe('Subgraph "reviews" answered HTTP 502 without a GraphQL response.');
+      expect(error.extensions).toEqual({ code: 'SUBGRAPH_BAD_RESPONSE' });
+    }
+  });
+});
+
+describe('SubgraphDataSource: failures', () => {
+  function expectErrorsOnRootFields(
+    errors: readonly GraphQLFormattedError[] | undefined,
+    message: string,
+    code: string,
+  ) {
+    expect(errors).toEqual([
+      { message, path: ['me'], extensions: { code } },
+      { message, path: ['top'], extensions: { code } },
+    ]);
+  }
+
+  it('reports SUBGRAPH_UNAVAILABLE (ECONNREFUSED) when nothing listens', async () => {
+    const source = createSource(await closedPortUrl());
+
+    const response = await source.process(incomingOperation({ query: ROOT_QUERY }));
+
+    expect(response.data).toBeUndefined();
+    expectErrorsOnRootFields(
+      response.errors,
+      'Subgraph "users" is unavailable (ECONNREFUSED).',
+      'SUBGRAPH_UNAVAILABLE',
+    );
+  });
+
+  it('reports SUBGRAPH_UNAVAILABLE when the subgraph closes the connection without answering', async () => {
+    const server = await startServer((request) => request.socket.destroy());
+    const source = createSource(server.url);
+
+    const response = await source.process(incomingOperation({ query: ROOT_QUERY }));
+
+    const [first] = response.errors ?? [];
+    expect(first?.extensions).toEqual({ code: 'SUBGRAPH_UNAVAILABLE' });
+    expect(first?.message).toMatch(/^Subgraph "users" is unavailable \([A-Za-z_ ]+\)\.$/);
+    expect(response.errors).toHaveLength(2);
+    expect(JSON.stringify(response)).not.toContain(String(server.port));
+  });
+
+  it('reports SUBGRAPH_TIMEOUT and aborts the request when the subgraph is slower than timeoutMs', async () => {
+    let answered = false;
+    let resolveAborted: () => void = () => {};
+    const aborted = new Promise<void>((resolve) => {
+      resolveAborted = resolve;
+    });
+    const server = await startServer((request, response) => {
+      const timer = setTimeout(() => {
+        answered = true;
+        json({ data: { me: null, top: [] } })(request, response, '');
+      }, 20_000);
+      response.on('close', () => {
+        clearTimeout(timer);
+        if (!response.writableFinished) resolveAborted();
+      });
+    });
+    const source = createSource(server.url, { timeoutMs: 100 });
+
+    const response = await source.process(incomingOperation({ query: ROOT_QUERY }));
+
+    expect(answered).toBe(false);
+    expectErrorsOnRootFields(response.errors, 'Subgraph "users" did not answer within 100 ms.', 'SUBGRAPH_TIMEOUT');
+    // The subgraph sees its client go away: the fetch was cancelled, not left running.
+    await aborted;
+  });
+
+  it('reports SUBGRAPH_TIMEOUT when the subgraph sends headers but stalls in the body', async () => {
+    const server = await startServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"data":{"me":');
+    });
+    const source = createSource(server.url, { timeoutMs: 100 });
+
+    const response = await source.process(incomingOperation({ query: ROOT_QUERY }));
+
+    expectErrorsOnRootFields(response.errors, 'Subgraph "users" did not answer within 100 ms.', 'SUBGRAPH_TIMEOUT');
+  });
+});
+
+describe('SubgraphDataSource: connection pool', () => {
+  it('reuses one keep-alive connection for sequential requests', async () => {
+    const server = await startServer(json({ data: { me: null } }));
+    const source = createSource(server.url, { connections: 1 });
+
+    for (let i = 0; i < 5; i++) {
+      const response = await source.process(incomingOperation({ query: '{ me { id } }' }));
+      expect(response).toEqual({ data: { me: null } });
+    }
+
+    expect(server.requests).toHaveLength(5);
+    expect(server.sockets).toHaveLength(1);
+  });
+
+  it('does not open a connection per request when the pool allows several', async () => {
+    const server = await startServer(json({ data: { me: null } }));
+    const source = createSource(server.url, { connections: 4 });
+
+    for (let i = 0; i < 20; i++) await source.process(incomingOperation({ query: '{ me { id } }' }));
+
+    expect(server.requests).toHaveLength(20);
+    // undici may open a second socket while the first is still being released; never more than the pool size.
+    expect(server.sockets.length).toBeLessThanOrEqual(4);
+  });
+
+  it('opens at most `connections` sockets under concurrent load', async () => {
+    const server = await startServer((request, response, body) => {
+      setTimeout(() => json({ data: { me: null } })(request, response, body), 20);
+    });
+    const source = createSource(server.url, { connections: 3 });
+
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, () => source.process(incomingOperation({ query: '{ me { id } }' }))),
+    );
+
+    expect(responses).toEqual(Array.from({ length: 12 }, () => ({ data: { me: null } })));
+    expect(server.sockets).toHaveLength(3);
+  });
+
+  it('close() closes the pooled connections', async () => {
+    const server = await startServer(json({ data: { me: null } }));
+    const source = createSource(server.url, { connections: 1 });
+    await source.process(incomingOperation({ query: '{ me { id } }' }));
+    await source.process(incomingOperation({ query: '{ me { id } }' }));
+    expect(server.sockets).toHaveLength(1);
+    expect(server.closedSockets).toBe(0);
+
+    await closeSource(source);
+
+    await server.socketsClosed(server.sockets.length);
+    expect(server.closedSockets).toBe(server.sockets.length);
+  });
+
+  it('close() can be called twice', async () => {
+    const server = await startServer(json({ data: { me: null } }));
+    const source = createSource(server.url);
+    await source.process(incomingOperation({ query: '{ me { id } }' }));
+    // undici's Pool rejects a second close(); ours must not.
+    await Promise.all([source.close(), source.close()]);
+    await source.close();
+    const after = await source.process(incomingOperation({ query: '{ me { id } }' }));
+    expect(after.errors?.[0]?.extensions?.code).toBe('SUBGRAPH_UNAVAILABLE');
+  });
+
+  it('close() lets a request in flight finish', async () => {
+    const server = await startServer((request, response, body) => {
+      setTimeout(() => json({ data: { me: { id: '1' } } })(request, response, body), 100);
+    });
+    const source = createSource(server.url);
+
+    const pending = source.process(incomingOperation({ query: '{ me { id } }' }));
+    await new Promise<void>((resolve) => {
+      const poll = () => (server.requests.length > 0 ? resolve() : setTimeout(poll, 5));
+      poll();
+    });
+    const closed = closeSource(source);
+
+    await expect(pending).resolves.toEqual({ data: { me: { id: '1' } } });
+    await closed;
+    await server.socketsClosed(1);
+  });
+
+  it('after close(), answers with SUBGRAPH_UNAVAILABLE instead of throwing', async () => {
+    const server = await startServer();
+    const source = createSource(server.url);
+    await closeSource(source);
+
+    const response = await source.process(incomingOperation({ query: '{ me { id } }' }));
+
+    expect(response.errors?.map((error) => error.extensions?.code)).toEqual(['SUBGRAPH_UNAVAILABLE']);
+    expect(server.requests).toHaveLength(0);
+  });
+});
