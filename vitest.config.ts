@@ -5,7 +5,10 @@ export default defineConfig({
   resolve: {
     alias: [
       // @apollo/server-integration-testsuite is written against jest's globals; vitest's are compatible.
-      { find: '@jest/globals', replacement: fileURLToPath(new URL('./tests/helpers/jest-globals.ts', import.meta.url)) },
+      {
+        find: '@jest/globals',
+        replacement: fileURLToPath(new URL('./tests/helpers/jest-globals.ts', import.meta.url)),
+      },
       // Vite would give inlined code graphql's ESM build while Node gives @apollo/server the CJS
       // build: two graphql realms. Resolve it as Node does (the regex spares `graphql/...` subpaths).
       { find: /^graphql$/, replacement: 'graphql/index.js' },
