@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ApolloGateway } from '@apollo/gateway';
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import type { MountableGateway, RequestScope } from '@fedgw/adapters';
@@ -10,13 +10,14 @@ import { createContext, type GatewayContext } from './context.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
 import { createFormatError } from './format-error.js';
 import type { Logger } from './logger.js';
+import type { GatewayPlugin, Identity } from './plugins/types.js';
 import { logRequest, requestLogPlugin } from './request-log-plugin.js';
 import { SubgraphDataSource } from './subgraph-data-source.js';
 
 export interface CreateGatewayOptions {
   logger: Logger;
-  /** Extra Apollo Server plugins, run after the gateway's own. */
-  plugins?: ApolloServerPlugin<GatewayContext>[];
+  /** Gateway plugins (auth, limits, header rules...), in the order their hooks run. */
+  plugins?: readonly GatewayPlugin[];
 }
 
 /** A gateway that any adapter can mount, with its lifecycle. */
@@ -35,6 +36,8 @@ type State = 'created' | 'starting' | 'ready' | 'draining' | 'stopped';
 
 export function createGateway(config: GatewayConfig, options: CreateGatewayOptions): Gateway {
   const { logger } = options;
+  const plugins = options.plugins ?? [];
+  const authenticators = plugins.filter((plugin) => plugin.authenticate);
   const dataSources = new Map<string, SubgraphDataSource>();
   let state: State = 'created';
 
@@ -51,6 +54,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
         timeoutMs: override?.timeoutMs ?? config.subgraphTimeoutMs,
         connections: config.subgraphPoolConnections,
         keepAliveMs: config.subgraphKeepAliveMs,
+        plugins,
       });
       // A supergraph update can rebuild a subgraph's source: release the old pool.
       void dataSources.get(subgraphKey(name))?.close();
@@ -75,7 +79,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
         ? ApolloServerPluginLandingPageLocalDefault({ footer: false })
         : ApolloServerPluginLandingPageDisabled(),
       requestLogPlugin(logger),
-      ...(options.plugins ?? []),
+      ...plugins.flatMap((plugin) => (plugin.apollo ? [plugin.apollo] : [])),
     ],
   });
 
@@ -85,7 +89,14 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     server,
     path: config.graphqlPath,
     bodyLimitBytes: config.bodyLimitBytes,
-    context: async (scope: RequestScope) => createContext(scope),
+    context: async (scope: RequestScope) => {
+      let identity: Identity = {};
+      for (const plugin of authenticators) {
+        const found = await plugin.authenticate?.(scope);
+        if (found) identity = { ...identity, ...found };
+      }
+      return createContext(scope, Object.freeze(identity));
+    },
     isReady: () => state === 'ready',
     onResponse: (scope, status) => logRequest(logger, scope, status),
     async start() {
@@ -116,6 +127,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
       state = 'stopped';
       await server.stop();
       await closeAll(dataSources);
+      await Promise.all(plugins.map((plugin) => plugin.close?.()));
     },
   };
 }

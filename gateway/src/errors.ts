@@ -8,6 +8,7 @@ export const GatewayErrorCode = {
   SUPERGRAPH_UNREADABLE: 'ERR_GATEWAY_SUPERGRAPH_UNREADABLE',
   SUPERGRAPH_INVALID: 'ERR_GATEWAY_SUPERGRAPH_INVALID',
   START_FAILED: 'ERR_GATEWAY_START_FAILED',
+  PLUGIN_OPTIONS_INVALID: 'ERR_GATEWAY_PLUGIN_OPTIONS_INVALID',
 } as const;
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
 
@@ -35,6 +36,21 @@ export class GatewayConfigError extends GatewayError {
     super(
       GatewayErrorCode.CONFIG_INVALID,
       `Invalid gateway configuration (${issues.length} ${issues.length === 1 ? 'problem' : 'problems'}):\n` +
+        issues.map((issue) => `  - ${issue.field}: ${issue.message}`).join('\n'),
+    );
+  }
+}
+
+/** Thrown by a plugin factory: names the plugin and every bad option. */
+export class PluginOptionsError extends GatewayError {
+  override name = 'PluginOptionsError';
+  constructor(
+    readonly plugin: string,
+    readonly issues: readonly ConfigIssue[],
+  ) {
+    super(
+      GatewayErrorCode.PLUGIN_OPTIONS_INVALID,
+      `Invalid options for the ${plugin} plugin:\n` +
         issues.map((issue) => `  - ${issue.field}: ${issue.message}`).join('\n'),
     );
   }

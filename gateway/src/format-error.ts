@@ -19,6 +19,9 @@ const CLIENT_SAFE_CODES = new Set<string>([
   ClientErrorCode.SUBGRAPH_TIMEOUT,
   ClientErrorCode.SUBGRAPH_UNAVAILABLE,
   ClientErrorCode.SUBGRAPH_BAD_RESPONSE,
+  ClientErrorCode.RATE_LIMITED,
+  ClientErrorCode.RATE_LIMIT_UNAVAILABLE,
+  ClientErrorCode.OPERATION_LIMIT_EXCEEDED,
 ]);
 
 export const MASKED_MESSAGE = 'Internal server error';

@@ -3,6 +3,7 @@ import { Pool } from 'undici';
 import type { GatewayContext } from './context.js';
 import { ClientErrorCode } from './error-codes.js';
 import { failedFetchErrors } from './fetch-error-paths.js';
+import type { GatewayPlugin } from './plugins/types.js';
 
 type SubgraphResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;
 type ProcessOptions = GraphQLDataSourceProcessOptions<GatewayContext>;
@@ -22,6 +23,8 @@ export interface SubgraphDataSourceOptions {
   connections: number;
   /** Idle sockets are closed after this. Keep it below the subgraph's keep-alive timeout. */
   keepAliveMs: number;
+  /** Plugins whose subgraph hooks run on every operation's request and response, in order. */
+  plugins?: readonly GatewayPlugin[];
 }
 
 /**
@@ -34,9 +37,13 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   readonly #pool: Pool;
   readonly #path: string;
   #closed: Promise<void> | undefined;
+  readonly #requestHooks: readonly GatewayPlugin[];
+  readonly #responseHooks: readonly GatewayPlugin[];
 
   constructor(options: SubgraphDataSourceOptions) {
     this.#options = options;
+    this.#requestHooks = (options.plugins ?? []).filter((plugin) => plugin.onSubgraphRequest);
+    this.#responseHooks = (options.plugins ?? []).filter((plugin) => plugin.onSubgraphResponse);
     const url = new URL(options.url);
     this.#path = `${url.pathname}${url.search}`;
     this.#pool = new Pool(url.origin, {
@@ -53,8 +60,10 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       accept: 'application/graphql-response+json, application/json',
     };
     for (const [name, value] of request.http?.headers ?? []) headers[name] = value;
-    if (isIncomingOperation(options)) {
-      headers['x-request-id'] = options.context.requestId;
+    const context = isIncomingOperation(options) ? options.context : undefined;
+    if (context) {
+      headers['x-request-id'] = context.requestId;
+      for (const plugin of this.#requestHooks) plugin.onSubgraphRequest?.({ subgraph: this.#options.name, headers, context });
     }
     const body = JSON.stringify({
       query: request.query,
@@ -66,6 +75,11 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     const signal = AbortSignal.timeout(this.#options.timeoutMs);
     try {
       const response = await this.#pool.request({ path: this.#path, method: 'POST', headers, body, signal });
+      if (context) {
+        for (const plugin of this.#responseHooks) {
+          plugin.onSubgraphResponse?.({ subgraph: this.#options.name, headers: response.headers, context });
+        }
+      }
       const text = await response.body.text();
       const parsed = parseGraphQLResponse(text);
       if (parsed) return parsed;

@@ -1,0 +1,54 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { RequestScope } from '@fedgw/adapters';
+import type { GatewayContext } from '../context.js';
+
+/** Who the caller is, as established by the auth plugins (empty for an anonymous caller). */
+export interface Identity {
+  /** The JWT `sub` claim. */
+  readonly subject?: string;
+  /** Every verified JWT claim. */
+  readonly claims?: Readonly<Record<string, unknown>>;
+  /** The raw bearer token; kept only when a plugin is configured to forward it. */
+  readonly token?: string;
+  /** The API key's consumer name. */
+  readonly consumer?: string;
+}
+
+/** One outgoing subgraph request; plugins edit `headers` (lower-case names) in place. */
+export interface SubgraphRequest {
+  readonly subgraph: string;
+  readonly headers: Record<string, string>;
+  readonly context: GatewayContext;
+}
+
+/** One subgraph response, seen by plugins that pass headers back to the client. */
+export interface SubgraphResponse {
+  readonly subgraph: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly context: GatewayContext;
+}
+
+/**
+ * A gateway plugin: a named bundle of hooks at the four points a gateway needs.
+ * Build one with a factory (`jwtAuth(options)`, `rateLimit(options)`...) that checks its
+ * options and throws an error naming any bad one. Per-request state lives in the
+ * context or in a WeakMap keyed by it, never in module variables.
+ */
+export interface GatewayPlugin {
+  readonly name: string;
+  /**
+   * Runs while the request context is built, before the operation is even parsed.
+   * Returns identity facts to merge into `context.identity`, or throws an error made
+   * with `httpError()` (401, 400...) to reject the request.
+   */
+  authenticate?(scope: RequestScope): Promise<Partial<Identity> | undefined> | Partial<Identity> | undefined;
+  /** Operation-level hooks (rate limits, limits, response headers). Throw `httpError()` to reject. */
+  readonly apollo?: ApolloServerPlugin<GatewayContext>;
+  /** Edits the headers of each subgraph request. Plugins run in the gateway's plugin order. */
+  onSubgraphRequest?(request: SubgraphRequest): void;
+  /** Sees the headers of each subgraph response. */
+  onSubgraphResponse?(response: SubgraphResponse): void;
+  /** Releases connections and timers when the gateway stops. */
+  close?(): Promise<void>;
+}
