@@ -16,6 +16,12 @@ export interface RequestScope {
   readonly startedAt: bigint;
   /** Set by the gateway once the operation is parsed. */
   operationName?: string | undefined;
+  /**
+   * Adds a response header, keeping earlier values of the same name (so several
+   * `set-cookie` headers survive, which Apollo Server's HeaderMap cannot hold).
+   * Call it before the response is written, e.g. from an Apollo `willSendResponse` hook.
+   */
+  appendResponseHeader(name: string, value: string): void;
 }
 
 /**

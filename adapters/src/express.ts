@@ -31,12 +31,10 @@ export function mountExpress<TContext extends BaseContext>(
 
   const scopes = new WeakMap<Request, RequestScope>();
   const trackRequest: RequestHandler = (req, res, next) => {
-    const scope = createRequestScope({
-      method: req.method,
-      url: req.originalUrl,
-      headers: req.headers,
-      ip: req.ip,
-    });
+    const scope = createRequestScope(
+      { method: req.method, url: req.originalUrl, headers: req.headers, ip: req.ip },
+      (name, value) => res.append(name, value),
+    );
     scopes.set(req, scope);
     res.setHeader(REQUEST_ID_HEADER, scope.requestId);
     res.on('finish', () => gateway.onResponse?.(scope, res.statusCode));

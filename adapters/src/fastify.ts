@@ -34,7 +34,10 @@ export async function mountFastify<TContext extends BaseContext>(
       return reply.code(status).type('application/json; charset=utf-8').send(body);
     });
     graphql.addHook('onRequest', async (request, reply) => {
-      const scope = createRequestScope(request);
+      const scope = createRequestScope(request, (name, value) => {
+        const existing = reply.getHeader(name);
+        reply.header(name, existing === undefined ? value : [existing, value].flat().map(String));
+      });
       scopes.set(request, scope);
       reply.header(REQUEST_ID_HEADER, scope.requestId);
     });

@@ -12,13 +12,17 @@ export function requestIdFrom(headers: IncomingHttpHeaders): string {
   return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-export function createRequestScope(request: {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  ip: string | undefined;
-}): RequestScope {
+export function createRequestScope(
+  request: {
+    method: string;
+    url: string;
+    headers: IncomingHttpHeaders;
+    ip: string | undefined;
+  },
+  appendResponseHeader: RequestScope['appendResponseHeader'],
+): RequestScope {
   return {
+    appendResponseHeader,
     requestId: requestIdFrom(request.headers),
     method: request.method,
     url: request.url,

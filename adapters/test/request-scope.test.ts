@@ -51,11 +51,22 @@ describe('requestIdFrom', () => {
 });
 
 describe('createRequestScope', () => {
+  const appended: [string, string][] = [];
+  const append = (name: string, value: string) => {
+    appended.push([name, value]);
+  };
+
+  it("hands plugins the adapter's way to add response headers", () => {
+    const scope = createRequestScope({ method: 'GET', url: '/graphql', headers: {}, ip: '' }, append);
+    scope.appendResponseHeader('set-cookie', 'a=1');
+    expect(appended).toEqual([['set-cookie', 'a=1']]);
+  });
+
   it('records the request and a start time', () => {
     const headers = { 'x-request-id': 'req-42', host: 'gateway.local' };
     const before = process.hrtime.bigint();
 
-    const scope = createRequestScope({ method: 'POST', url: '/graphql?x=1', headers, ip: '10.1.2.3' });
+    const scope = createRequestScope({ method: 'POST', url: '/graphql?x=1', headers, ip: '10.1.2.3' }, append);
 
     const after = process.hrtime.bigint();
     expect(scope).toMatchObject({
@@ -71,16 +82,19 @@ describe('createRequestScope', () => {
   });
 
   it('uses an empty ip when the framework has none', () => {
-    expect(createRequestScope({ method: 'GET', url: '/graphql', headers: {}, ip: undefined }).ip).toBe('');
+    expect(createRequestScope({ method: 'GET', url: '/graphql', headers: {}, ip: undefined }, append).ip).toBe('');
   });
 
   it('gets a fresh UUID when the client sends an unsafe id', () => {
-    const scope = createRequestScope({
-      method: 'GET',
-      url: '/graphql',
-      headers: { 'x-request-id': 'evil id\n' },
-      ip: '127.0.0.1',
-    });
+    const scope = createRequestScope(
+      {
+        method: 'GET',
+        url: '/graphql',
+        headers: { 'x-request-id': 'evil id\n' },
+        ip: '127.0.0.1',
+      },
+      append,
+    );
 
     expect(scope.requestId).toMatch(UUID);
   });
