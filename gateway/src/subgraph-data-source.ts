@@ -63,7 +63,8 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     const context = isIncomingOperation(options) ? options.context : undefined;
     if (context) {
       headers['x-request-id'] = context.requestId;
-      for (const plugin of this.#requestHooks) plugin.onSubgraphRequest?.({ subgraph: this.#options.name, headers, context });
+      for (const plugin of this.#requestHooks)
+        plugin.onSubgraphRequest?.({ subgraph: this.#options.name, headers, context });
     }
     const body = JSON.stringify({
       query: request.query,

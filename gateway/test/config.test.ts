@@ -18,7 +18,7 @@ function issuesOf(run: () => unknown) {
 describe('parseConfig', () => {
   it('fills every default for an empty environment (production, nest, fastify)', () => {
     const config = parseConfig({}, { cwd });
-    expect(config).toEqual({
+    expect(config).toMatchObject({
       env: 'production',
       runtime: 'nest',
       adapter: 'fastify',
@@ -38,6 +38,12 @@ describe('parseConfig', () => {
       shutdownDelayMs: 0,
       logLevel: 'info',
       logPretty: false,
+      plugins: [],
+      maxDepth: 15,
+      maxAliases: 30,
+      maxRootFields: 20,
+      maxTokens: 5000,
+      maxCharacters: 20_000,
     });
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.subgraphs)).toBe(true);
@@ -204,6 +210,123 @@ describe('parseConfig', () => {
         expect(issues).toHaveLength(1);
         expect(issues[0]?.field).toBe('GATEWAY_CONFIG_FILE');
         expect(issues[0]?.message).toContain(name);
+      }
+    });
+  });
+
+  describe('plugins', () => {
+    it('expands profiles and plugin names into hook order', () => {
+      expect(parseConfig({ GATEWAY_PLUGINS: 'none' }, { cwd }).plugins).toEqual([]);
+      expect(parseConfig({ GATEWAY_PLUGINS: 'rate-limit+api-key', API_KEYS: 'a:k' }, { cwd }).plugins).toEqual([
+        'api-key',
+        'rate-limit',
+      ]);
+      const full = parseConfig(
+        {
+          GATEWAY_PLUGINS: 'full,api-key',
+          JWT_SECRET: 's'.repeat(32),
+          JWT_ALGORITHMS: 'HS256',
+          API_KEYS: 'a:k',
+          HEADER_RULES: '{"all":[]}',
+          RESPONSE_HEADERS: 'x-served-by:gateway',
+        },
+        { cwd },
+      );
+      expect(full.plugins).toEqual([
+        'header-rules',
+        'client-awareness',
+        'jwt',
+        'api-key',
+        'rate-limit',
+        'response-headers',
+      ]);
+    });
+
+    it('names an unknown profile or plugin', () => {
+      const issues = issuesOf(() => parseConfig({ GATEWAY_PLUGINS: 'jwt,rate-limiter' }, { cwd }));
+      expect(issues).toHaveLength(1);
+      expect(issues[0]?.field).toBe('GATEWAY_PLUGINS');
+      expect(issues[0]?.message).toMatch(/unknown profile or plugin "rate-limiter"/);
+    });
+
+    it('requires what each enabled plugin needs, by variable name', () => {
+      const issues = issuesOf(() =>
+        parseConfig({ GATEWAY_PLUGINS: 'jwt,api-key,header-rules,response-headers' }, { cwd }),
+      );
+      expect(issues.map((issue) => issue.field).sort()).toEqual([
+        'API_KEYS',
+        'HEADER_RULES',
+        'JWT_ALGORITHMS',
+        'JWT_JWKS_URL | JWT_JWKS_FILE | JWT_SECRET',
+        'RESPONSE_HEADERS',
+      ]);
+    });
+
+    it('wants exactly one JWT key source', () => {
+      const issues = issuesOf(() =>
+        parseConfig(
+          {
+            GATEWAY_PLUGINS: 'jwt',
+            JWT_ALGORITHMS: 'RS256',
+            JWT_JWKS_URL: 'https://idp/jwks',
+            JWT_SECRET: 's'.repeat(32),
+          },
+          { cwd },
+        ),
+      );
+      expect(issues).toEqual([
+        {
+          field: 'JWT_JWKS_URL | JWT_JWKS_FILE | JWT_SECRET',
+          message: 'the jwt plugin needs exactly one key source, got 2',
+        },
+      ]);
+    });
+
+    it('parses JWT, API key, rate-limit and response-header settings', () => {
+      const config = parseConfig(
+        {
+          JWT_AUDIENCE: 'api,web',
+          JWT_ALGORITHMS: 'RS256,ES256',
+          JWT_CLAIM_HEADERS: 'sub:x-user-id,scope:x-user-scopes',
+          API_KEYS: `bench:k1,ops:sha256:${'ab'.repeat(32)}`,
+          RATE_LIMIT_MAX: '20',
+          RATE_LIMIT_WINDOW: '2s',
+          RATE_LIMIT_KEY: 'operation',
+          RATE_LIMIT_COSTS: 'ComplexQuery:5',
+          REDIS_URL: 'redis://127.0.0.1:6390',
+          RESPONSE_HEADERS: 'x-trace-1:{uuid},x-served-by:gw',
+        },
+        { cwd },
+      );
+      expect(config).toMatchObject({
+        jwtAudience: ['api', 'web'],
+        jwtAlgorithms: ['RS256', 'ES256'],
+        jwtClaimHeaders: { sub: 'x-user-id', scope: 'x-user-scopes' },
+        apiKeys: [
+          { consumer: 'bench', key: 'k1' },
+          { consumer: 'ops', sha256: 'ab'.repeat(32) },
+        ],
+        rateLimitMax: 20,
+        rateLimitWindowMs: 2000,
+        rateLimitKey: 'operation',
+        rateLimitCosts: { ComplexQuery: 5 },
+        redisUrl: 'redis://127.0.0.1:6390',
+        responseHeaders: [
+          { name: 'x-trace-1', value: '{uuid}' },
+          { name: 'x-served-by', value: 'gw' },
+        ],
+      });
+    });
+
+    it('never puts a secret value in an error message', () => {
+      const secretValue = 'hunter2-very-secret';
+      try {
+        parseConfig({ API_KEYS: `${secretValue}`, REDIS_URL: `http://user:${secretValue}@x` }, { cwd });
+        expect.unreachable();
+      } catch (error) {
+        const issues = (error as GatewayConfigError).issues;
+        expect(issues.map((issue) => issue.field).sort()).toEqual(['API_KEYS', 'REDIS_URL']);
+        expect((error as Error).message).not.toContain(secretValue);
       }
     });
   });

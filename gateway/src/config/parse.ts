@@ -1,15 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
-import { ADAPTERS, GATEWAY_ENVS, type GatewayConfig, LOG_LEVELS, RUNTIMES, type SubgraphOverride } from './types.js';
+import { apiKeys, headerPairs, pluginList } from './plugin-values.js';
+import {
+  ADAPTERS,
+  FAILURE_MODES,
+  GATEWAY_ENVS,
+  type GatewayConfig,
+  LOG_LEVELS,
+  RATE_LIMIT_KEYS,
+  RUNTIMES,
+  type SubgraphOverride,
+} from './types.js';
 import {
   boolean,
   byteSize,
+  duration,
   httpUrl,
   integer,
+  json,
+  list,
   nonEmpty,
   oneOf,
   type Parsed,
+  pairs,
+  secret,
   urlPath,
   type ValueParser,
 } from './values.js';
@@ -28,6 +43,14 @@ interface FieldSpec {
 }
 
 const isDev = (c: { env: GatewayConfig['env'] }) => c.env === 'development';
+const none = () => undefined;
+const redisUrl: ValueParser<string> = secret(
+  (raw) =>
+    typeof raw === 'string' && /^rediss?:\/\//.test(raw)
+      ? { ok: true, value: raw }
+      : { ok: false, message: 'expected a redis:// or rediss:// URL' },
+  'expected a redis:// or rediss:// URL',
+);
 
 /** Every setting, in the order the README documents them. */
 export const CONFIG_FIELDS: readonly FieldSpec[] = [
@@ -54,7 +77,76 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   { key: 'shutdownDelayMs', env: 'SHUTDOWN_DELAY_MS', parse: integer(0, 600_000), fallback: () => 0 },
   { key: 'logLevel', env: 'LOG_LEVEL', parse: oneOf(LOG_LEVELS), fallback: () => 'info' },
   { key: 'logPretty', env: 'LOG_PRETTY', parse: boolean, fallback: isDev },
+
+  { key: 'plugins', env: 'GATEWAY_PLUGINS', parse: pluginList, fallback: () => [] },
+  { key: 'jwtJwksUrl', env: 'JWT_JWKS_URL', parse: httpUrl, fallback: none },
+  { key: 'jwtJwksFile', env: 'JWT_JWKS_FILE', parse: nonEmpty, fallback: none },
+  {
+    key: 'jwtSecret',
+    env: 'JWT_SECRET',
+    parse: secret(nonEmpty, 'expected a non-empty shared secret'),
+    fallback: none,
+  },
+  { key: 'jwtIssuer', env: 'JWT_ISSUER', parse: nonEmpty, fallback: none },
+  { key: 'jwtAudience', env: 'JWT_AUDIENCE', parse: list(), fallback: none },
+  { key: 'jwtAlgorithms', env: 'JWT_ALGORITHMS', parse: list(), fallback: () => [] },
+  { key: 'jwtRequired', env: 'JWT_REQUIRED', parse: boolean, fallback: () => true },
+  {
+    key: 'jwtClaimHeaders',
+    env: 'JWT_CLAIM_HEADERS',
+    parse: pairs(nonEmpty, 'claim:header'),
+    fallback: () => ({ sub: 'x-user-id' }),
+  },
+  { key: 'jwtHeader', env: 'JWT_HEADER', parse: nonEmpty, fallback: () => 'authorization' },
+  { key: 'jwtPrefix', env: 'JWT_PREFIX', parse: nonEmpty, fallback: () => 'Bearer' },
+  { key: 'jwtCookie', env: 'JWT_COOKIE', parse: nonEmpty, fallback: none },
+  { key: 'jwtClockToleranceSec', env: 'JWT_CLOCK_TOLERANCE_S', parse: integer(0, 600), fallback: () => 30 },
+  { key: 'jwtJwksTimeoutMs', env: 'JWT_JWKS_TIMEOUT_MS', parse: integer(1, 60_000), fallback: () => 5000 },
+  { key: 'jwtJwksCooldownMs', env: 'JWT_JWKS_COOLDOWN_MS', parse: integer(0, 3_600_000), fallback: () => 30_000 },
+  {
+    key: 'jwtJwksCacheMaxAgeMs',
+    env: 'JWT_JWKS_CACHE_MAX_AGE_MS',
+    parse: integer(1000, 86_400_000),
+    fallback: () => 600_000,
+  },
+  { key: 'jwtForwardToken', env: 'JWT_FORWARD_TOKEN', parse: boolean, fallback: () => false },
+  { key: 'apiKeys', env: 'API_KEYS', parse: apiKeys, fallback: () => [] },
+  { key: 'apiKeyHeader', env: 'API_KEY_HEADER', parse: nonEmpty, fallback: () => 'x-api-key' },
+  { key: 'clientNameClaim', env: 'CLIENT_NAME_CLAIM', parse: nonEmpty, fallback: () => 'client_name' },
+  { key: 'clientVersionClaim', env: 'CLIENT_VERSION_CLAIM', parse: nonEmpty, fallback: () => 'client_version' },
+  { key: 'headerRules', env: 'HEADER_RULES', parse: json, fallback: none },
+  { key: 'responseHeaders', env: 'RESPONSE_HEADERS', parse: headerPairs, fallback: () => [] },
+  { key: 'rateLimitMax', env: 'RATE_LIMIT_MAX', parse: integer(1, 1_000_000_000), fallback: () => 600 },
+  { key: 'rateLimitWindowMs', env: 'RATE_LIMIT_WINDOW', parse: duration(100, 86_400_000), fallback: () => 60_000 },
+  { key: 'rateLimitKey', env: 'RATE_LIMIT_KEY', parse: oneOf(RATE_LIMIT_KEYS), fallback: () => 'ip' },
+  {
+    key: 'rateLimitCosts',
+    env: 'RATE_LIMIT_COSTS',
+    parse: pairs(integer(0, 1_000_000), 'operation:cost'),
+    fallback: () => ({}),
+  },
+  {
+    key: 'rateLimitFailureMode',
+    env: 'RATE_LIMIT_FAILURE_MODE',
+    parse: oneOf(FAILURE_MODES),
+    fallback: () => 'open',
+  },
+  { key: 'redisUrl', env: 'REDIS_URL', parse: redisUrl, fallback: none },
+
+  { key: 'maxDepth', env: 'MAX_DEPTH', parse: integer(1, 1000), fallback: () => 15 },
+  { key: 'maxAliases', env: 'MAX_ALIASES', parse: integer(1, 10_000), fallback: () => 30 },
+  { key: 'maxRootFields', env: 'MAX_ROOT_FIELDS', parse: integer(1, 10_000), fallback: () => 20 },
+  { key: 'maxTokens', env: 'MAX_TOKENS', parse: integer(10, 1_000_000), fallback: () => 5000 },
+  { key: 'maxCharacters', env: 'MAX_CHARACTERS', parse: integer(10, 10_000_000), fallback: () => 20_000 },
 ];
+
+/** Settings each plugin needs; checked only when the plugin is enabled. */
+const REQUIRED_BY_PLUGIN: Partial<Record<string, readonly { key: ScalarKey; env: string }[]>> = {
+  jwt: [{ key: 'jwtAlgorithms', env: 'JWT_ALGORITHMS' }],
+  'api-key': [{ key: 'apiKeys', env: 'API_KEYS' }],
+  'header-rules': [{ key: 'headerRules', env: 'HEADER_RULES' }],
+  'response-headers': [{ key: 'responseHeaders', env: 'RESPONSE_HEADERS' }],
+};
 
 export const CONFIG_FILE_ENV = 'GATEWAY_CONFIG_FILE';
 const SUBGRAPH_ENV = /^SUBGRAPH_([A-Z0-9_]+?)_(URL|TIMEOUT_MS)$/;
@@ -95,6 +187,7 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
   }
 
   const subgraphs = parseSubgraphs(env, file.subgraphs, fileName, issues);
+  checkPluginSettings(values, issues);
   for (const key of Object.keys(file)) {
     if (key !== 'subgraphs' && !CONFIG_FIELDS.some((field) => field.key === key)) {
       issues.push({ field: `${fileName}: ${key}`, message: 'unknown setting' });
@@ -118,6 +211,28 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
 /** Subgraph names compare in lower case with `-` as `_`, since env names cannot hold `-`. */
 export function subgraphKey(name: string): string {
   return name.toLowerCase().replaceAll('-', '_');
+}
+
+/** What a field needs only when a plugin that uses it is on, named by environment variable. */
+function checkPluginSettings(values: Record<string, unknown>, issues: ConfigIssue[]): void {
+  const plugins = (values.plugins ?? []) as string[];
+  for (const plugin of plugins) {
+    for (const { key, env } of REQUIRED_BY_PLUGIN[plugin] ?? []) {
+      const value = values[key];
+      if (value === undefined || (Array.isArray(value) && value.length === 0)) {
+        issues.push({ field: env, message: `required by the ${plugin} plugin` });
+      }
+    }
+  }
+  if (plugins.includes('jwt')) {
+    const sources = ['jwtJwksUrl', 'jwtJwksFile', 'jwtSecret'].filter((key) => values[key] !== undefined);
+    if (sources.length !== 1) {
+      issues.push({
+        field: 'JWT_JWKS_URL | JWT_JWKS_FILE | JWT_SECRET',
+        message: `the jwt plugin needs exactly one key source, got ${sources.length}`,
+      });
+    }
+  }
 }
 
 function record(

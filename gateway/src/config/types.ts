@@ -3,6 +3,29 @@ export const RUNTIMES = ['nest', 'bare'] as const;
 export const ADAPTERS = ['fastify', 'express'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+export const PLUGIN_NAMES = [
+  'header-rules',
+  'client-awareness',
+  'jwt',
+  'api-key',
+  'rate-limit',
+  'response-headers',
+] as const;
+/** Named plugin sets, for GATEWAY_PLUGINS and the benchmark. */
+export const PLUGIN_PROFILES: Readonly<Record<string, readonly PluginName[]>> = {
+  none: [],
+  jwt: ['jwt'],
+  'jwt+client-awareness': ['jwt', 'client-awareness'],
+  'rate-limit': ['rate-limit'],
+  'rate-limit+api-key': ['api-key', 'rate-limit'],
+  'rate-limit+api-key+jwt': ['jwt', 'api-key', 'rate-limit'],
+  full: ['header-rules', 'client-awareness', 'jwt', 'rate-limit', 'response-headers'],
+};
+export const RATE_LIMIT_KEYS = ['ip', 'sub', 'api-key', 'operation'] as const;
+export const FAILURE_MODES = ['open', 'closed'] as const;
+
+export type PluginName = (typeof PLUGIN_NAMES)[number];
+export type RateLimitKey = (typeof RATE_LIMIT_KEYS)[number];
 export type GatewayEnv = (typeof GATEWAY_ENVS)[number];
 /** `nest`: the gateway mounted by GatewayModule in a NestJS app; `bare`: the framework alone. */
 export type Runtime = (typeof RUNTIMES)[number];
@@ -45,4 +68,51 @@ export interface GatewayConfig {
   readonly shutdownDelayMs: number;
   readonly logLevel: LogLevel;
   readonly logPretty: boolean;
+
+  /** Enabled plugins, in the order their hooks run (GATEWAY_PLUGINS, profiles expanded). */
+  readonly plugins: readonly PluginName[];
+  readonly jwtJwksUrl?: string;
+  readonly jwtJwksFile?: string;
+  readonly jwtSecret?: string;
+  readonly jwtIssuer?: string;
+  readonly jwtAudience?: readonly string[];
+  readonly jwtAlgorithms: readonly string[];
+  readonly jwtRequired: boolean;
+  /** Claim name → subgraph request header, e.g. `{ sub: 'x-user-id' }`. */
+  readonly jwtClaimHeaders: Readonly<Record<string, string>>;
+  readonly jwtHeader: string;
+  readonly jwtPrefix: string;
+  readonly jwtCookie?: string;
+  readonly jwtClockToleranceSec: number;
+  readonly jwtJwksTimeoutMs: number;
+  readonly jwtJwksCooldownMs: number;
+  readonly jwtJwksCacheMaxAgeMs: number;
+  readonly jwtForwardToken: boolean;
+  /** `{ consumer, key }` or `{ consumer, sha256 }` (hashed at rest). */
+  readonly apiKeys: readonly ApiKeyEntry[];
+  readonly apiKeyHeader: string;
+  readonly clientNameClaim: string;
+  readonly clientVersionClaim: string;
+  /** Checked by the header-rules plugin when it is built. */
+  readonly headerRules?: unknown;
+  readonly responseHeaders: readonly { readonly name: string; readonly value: string }[];
+  readonly rateLimitMax: number;
+  readonly rateLimitWindowMs: number;
+  readonly rateLimitKey: RateLimitKey;
+  /** Operation name → cost (default 1). */
+  readonly rateLimitCosts: Readonly<Record<string, number>>;
+  readonly rateLimitFailureMode: (typeof FAILURE_MODES)[number];
+  /** Set: the rate limit is kept in Redis (shared by replicas); unset: in memory. */
+  readonly redisUrl?: string;
+
+  /** Operation limits: always on. */
+  readonly maxDepth: number;
+  readonly maxAliases: number;
+  readonly maxRootFields: number;
+  readonly maxTokens: number;
+  readonly maxCharacters: number;
 }
+
+export type ApiKeyEntry =
+  | { readonly consumer: string; readonly key: string }
+  | { readonly consumer: string; readonly sha256: string };

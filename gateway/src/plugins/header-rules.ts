@@ -1,0 +1,255 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { GatewayContext } from '../context.js';
+import type { ConfigIssue } from '../errors.js';
+import { PluginOptionsError } from '../errors.js';
+import type { GatewayPlugin } from './types.js';
+
+/**
+ * Apollo Router-like header rules for subgraph requests (propagate, insert, remove; for
+ * all subgraphs or one), plus what the Router can only do with a script: chosen subgraph
+ * *response* headers passed back to the client, merged when several subgraphs answer.
+ */
+export type RequestHeaderRule =
+  /** Copy a client header (by name, or every one matching a regex) to the subgraph request. */
+  | { propagate: { named: string; rename?: string; default?: string } | { matching: string } }
+  /** Set a static header. */
+  | { insert: { name: string; value: string } }
+  /** Drop headers set by earlier rules. */
+  | { remove: { named: string } | { matching: string } };
+
+/** How values from several subgraph responses become one client header. */
+export type MergeStrategy = 'first' | 'last' | 'append' | 'most-restrictive';
+
+export interface ResponseHeaderRule {
+  name: string;
+  /** Default: `most-restrictive` for cache-control, `append` for set-cookie, else `last`. */
+  merge?: MergeStrategy;
+}
+
+export interface HeaderRulesOptions {
+  /** Rules for every subgraph, applied first. */
+  all?: RequestHeaderRule[];
+  /** Rules per subgraph name, applied after `all`. */
+  subgraphs?: Record<string, RequestHeaderRule[]>;
+  /** Subgraph response headers to pass back to the client. */
+  response?: ResponseHeaderRule[];
+}
+
+/** Never forwarded: connection-level, or describing a body the gateway itself builds. */
+const RESERVED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'accept-encoding',
+  'accept',
+]);
+
+type CompiledRule = (headers: Record<string, string>, incoming: IncomingHttpHeaders) => void;
+
+export function headerRules(options: HeaderRulesOptions): GatewayPlugin {
+  const issues: ConfigIssue[] = [];
+  const all = compileRules(options.all ?? [], 'all', issues);
+  const perSubgraph = new Map(
+    Object.entries(options.subgraphs ?? {}).map(([name, rules]) => [
+      name,
+      compileRules(rules, `subgraphs.${name}`, issues),
+    ]),
+  );
+  const response = compileResponseRules(options.response ?? [], issues);
+  if (issues.length > 0) throw new PluginOptionsError('header-rules', issues);
+
+  // Response header values seen so far, per request.
+  const collected = new WeakMap<GatewayContext, Map<string, string[]>>();
+
+  return {
+    name: 'header-rules',
+    onSubgraphRequest({ subgraph, headers, context }) {
+      for (const rule of all) rule(headers, context.scope.headers);
+      for (const rule of perSubgraph.get(subgraph) ?? []) rule(headers, context.scope.headers);
+    },
+    ...(response.size > 0 && {
+      onSubgraphResponse({ headers, context }) {
+        for (const name of response.keys()) {
+          const value = headers[name];
+          if (value === undefined) continue;
+          let values = collected.get(context);
+          if (!values) collected.set(context, (values = new Map()));
+          values.set(name, [...(values.get(name) ?? []), ...[value].flat()]);
+        }
+      },
+      apollo: {
+        async requestDidStart() {
+          return {
+            async willSendResponse({ contextValue }) {
+              const values = collected.get(contextValue);
+              if (!values) return;
+              for (const [name, all] of values) {
+                for (const value of merge(response.get(name) ?? 'last', all)) {
+                  contextValue.scope.appendResponseHeader(name, value);
+                }
+              }
+            },
+          };
+        },
+      },
+    }),
+  };
+}
+
+function compileRules(rules: RequestHeaderRule[], where: string, issues: ConfigIssue[]): CompiledRule[] {
+  if (!Array.isArray(rules)) {
+    issues.push({ field: where, message: 'expected a list of rules' });
+    return [];
+  }
+  return rules.flatMap((rule, index) => {
+    const field = `${where}[${index}]`;
+    const compiled = compileRule(rule, field, issues);
+    return compiled ? [compiled] : [];
+  });
+}
+
+function compileRule(rule: RequestHeaderRule, field: string, issues: ConfigIssue[]): CompiledRule | undefined {
+  const fail = (message: string) => {
+    issues.push({ field, message });
+    return undefined;
+  };
+  if (typeof rule !== 'object' || rule === null) return fail('expected an object');
+  if ('propagate' in rule) {
+    const spec = rule.propagate;
+    if ('named' in spec) {
+      const from = headerName(spec.named);
+      const to = headerName(spec.rename ?? spec.named);
+      if (!from || !to) return fail('propagate.named/rename must be valid header names');
+      if (RESERVED.has(to)) return fail(`"${to}" is a hop-by-hop or reserved header and is never forwarded`);
+      return (headers, incoming) => {
+        const value = single(incoming[from]) ?? spec.default;
+        if (value !== undefined) headers[to] = value;
+      };
+    }
+    const pattern = regex(spec.matching);
+    if (!pattern) return fail(`propagate.matching is not a valid regular expression: ${JSON.stringify(spec.matching)}`);
+    return (headers, incoming) => {
+      for (const [name, value] of Object.entries(incoming)) {
+        const text = single(value);
+        if (text !== undefined && !RESERVED.has(name) && pattern.test(name)) headers[name] = text;
+      }
+    };
+  }
+  if ('insert' in rule) {
+    const name = headerName(rule.insert.name);
+    if (!name || typeof rule.insert.value !== 'string') return fail('insert needs a valid name and a string value');
+    if (RESERVED.has(name)) return fail(`"${name}" is a hop-by-hop or reserved header and is never forwarded`);
+    return (headers) => {
+      headers[name] = rule.insert.value;
+    };
+  }
+  if ('remove' in rule) {
+    const spec = rule.remove;
+    if ('named' in spec) {
+      const name = headerName(spec.named);
+      if (!name) return fail('remove.named must be a valid header name');
+      return (headers) => {
+        delete headers[name];
+      };
+    }
+    const pattern = regex(spec.matching);
+    if (!pattern) return fail(`remove.matching is not a valid regular expression: ${JSON.stringify(spec.matching)}`);
+    return (headers) => {
+      for (const name of Object.keys(headers)) if (pattern.test(name)) delete headers[name];
+    };
+  }
+  return fail('expected one of propagate, insert, remove');
+}
+
+function compileResponseRules(rules: ResponseHeaderRule[], issues: ConfigIssue[]): Map<string, MergeStrategy> {
+  const compiled = new Map<string, MergeStrategy>();
+  rules.forEach((rule, index) => {
+    const name = headerName(rule?.name);
+    const strategy = rule?.merge ?? defaultMerge(name ?? '');
+    if (!name || RESERVED.has(name)) {
+      issues.push({ field: `response[${index}].name`, message: 'must be a header name that is not hop-by-hop' });
+    } else if (!['first', 'last', 'append', 'most-restrictive'].includes(strategy)) {
+      issues.push({ field: `response[${index}].merge`, message: 'expected first | last | append | most-restrictive' });
+    } else if (strategy === 'most-restrictive' && name !== 'cache-control') {
+      issues.push({ field: `response[${index}].merge`, message: 'most-restrictive applies to cache-control only' });
+    } else {
+      compiled.set(name, strategy);
+    }
+  });
+  return compiled;
+}
+
+function defaultMerge(name: string): MergeStrategy {
+  if (name === 'cache-control') return 'most-restrictive';
+  if (name === 'set-cookie') return 'append';
+  return 'last';
+}
+
+function merge(strategy: MergeStrategy, values: string[]): string[] {
+  if (values.length === 0) return [];
+  switch (strategy) {
+    case 'first':
+      return values.slice(0, 1);
+    case 'last':
+      return values.slice(-1);
+    case 'append':
+      return values;
+    case 'most-restrictive':
+      return [mostRestrictiveCacheControl(values)];
+  }
+}
+
+/**
+ * The answer may be cached only as the least cacheable part allows: `no-store` wins,
+ * then `private` over `public`, and the smallest `max-age` / `s-maxage`.
+ */
+export function mostRestrictiveCacheControl(values: string[]): string {
+  const parsed = values.map(parseCacheControl);
+  if (parsed.some((directives) => directives.has('no-store'))) return 'no-store';
+  const result: string[] = [];
+  if (parsed.some((directives) => directives.has('no-cache'))) result.push('no-cache');
+  result.push(parsed.some((directives) => directives.has('private')) ? 'private' : 'public');
+  for (const age of ['max-age', 's-maxage']) {
+    const ages = parsed.map((directives) => directives.get(age));
+    // A response without the directive puts no bound on it... unless it has no max-age at all.
+    if (ages.every((value) => value !== undefined)) result.push(`${age}=${Math.min(...ages.map(Number))}`);
+    else if (age === 'max-age') result.push('max-age=0');
+  }
+  return result.join(', ');
+}
+
+function parseCacheControl(value: string): Map<string, string | undefined> {
+  const directives = new Map<string, string | undefined>();
+  for (const part of value.split(',')) {
+    const [key, raw] = part.trim().toLowerCase().split('=');
+    if (key) directives.set(key, raw);
+  }
+  return directives;
+}
+
+function headerName(name: unknown): string | undefined {
+  return typeof name === 'string' && /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name) ? name.toLowerCase() : undefined;
+}
+
+function regex(source: unknown): RegExp | undefined {
+  if (typeof source !== 'string') return undefined;
+  try {
+    return new RegExp(source, 'i');
+  } catch {
+    return undefined;
+  }
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}

@@ -1,0 +1,139 @@
+import { Redis } from 'ioredis';
+import type { RateLimitHit, RateLimitStore } from './store.js';
+import { isRedisUrl, OptionIssues } from './validate.js';
+
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://...` (TLS). Required. */
+  url: string;
+  /** Prepended to every key, e.g. `gw:rl:ip:10.0.0.7`. Default: `gw:rl:`. */
+  keyPrefix?: string;
+  /**
+   * How long one hit may wait for Redis's answer before it fails (and the plugin applies its
+   * failure mode). While the first connection is still being made a hit may also wait up to
+   * this long for it, so a hit settles within about twice this. Default: 500 ms.
+   */
+  commandTimeoutMs?: number;
+  /** How long one connection attempt may take. Default: 2 000 ms. */
+  connectTimeoutMs?: number;
+  /**
+   * Reconnection never stops (so the limiter recovers when Redis comes back), but the delay
+   * between attempts grows from 50 ms up to this. Hits fail at once while disconnected.
+   * Default: 2 000 ms.
+   */
+  maxReconnectDelayMs?: number;
+}
+
+const KNOWN = ['url', 'keyPrefix', 'commandTimeoutMs', 'connectTimeoutMs', 'maxReconnectDelayMs'] as const;
+
+/**
+ * One round trip, atomic on the server: add the cost, start the window's expiry on its
+ * first hit (or if the key somehow has none), and read what is left of the window.
+ */
+const HIT_SCRIPT = `
+local count = redis.call('INCRBY', KEYS[1], ARGV[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  ttl = tonumber(ARGV[2])
+end
+return { count, ttl }
+`;
+
+type HitCommand = (key: string, cost: number, windowMs: number) => Promise<[number, number]>;
+
+/**
+ * Counters in Redis, shared by every gateway instance and kept across gateway restarts.
+ * Built for a Redis that may fail: no offline queue (a hit fails at once while the
+ * connection is down), a short command timeout (a hung Redis cannot hang a request),
+ * in-flight commands are never re-sent after a reconnect (a hit is never counted twice).
+ */
+export class RedisStore implements RateLimitStore {
+  readonly #client: Redis;
+  readonly #keyPrefix: string;
+  readonly #commandTimeoutMs: number;
+  readonly #hit: HitCommand;
+  #lastError: Error | undefined;
+
+  constructor(options: RedisStoreOptions) {
+    const issues = new OptionIssues();
+    issues.unknownKeys('RedisStore.', options, KNOWN);
+    if (!isRedisUrl(options.url)) issues.add('RedisStore.url', 'expected a redis:// or rediss:// URL');
+    if (options.keyPrefix !== undefined && typeof options.keyPrefix !== 'string') {
+      issues.add('RedisStore.keyPrefix', 'expected a string');
+    }
+    issues.integer('RedisStore.commandTimeoutMs', options.commandTimeoutMs, 1, 60_000);
+    issues.integer('RedisStore.connectTimeoutMs', options.connectTimeoutMs, 1, 60_000);
+    issues.integer('RedisStore.maxReconnectDelayMs', options.maxReconnectDelayMs, 1, 60_000);
+    issues.throwIfAny();
+
+    this.#keyPrefix = options.keyPrefix ?? 'gw:rl:';
+    this.#commandTimeoutMs = options.commandTimeoutMs ?? 500;
+    const maxReconnectDelayMs = options.maxReconnectDelayMs ?? 2_000;
+    this.#client = new Redis(options.url, {
+      enableOfflineQueue: false,
+      commandTimeout: this.#commandTimeoutMs,
+      connectTimeout: options.connectTimeoutMs ?? 2_000,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 16), maxReconnectDelayMs),
+      scripts: { gatewayRateLimitHit: { lua: HIT_SCRIPT, numberOfKeys: 1 } },
+    });
+    // Without a listener ioredis prints every connection error; the plugin reports failed hits.
+    this.#client.on('error', (error: Error) => {
+      this.#lastError = error;
+    });
+    this.#client.on('ready', () => {
+      this.#lastError = undefined;
+    });
+    // `scripts` registers the command (EVALSHA, falling back to EVAL once per connection).
+    this.#hit = (this.#client as unknown as { gatewayRateLimitHit: HitCommand }).gatewayRateLimitHit.bind(this.#client);
+  }
+
+  async hit(key: string, cost: number, windowMs: number): Promise<RateLimitHit> {
+    await this.#connected();
+    const [count, ttl] = await this.#hit(this.#keyPrefix + key, cost, windowMs);
+    return { count: Number(count), resetInMs: Math.max(0, Number(ttl)) };
+  }
+
+  async close(): Promise<void> {
+    if (this.#client.status === 'ready') {
+      const timer = setTimeout(() => this.#client.disconnect(), this.#commandTimeoutMs);
+      await this.#client.quit().catch(() => undefined);
+      clearTimeout(timer);
+    }
+    this.#client.disconnect();
+  }
+
+  /**
+   * Resolves once the client can send. While the first connection (or a reconnection) is
+   * being made this waits for it, at most `commandTimeoutMs`; while Redis is known to be
+   * down it fails at once.
+   */
+  async #connected(): Promise<void> {
+    const client = this.#client;
+    if (client.status === 'ready') return;
+    if (client.status !== 'wait' && client.status !== 'connecting' && client.status !== 'connect') {
+      throw this.#unavailable();
+    }
+    if (client.status === 'wait') client.connect().catch(() => undefined);
+    await new Promise<void>((resolve, reject) => {
+      const done = (error?: Error) => {
+        clearTimeout(timer);
+        client.off('ready', onReady);
+        client.off('close', onClose);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onReady = () => done();
+      const onClose = () => done(this.#unavailable());
+      const timer = setTimeout(() => done(this.#unavailable()), this.#commandTimeoutMs);
+      client.on('ready', onReady);
+      client.on('close', onClose);
+    });
+  }
+
+  #unavailable(): Error {
+    const reason = this.#lastError ? `: ${this.#lastError.message}` : '';
+    return new Error(`Redis is not connected (${this.#client.status})${reason}`, { cause: this.#lastError });
+  }
+}
