@@ -10,13 +10,15 @@ import { createContext, type GatewayContext } from './context.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
 import { createFormatError } from './format-error.js';
 import type { Logger } from './logger.js';
+import { pluginsFromConfig } from './plugins/from-config.js';
+import { operationLimits } from './plugins/operation-limits.js';
 import type { GatewayPlugin, Identity } from './plugins/types.js';
 import { logRequest, requestLogPlugin } from './request-log-plugin.js';
 import { SubgraphDataSource } from './subgraph-data-source.js';
 
 export interface CreateGatewayOptions {
   logger: Logger;
-  /** Gateway plugins (auth, limits, header rules...), in the order their hooks run. */
+  /** Plugins added in code, after those the config enables (GATEWAY_PLUGINS); hooks run in order. */
   plugins?: readonly GatewayPlugin[];
 }
 
@@ -36,7 +38,17 @@ type State = 'created' | 'starting' | 'ready' | 'draining' | 'stopped';
 
 export function createGateway(config: GatewayConfig, options: CreateGatewayOptions): Gateway {
   const { logger } = options;
-  const plugins = options.plugins ?? [];
+  // Operation limits are always on; the token limit is enforced by the parser itself.
+  const plugins = [
+    operationLimits({
+      maxDepth: config.maxDepth,
+      maxAliases: config.maxAliases,
+      maxRootFields: config.maxRootFields,
+      maxCharacters: config.maxCharacters,
+    }),
+    ...pluginsFromConfig(config, logger),
+    ...(options.plugins ?? []),
+  ];
   const authenticators = plugins.filter((plugin) => plugin.authenticate);
   const dataSources = new Map<string, SubgraphDataSource>();
   let state: State = 'created';
@@ -69,6 +81,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     introspection: config.introspection,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
+    parseOptions: { maxTokens: config.maxTokens },
     includeStacktraceInErrorResponses: !config.maskErrors,
     // main.ts owns SIGTERM/SIGINT, so the HTTP server closes before Apollo Server stops.
     stopOnTerminationSignals: false,

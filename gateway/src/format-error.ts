@@ -27,8 +27,8 @@ const CLIENT_SAFE_CODES = new Set<string>([
 export const MASKED_MESSAGE = 'Internal server error';
 
 /**
- * Production error shape: the message only for client-safe codes, and no extension
- * but `code` (no stack traces, subgraph names or response bodies).
+ * Production error shape: the message only for client-safe codes (without field
+ * suggestions), and no extension but `code` (no stack traces, subgraph names or bodies).
  */
 export function createFormatError(maskErrors: boolean) {
   return (formatted: GraphQLFormattedError): GraphQLFormattedError => {
@@ -36,12 +36,17 @@ export function createFormatError(maskErrors: boolean) {
     const rawCode = formatted.extensions?.code;
     const code = typeof rawCode === 'string' ? rawCode : ClientErrorCode.INTERNAL_SERVER_ERROR;
     return {
-      message: CLIENT_SAFE_CODES.has(code) ? formatted.message : MASKED_MESSAGE,
+      message: CLIENT_SAFE_CODES.has(code) ? withoutSuggestions(formatted.message) : MASKED_MESSAGE,
       ...(formatted.locations ? { locations: formatted.locations } : {}),
       ...(formatted.path ? { path: formatted.path } : {}),
       extensions: { code },
     };
   };
+}
+
+/** graphql-js's "Did you mean ...?" hints would let anyone map the schema without introspection. */
+function withoutSuggestions(message: string): string {
+  return message.replace(/ Did you mean .+\?$/, '');
 }
 
 export function isClientSafe(code: unknown): boolean {

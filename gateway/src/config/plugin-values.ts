@@ -15,8 +15,9 @@ export const pluginList: ValueParser<PluginName[]> = (raw) => {
   for (const name of names) {
     if (name === '') continue;
     const profile = PLUGIN_PROFILES[name];
-    if (profile) profile.forEach((plugin) => enabled.add(plugin));
-    else if ((PLUGIN_NAMES as readonly string[]).includes(name)) enabled.add(name as PluginName);
+    if (profile) {
+      for (const plugin of profile) enabled.add(plugin);
+    } else if ((PLUGIN_NAMES as readonly string[]).includes(name)) enabled.add(name as PluginName);
     else {
       return fail(
         `unknown profile or plugin ${JSON.stringify(name)} (profiles: ${Object.keys(PLUGIN_PROFILES).join(', ')}; ` +

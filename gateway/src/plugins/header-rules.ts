@@ -82,8 +82,8 @@ export function headerRules(options: HeaderRulesOptions): GatewayPlugin {
         for (const name of response.keys()) {
           const value = headers[name];
           if (value === undefined) continue;
-          let values = collected.get(context);
-          if (!values) collected.set(context, (values = new Map()));
+          const values = collected.get(context) ?? new Map<string, string[]>();
+          collected.set(context, values);
           values.set(name, [...(values.get(name) ?? []), ...[value].flat()]);
         }
       },

@@ -13,9 +13,10 @@ import type { GatewayPlugin } from './types.js';
 
 /**
  * Rejects operations that are too deep, too wide or too long with 400
- * OPERATION_LIMIT_EXCEEDED, after parsing but before validation (whose cost grows
- * with the operation) and before any subgraph is called. Always on; the token limit
- * is enforced by the parser itself (Apollo Server's `parseOptions.maxTokens`).
+ * OPERATION_LIMIT_EXCEEDED before any subgraph is called. Always on. The checks run in
+ * `didResolveOperation`, the first hook whose thrown errors Apollo Server turns into an
+ * HTTP status (earlier hooks give a 500); the parser's own token limit
+ * (`parseOptions.maxTokens`) bounds the parse and validation work before that.
  */
 export interface OperationLimitsOptions {
   /** Deepest field nesting; introspection (`__schema`, `__type`) is not counted. Default: 15 */
@@ -42,26 +43,28 @@ export function operationLimits(options: OperationLimitsOptions = DEFAULT_OPERAT
   if (issues.length > 0) throw new PluginOptionsError('operation-limits', issues);
 
   const reject = (message: string) => httpError(400, ClientErrorCode.OPERATION_LIMIT_EXCEEDED, message);
+  // Apollo Server reuses the parsed document of a repeated query: measure each one once.
+  const measured = new WeakMap<DocumentNode, Measurements>();
   return {
     name: 'operation-limits',
     apollo: {
-      async requestDidStart({ request }) {
-        const length = request.query?.length ?? 0;
-        if (length > options.maxCharacters) {
-          throw reject(`The query has ${length} characters; the limit is ${options.maxCharacters}.`);
-        }
+      async requestDidStart() {
         return {
-          // Runs only for documents not yet validated (validated ones are cached).
-          async validationDidStart({ document }) {
-            const measured = measure(document);
-            if (measured.depth > options.maxDepth) {
-              throw reject(`The query is ${measured.depth} levels deep; the limit is ${options.maxDepth}.`);
+          async didResolveOperation({ request, document }) {
+            const length = request.query?.length ?? 0;
+            if (length > options.maxCharacters) {
+              throw reject(`The query has ${length} characters; the limit is ${options.maxCharacters}.`);
             }
-            if (measured.aliases > options.maxAliases) {
-              throw reject(`The query has ${measured.aliases} aliases; the limit is ${options.maxAliases}.`);
+            const size = measured.get(document) ?? measure(document);
+            measured.set(document, size);
+            if (size.depth > options.maxDepth) {
+              throw reject(`The query is ${size.depth} levels deep; the limit is ${options.maxDepth}.`);
             }
-            if (measured.rootFields > options.maxRootFields) {
-              throw reject(`The query has ${measured.rootFields} root fields; the limit is ${options.maxRootFields}.`);
+            if (size.aliases > options.maxAliases) {
+              throw reject(`The query has ${size.aliases} aliases; the limit is ${options.maxAliases}.`);
+            }
+            if (size.rootFields > options.maxRootFields) {
+              throw reject(`The query has ${size.rootFields} root fields; the limit is ${options.maxRootFields}.`);
             }
           },
         };

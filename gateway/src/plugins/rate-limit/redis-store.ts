@@ -53,6 +53,7 @@ export class RedisStore implements RateLimitStore {
   readonly #commandTimeoutMs: number;
   readonly #hit: HitCommand;
   #lastError: Error | undefined;
+  #connecting: Promise<void> | undefined;
 
   constructor(options: RedisStoreOptions) {
     const issues = new OptionIssues();
@@ -106,21 +107,21 @@ export class RedisStore implements RateLimitStore {
 
   /**
    * Resolves once the client can send. While the first connection (or a reconnection) is
-   * being made this waits for it, at most `commandTimeoutMs`; while Redis is known to be
-   * down it fails at once.
+   * being made, hits share one wait for it of at most `commandTimeoutMs`; while Redis is
+   * known to be down this fails at once.
    */
-  async #connected(): Promise<void> {
+  #connected(): Promise<void> {
     const client = this.#client;
-    if (client.status === 'ready') return;
+    if (client.status === 'ready') return Promise.resolve();
     if (client.status !== 'wait' && client.status !== 'connecting' && client.status !== 'connect') {
-      throw this.#unavailable();
+      return Promise.reject(this.#unavailable());
     }
-    if (client.status === 'wait') client.connect().catch(() => undefined);
-    await new Promise<void>((resolve, reject) => {
+    this.#connecting ??= new Promise<void>((resolve, reject) => {
       const done = (error?: Error) => {
         clearTimeout(timer);
         client.off('ready', onReady);
         client.off('close', onClose);
+        this.#connecting = undefined;
         if (error) reject(error);
         else resolve();
       };
@@ -129,7 +130,9 @@ export class RedisStore implements RateLimitStore {
       const timer = setTimeout(() => done(this.#unavailable()), this.#commandTimeoutMs);
       client.on('ready', onReady);
       client.on('close', onClose);
+      if (client.status === 'wait') client.connect().catch(() => undefined);
     });
+    return this.#connecting;
   }
 
   #unavailable(): Error {

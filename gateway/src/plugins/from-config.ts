@@ -1,0 +1,50 @@
+import type { GatewayConfig, PluginName } from '../config/types.js';
+import type { Logger } from '../logger.js';
+import { apiKeyAuth } from './api-key-auth.js';
+import { clientAwareness } from './client-awareness.js';
+import { type HeaderRulesOptions, headerRules } from './header-rules.js';
+import { type JwtAlgorithm, jwtAuth } from './jwt-auth.js';
+import { rateLimit } from './rate-limit/index.js';
+import { responseHeaders } from './response-headers.js';
+import type { GatewayPlugin } from './types.js';
+
+/** Builds the plugins `config.plugins` names, in that (hook) order, each from its settings. */
+export function pluginsFromConfig(config: GatewayConfig, logger: Logger): GatewayPlugin[] {
+  const factories: Record<PluginName, () => GatewayPlugin> = {
+    'header-rules': () => headerRules(config.headerRules as HeaderRulesOptions),
+    'client-awareness': () =>
+      clientAwareness({ nameClaim: config.clientNameClaim, versionClaim: config.clientVersionClaim }),
+    jwt: () =>
+      jwtAuth({
+        algorithms: config.jwtAlgorithms as JwtAlgorithm[],
+        ...(config.jwtJwksUrl !== undefined && { jwksUrl: config.jwtJwksUrl }),
+        ...(config.jwtJwksFile !== undefined && { jwksFile: config.jwtJwksFile }),
+        ...(config.jwtSecret !== undefined && { secret: config.jwtSecret }),
+        ...(config.jwtIssuer !== undefined && { issuer: config.jwtIssuer }),
+        ...(config.jwtAudience !== undefined && { audience: config.jwtAudience }),
+        ...(config.jwtCookie !== undefined && { cookieName: config.jwtCookie }),
+        jwksTimeoutMs: config.jwtJwksTimeoutMs,
+        jwksCooldownMs: config.jwtJwksCooldownMs,
+        jwksCacheMaxAgeMs: config.jwtJwksCacheMaxAgeMs,
+        clockToleranceSec: config.jwtClockToleranceSec,
+        required: config.jwtRequired,
+        header: config.jwtHeader,
+        scheme: config.jwtPrefix,
+        claimHeaders: config.jwtClaimHeaders,
+        forwardToken: config.jwtForwardToken,
+      }),
+    'api-key': () => apiKeyAuth({ keys: config.apiKeys, header: config.apiKeyHeader }),
+    'rate-limit': () =>
+      rateLimit({
+        max: config.rateLimitMax,
+        windowMs: config.rateLimitWindowMs,
+        keyBy: config.rateLimitKey,
+        costs: config.rateLimitCosts,
+        failureMode: config.rateLimitFailureMode,
+        ...(config.redisUrl !== undefined && { redisUrl: config.redisUrl }),
+        logger: logger.child({ plugin: 'rate-limit' }),
+      }),
+    'response-headers': () => responseHeaders({ headers: [...config.responseHeaders] }),
+  };
+  return config.plugins.map((name) => factories[name]());
+}
