@@ -50,6 +50,8 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     ...(options.plugins ?? []),
   ];
   const authenticators = plugins.filter((plugin) => plugin.authenticate);
+  // Who made each request, for its log line (absent when authentication rejected it).
+  const contexts = new WeakMap<RequestScope, GatewayContext>();
   const dataSources = new Map<string, SubgraphDataSource>();
   let state: State = 'created';
 
@@ -108,10 +110,12 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
         const found = await plugin.authenticate?.(scope);
         if (found) identity = { ...identity, ...found };
       }
-      return createContext(scope, Object.freeze(identity));
+      const context = createContext(scope, Object.freeze(identity));
+      contexts.set(scope, context);
+      return context;
     },
     isReady: () => state === 'ready',
-    onResponse: (scope, status) => logRequest(logger, scope, status),
+    onResponse: (scope, status) => logRequest(logger, scope, status, contexts.get(scope)?.identity),
     async start() {
       if (state !== 'created')
         throw new GatewayError(GatewayErrorCode.START_FAILED, `cannot start a gateway that is ${state}`);

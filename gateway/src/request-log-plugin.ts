@@ -31,7 +31,12 @@ export function requestLogPlugin(logger: Logger): ApolloServerPlugin<GatewayCont
 }
 
 /** The one line per request. URL query strings are left out: GET requests carry variables there. */
-export function logRequest(logger: Logger, scope: GatewayContext['scope'], status: number): void {
+export function logRequest(
+  logger: Logger,
+  scope: GatewayContext['scope'],
+  status: number,
+  identity?: GatewayContext['identity'],
+): void {
   const durationMs = Number(process.hrtime.bigint() - scope.startedAt) / 1e6;
   logger.info(
     {
@@ -41,6 +46,8 @@ export function logRequest(logger: Logger, scope: GatewayContext['scope'], statu
       operationName: scope.operationName ?? null,
       status,
       durationMs: Math.round(durationMs * 1000) / 1000,
+      ...(identity?.subject !== undefined && { subject: identity.subject }),
+      ...(identity?.consumer !== undefined && { consumer: identity.consumer }),
     },
     'request completed',
   );

@@ -205,6 +205,8 @@ describe.each(MOUNTS)('plugins on %s', (mount) => {
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
       expect(gateway.output()).not.toContain(API_KEY);
+      const logged = gateway.logLines().filter((line) => line.msg === 'request completed' && line.status === 200);
+      expect(logged.at(-1)).toMatchObject({ consumer: 'bench', operationName: 'GetUser' });
     });
   });
 });
