@@ -19,6 +19,7 @@ export default defineConfig({
       'gateway/test/**/*.test.ts',
       'adapters/test/**/*.test.ts',
       'subgraphs/test/**/*.test.ts',
+      'bench/test/**/*.test.ts',
       'tests/**/*.test.ts',
     ],
     // Tests start real processes and servers on loopback; these bound a hang, they do not time anything.

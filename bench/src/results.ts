@@ -1,0 +1,89 @@
+/**
+ * The shape of `bench/results/<run>/results.json`: what the harness measures and the
+ * report renders. Latencies are in milliseconds with microsecond precision (floats).
+ */
+export interface BenchResults {
+  readonly runId: string;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  /** `quick` (bench:fastify / bench:express / bench:router) or `full` (bench). */
+  readonly mode: 'quick' | 'full';
+  readonly command: string;
+  readonly environment: BenchEnvironment;
+  readonly scenarios: readonly ScenarioResult[];
+}
+
+export interface BenchEnvironment {
+  readonly cpuModel: string;
+  readonly cores: number;
+  readonly memoryGiB: number;
+  readonly os: string;
+  readonly node: string;
+  /** Package name → installed version (@apollo/gateway, @apollo/server, fastify, express, @nestjs/core, undici, autocannon...). */
+  readonly packages: Readonly<Record<string, string>>;
+  /** null when no Router binary was found. */
+  readonly router: { readonly version: string; readonly path: string } | null;
+  /** Which CPUs each process group was pinned to with taskset; null when taskset is missing. */
+  readonly pinning: Readonly<Record<'gateway' | 'subgraphs' | 'load', string>> | null;
+  readonly notes: readonly string[];
+}
+
+export type ScenarioId = 'A' | 'B' | 'C' | 'D' | 'E';
+
+export interface ScenarioResult {
+  readonly id: ScenarioId;
+  readonly title: string;
+  /** What it measures and how (load shape, duration, connections or rate). */
+  readonly description: string;
+  /** `closed-loop` (autocannon, max throughput) or `fixed-rate` (open loop, µs latencies). */
+  readonly kind: 'closed-loop' | 'fixed-rate';
+  readonly rows: readonly RowResult[];
+}
+
+export type RowStatus = 'ok' | 'wrong-answer' | 'failed' | 'not-installed' | 'skipped';
+
+export interface RowResult {
+  /** nest-fastify | nest-express | fastify | express | standalone | apollo-router | <external name> */
+  readonly target: string;
+  /** What varies inside the scenario: the query, the plugin profile, the connection count, the rate... */
+  readonly variant: string;
+  readonly status: RowStatus;
+  /** Why the row has no numbers (wrong answer, crash, "not installed — run pnpm router:install"). */
+  readonly message?: string;
+  readonly connections?: number;
+  /** Target arrival rate, requests per second (fixed-rate rows). */
+  readonly rate?: number;
+  readonly durationSec?: number;
+  /** Successful requests: 2xx and no GraphQL `errors`. */
+  readonly requests?: number;
+  /** Non-2xx responses, GraphQL errors and transport errors; never counted as throughput. */
+  readonly errors?: number;
+  readonly rps?: number;
+  readonly latencyMs?: LatencySummary;
+  /** CPU used per process group during the measured window. */
+  readonly cpu?: Readonly<Record<string, CpuUsage>>;
+  /** Gateway (or Router) CPU-seconds per 1,000 successful requests. */
+  readonly gatewayCpuSecPer1k?: number;
+  readonly gatewayPeakRssMb?: number;
+  /** The process group that was saturated (share of its pinned CPUs ≥ 90%), if any. */
+  readonly bottleneck?: string;
+  /** §C: latency minus the baseline row's, same target. */
+  readonly deltaVsBaselineMs?: { readonly p50: number; readonly p99: number };
+  /** §D: throughput as a percentage of the same target's `none` row. */
+  readonly keptPercent?: number;
+}
+
+export interface LatencySummary {
+  readonly mean: number;
+  readonly p50: number;
+  readonly p90: number;
+  readonly p95: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+export interface CpuUsage {
+  readonly cpuSeconds: number;
+  /** cpuSeconds / (wall seconds × CPUs the group may use): 1.0 means saturated. */
+  readonly share: number;
+}
