@@ -35,7 +35,8 @@ export async function mountFastify<TContext extends BaseContext>(
     });
     graphql.addHook('onRequest', async (request, reply) => {
       const scope = createRequestScope(request, (name, value) => {
-        const existing = reply.getHeader(name);
+        // Fastify itself accumulates set-cookie; any other name it would overwrite.
+        const existing = name.toLowerCase() === 'set-cookie' ? undefined : reply.getHeader(name);
         reply.header(name, existing === undefined ? value : [existing, value].flat().map(String));
       });
       scopes.set(request, scope);

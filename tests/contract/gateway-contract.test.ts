@@ -138,6 +138,16 @@ describe.each(MOUNTS)('gateway contract on %s', (mount) => {
       expect(textPost.text).toMatch(/Cross-Site Request Forgery/);
     });
 
+    it('refuses batched operations (batching is off)', async () => {
+      const result = await send(gateway.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]),
+      });
+      expect(result.status).toBe(400);
+      expect(result.text).toMatch(/batching/i);
+    });
+
     it('serves GET with a preflight header', async () => {
       const result = await send(`${gateway.url}?query=${encodeURIComponent('{ __typename }')}`, {
         method: 'GET',

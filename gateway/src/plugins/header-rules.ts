@@ -65,7 +65,7 @@ export function headerRules(options: HeaderRulesOptions): GatewayPlugin {
       compileRules(rules, `subgraphs.${name}`, issues),
     ]),
   );
-  const response = compileResponseRules(options.response ?? [], issues);
+  const responseRules = compileResponseRules(options.response ?? [], issues);
   if (issues.length > 0) throw new PluginOptionsError('header-rules', issues);
 
   // Response header values seen so far, per request.
@@ -77,9 +77,9 @@ export function headerRules(options: HeaderRulesOptions): GatewayPlugin {
       for (const rule of all) rule(headers, context.scope.headers);
       for (const rule of perSubgraph.get(subgraph) ?? []) rule(headers, context.scope.headers);
     },
-    ...(response.size > 0 && {
+    ...(responseRules.size > 0 && {
       onSubgraphResponse({ headers, context }) {
-        for (const name of response.keys()) {
+        for (const name of responseRules.keys()) {
           const value = headers[name];
           if (value === undefined) continue;
           const values = collected.get(context) ?? new Map<string, string[]>();
@@ -90,12 +90,18 @@ export function headerRules(options: HeaderRulesOptions): GatewayPlugin {
       apollo: {
         async requestDidStart() {
           return {
-            async willSendResponse({ contextValue }) {
+            async willSendResponse({ contextValue, response }) {
               const values = collected.get(contextValue);
               if (!values) return;
               for (const [name, all] of values) {
-                for (const value of merge(response.get(name) ?? 'last', all)) {
-                  contextValue.scope.appendResponseHeader(name, value);
+                const strategy = responseRules.get(name) ?? 'last';
+                const merged = merge(strategy, all);
+                if (strategy === 'append') {
+                  // Repeated headers (set-cookie) need the adapter: Apollo's HeaderMap holds one value.
+                  for (const value of merged) contextValue.scope.appendResponseHeader(name, value);
+                } else if (merged[0] !== undefined) {
+                  // Replaces Apollo Server's own value (its cache-control: no-store, say).
+                  response.http.headers.set(name, merged[0]);
                 }
               }
             },

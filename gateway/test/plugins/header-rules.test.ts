@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { HeaderMap } from '@apollo/server';
 import { describe, expect, it } from 'vitest';
 import type { GatewayContext } from '../../src/context.js';
 import { PluginOptionsError } from '../../src/errors.js';
@@ -107,11 +108,16 @@ describe('headerRules: subgraph response headers back to the client', () => {
     responses: { subgraph: string; headers: IncomingHttpHeaders }[],
   ): Promise<[string, string][]> {
     const appended: [string, string][] = [];
+    const headers = new HeaderMap([['cache-control', 'no-store']]);
     const context = contextWith({}, appended);
     for (const response of responses) plugin.onSubgraphResponse?.({ ...response, context });
     const listener = await plugin.apollo?.requestDidStart?.({ contextValue: context } as never);
-    await listener?.willSendResponse?.({ contextValue: context } as never);
-    return appended;
+    await listener?.willSendResponse?.({ contextValue: context, response: { http: { headers } } } as never);
+    // Single-valued headers replace Apollo Server's own; repeated ones go through the adapter.
+    return [
+      ...[...headers].filter(([name]) => name !== 'cache-control' || headers.get(name) !== 'no-store'),
+      ...appended,
+    ];
   }
 
   it('merges cache-control to the most restrictive and appends every set-cookie', async () => {
@@ -135,10 +141,10 @@ describe('headerRules: subgraph response headers back to the client', () => {
     ]);
     expect(appended).toEqual([
       ['cache-control', 'private, max-age=30'],
+      ['x-version', '2'],
       ['set-cookie', 'a=1'],
       ['set-cookie', 'b=2'],
       ['set-cookie', 'c=3'],
-      ['x-version', '2'],
     ]);
   });
 
