@@ -6,7 +6,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { createServer as createNetServer, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -99,14 +99,7 @@ export async function startTestHttpServer(responder: Responder = json({ data: {}
 }
 
 /** A loopback URL on which nothing listens (the port was just free): a subgraph that is down. */
-export async function closedPortUrl(): Promise<string> {
-  const server = createNetServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = portOf(server);
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}/graphql`;
-}
+export { closedPortUrl } from '../../../tests/helpers/ports.js';
 
 function portOf(server: { address(): ReturnType<Server['address']> }): number {
   const address = server.address();

@@ -2,8 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { HeaderMap } from '@apollo/server';
 import { describe, expect, it } from 'vitest';
 import type { GatewayContext } from '../../src/context.js';
-import { PluginOptionsError } from '../../src/errors.js';
 import { headerRules, mostRestrictiveCacheControl } from '../../src/plugins/header-rules.js';
+import { optionsError } from './helpers/options-error.js';
 
 function contextWith(headers: IncomingHttpHeaders, appended: [string, string][] = []): GatewayContext {
   return {
@@ -80,7 +80,7 @@ describe('headerRules: subgraph requests', () => {
   });
 
   it('names every bad rule', () => {
-    try {
+    const error = optionsError('header-rules', () =>
       headerRules({
         all: [
           { propagate: { matching: '(' } },
@@ -88,17 +88,9 @@ describe('headerRules: subgraph requests', () => {
           { bogus: true } as never,
         ],
         response: [{ name: 'x-a', merge: 'most-restrictive' }],
-      });
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(PluginOptionsError);
-      expect((error as PluginOptionsError).issues.map((issue) => issue.field)).toEqual([
-        'all[0]',
-        'all[1]',
-        'all[2]',
-        'response[0].merge',
-      ]);
-    }
+      }),
+    );
+    expect(error.issues.map((issue) => issue.field)).toEqual(['all[0]', 'all[1]', 'all[2]', 'response[0].merge']);
   });
 });
 

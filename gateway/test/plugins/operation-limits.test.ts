@@ -1,7 +1,7 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { PluginOptionsError } from '../../src/errors.js';
 import { measure, operationLimits } from '../../src/plugins/operation-limits.js';
+import { optionsError } from './helpers/options-error.js';
 
 describe('measure', () => {
   it('counts depth through fragments, ignoring introspection', () => {
@@ -36,16 +36,9 @@ describe('measure', () => {
 
 describe('operationLimits options', () => {
   it('names every bad option', () => {
-    try {
-      operationLimits({ maxDepth: 0, maxAliases: 1.5, maxRootFields: 5, maxCharacters: -1 });
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(PluginOptionsError);
-      expect((error as PluginOptionsError).issues.map((issue) => issue.field)).toEqual([
-        'maxDepth',
-        'maxAliases',
-        'maxCharacters',
-      ]);
-    }
+    const error = optionsError('operation-limits', () =>
+      operationLimits({ maxDepth: 0, maxAliases: 1.5, maxRootFields: 5, maxCharacters: -1 }),
+    );
+    expect(error.issues.map((issue) => issue.field)).toEqual(['maxDepth', 'maxAliases', 'maxCharacters']);
   });
 });

@@ -1,7 +1,7 @@
 import { HeaderMap } from '@apollo/server';
 import { describe, expect, it } from 'vitest';
-import { PluginOptionsError } from '../../src/errors.js';
 import { responseHeaders } from '../../src/plugins/response-headers.js';
+import { optionsError } from './helpers/options-error.js';
 
 async function send(plugin: ReturnType<typeof responseHeaders>, requestId: string): Promise<HeaderMap> {
   const headers = new HeaderMap();
@@ -29,20 +29,14 @@ describe('responseHeaders', () => {
   });
 
   it('names every bad header', () => {
-    try {
+    const error = optionsError('response-headers', () =>
       responseHeaders({
         headers: [
           { name: 'bad name', value: 'x' },
           { name: 'x-ok', value: 'a\r\nb' },
         ],
-      });
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(PluginOptionsError);
-      expect((error as PluginOptionsError).issues.map((issue) => issue.field)).toEqual([
-        'headers[0].name',
-        'headers[1].value',
-      ]);
-    }
+      }),
+    );
+    expect(error.issues.map((issue) => issue.field)).toEqual(['headers[0].name', 'headers[1].value']);
   });
 });
