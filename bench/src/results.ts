@@ -71,6 +71,19 @@ export interface RowResult {
   readonly deltaVsBaselineMs?: { readonly p50: number; readonly p99: number };
   /** §D: throughput as a percentage of the same target's `none` row. */
   readonly keptPercent?: number;
+  /** Fixed-rate rows: how well the open-loop generator kept its schedule. */
+  readonly schedule?: SendSchedule;
+}
+
+/** Late sends still count their latency from the intended start (no coordinated omission). */
+export interface SendSchedule {
+  /** Requests the schedule called for (rate × duration). */
+  readonly intended: number;
+  readonly sent: number;
+  /** Sent more than 1 ms after their intended start. */
+  readonly late: number;
+  /** The worst send lag, ms. */
+  readonly maxLagMs: number;
 }
 
 export interface LatencySummary {

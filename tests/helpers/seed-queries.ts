@@ -1,52 +1,8 @@
-import { getProduct, getUser, reviewStore } from '@fedgw/subgraphs';
-
-/** The two queries of ../shared/reference/seed-benchmarks.md §A, verbatim in shape. */
-export const GET_USER_WITH_PRODUCTS = `query GetUserWithProducts($userId: ID!) {
-  user(id: $userId) { id name email orders { id product { id name price } } }
-}`;
-
-export const COMPLEX_QUERY = `query ComplexQuery($userId: ID!) {
-  user(id: $userId) { id name orders { id product { id name
-    reviews { rating comment author { name } } } } }
-}`;
-
-/** What GetUserWithProducts must answer, built from the generated data, not through any server. */
-export function expectedUserWithProducts(userId: string) {
-  const user = getUser(userId);
-  if (!user) return { user: null };
-  return {
-    user: {
-      id: user.id,
-      name: user.name,
-      email: user.email,
-      orders: user.orders.map((order) => {
-        const product = getProduct(order.product.id);
-        return { id: order.id, product: { id: order.product.id, name: product?.name, price: product?.price } };
-      }),
-    },
-  };
-}
-
-/** What ComplexQuery must answer (four hops: users -> products -> reviews -> users). */
-export function expectedComplex(userId: string) {
-  const user = getUser(userId);
-  if (!user) return { user: null };
-  return {
-    user: {
-      id: user.id,
-      name: user.name,
-      orders: user.orders.map((order) => ({
-        id: order.id,
-        product: {
-          id: order.product.id,
-          name: getProduct(order.product.id)?.name,
-          reviews: reviewStore.forProduct(order.product.id).map((review) => ({
-            rating: review.rating,
-            comment: review.comment,
-            author: { name: getUser(review.author.id)?.name },
-          })),
-        },
-      })),
-    },
-  };
-}
+// The seed queries and their reference answers live with the benchmark, which checks every
+// target against them before timing; the contract tests use the very same ones.
+export {
+  COMPLEX_QUERY,
+  expectedComplex,
+  expectedUserWithProducts,
+  GET_USER_WITH_PRODUCTS,
+} from '../../bench/src/reference-answers.js';

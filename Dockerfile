@@ -1,0 +1,61 @@
+# syntax=docker/dockerfile:1
+# One image for the subgraphs and every gateway mount (the command picks which), plus the
+# build stage the bench service runs in. Used by docker-compose.yml.
+#   docker build --target runtime -t fedgw .      # subgraphs + gateway: dist and prod deps only
+#   docker build --target build -t fedgw-build .  # everything, for `pnpm bench`
+
+# --- build: full install (dev deps included) and tsc -----------------------------------------
+FROM node:20-bookworm AS build
+WORKDIR /app
+ENV CI=true
+# The repository's pinned pnpm (package.json "packageManager"), installed once so that `pnpm`
+# works offline afterwards (the bench service runs `pnpm bench` in this stage).
+RUN npm install -g pnpm@10.34.9
+# Manifests first: the install layer is reused until a manifest or the lockfile changes.
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY adapters/package.json adapters/
+COPY gateway/package.json gateway/
+COPY subgraphs/package.json subgraphs/
+COPY bench/package.json bench/
+RUN pnpm install --frozen-lockfile
+COPY . .
+RUN pnpm build
+
+# --- prod-deps: production dependencies only, same lockfile ----------------------------------
+FROM node:20-bookworm AS prod-deps
+WORKDIR /app
+ENV CI=true
+RUN npm install -g pnpm@10.34.9
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY adapters/package.json adapters/
+COPY gateway/package.json gateway/
+COPY subgraphs/package.json subgraphs/
+COPY bench/package.json bench/
+RUN pnpm install --frozen-lockfile --prod
+
+# --- runtime: compiled JavaScript, production deps, the supergraph ---------------------------
+FROM node:20-bookworm-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production
+# node_modules hold pnpm's relative symlinks (workspace packages link to ../adapters etc.),
+# so every package keeps its place in the tree.
+COPY --from=prod-deps /app/node_modules node_modules
+COPY --from=prod-deps /app/adapters/node_modules adapters/node_modules
+COPY --from=prod-deps /app/gateway/node_modules gateway/node_modules
+COPY --from=prod-deps /app/subgraphs/node_modules subgraphs/node_modules
+COPY --from=build /app/package.json ./
+COPY --from=build /app/adapters/package.json adapters/
+COPY --from=build /app/adapters/dist adapters/dist
+COPY --from=build /app/gateway/package.json gateway/
+COPY --from=build /app/gateway/dist gateway/dist
+COPY --from=build /app/subgraphs/package.json subgraphs/
+COPY --from=build /app/subgraphs/dist subgraphs/dist
+# Each subgraph reads its SDL at startup from subgraphs/src/<name>/schema.graphql.
+COPY --from=build /app/subgraphs/src/users/schema.graphql subgraphs/src/users/
+COPY --from=build /app/subgraphs/src/products/schema.graphql subgraphs/src/products/
+COPY --from=build /app/subgraphs/src/reviews/schema.graphql subgraphs/src/reviews/
+COPY --from=build /app/supergraph.graphql ./
+USER node
+EXPOSE 4000
+# The gateway (GATEWAY_RUNTIME / GATEWAY_ADAPTER pick the mount); subgraphs override the command.
+CMD ["node", "gateway/dist/main.js"]

@@ -1,0 +1,60 @@
+import { firstDifference } from './diff.js';
+import { postJson } from './http-post.js';
+import { type BenchQuery, requestBody } from './queries.js';
+
+export interface AnswerCheckOptions {
+  readonly url: string;
+  readonly queries: readonly BenchQuery[];
+  /** Users asked about, for per-user queries (see sampleUserIds). */
+  readonly userIds: readonly string[];
+  /** Sent with every request, like the load (tokens, API keys). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Response headers the variant must produce (e.g. x-trace-1..10); presence only. */
+  readonly expectHeaders?: readonly string[];
+}
+
+export type AnswerCheck =
+  | { readonly ok: true; readonly checked: number }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * Asks the target every query for every sampled user and compares with the reference answer
+ * (computed from @fedgw/subgraphs' data). Stops at the first wrong answer and names it, so a
+ * fast but wrong target never gets a throughput number.
+ */
+export async function checkAnswers(options: AnswerCheckOptions): Promise<AnswerCheck> {
+  let checked = 0;
+  for (const query of options.queries) {
+    const ids = query.perUser ? options.userIds : ['-'];
+    for (const userId of ids) {
+      const label = query.perUser ? `${query.name} for ${userId}` : query.name;
+      const problem = await checkOne(options, query, userId);
+      if (problem) return { ok: false, message: `${label}: ${problem}` };
+      checked++;
+    }
+  }
+  return { ok: true, checked };
+}
+
+async function checkOne(options: AnswerCheckOptions, query: BenchQuery, userId: string): Promise<string | null> {
+  let response: Awaited<ReturnType<typeof postJson>>;
+  try {
+    response = await postJson(options.url, requestBody(query, userId), options.headers);
+  } catch (error) {
+    return `request failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const excerpt = response.text.length > 200 ? `${response.text.slice(0, 197)}...` : response.text;
+  if (response.status !== 200) return `HTTP ${response.status}: ${excerpt}`;
+  let body: unknown;
+  try {
+    body = JSON.parse(response.text);
+  } catch {
+    return `not JSON: ${excerpt}`;
+  }
+  const difference = firstDifference(body, { data: query.expected(userId) });
+  if (difference) return difference;
+  for (const name of options.expectHeaders ?? []) {
+    if (response.headers[name] === undefined) return `response header ${name} is missing`;
+  }
+  return null;
+}

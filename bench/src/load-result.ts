@@ -1,0 +1,28 @@
+import type { SendSchedule } from './results.js';
+import type { Samples } from './samples.js';
+
+/** What one measured window of load produced, before CPU and memory are added. */
+export interface LoadResult {
+  /** The measured window, seconds. */
+  readonly durationSec: number;
+  /** 2xx responses without GraphQL `errors`: the only ones counted as throughput. */
+  readonly ok: number;
+  /** Non-2xx, GraphQL errors, timeouts and transport errors. */
+  readonly errors: number;
+  /** Latency of each successful request, µs. */
+  readonly samples: Samples;
+  /** Open loop only: how well the intended schedule was kept. */
+  readonly schedule?: SendSchedule;
+}
+
+/** A send later than this behind schedule counts as late. */
+export const LATE_SEND_MS = 1;
+
+/**
+ * A GraphQL success: 2xx and no top-level `errors`. A substring test, not a parse: parsing every
+ * body would cost the load generator CPU on the core it shares with the subgraphs; our answers'
+ * data never contains the key `"errors":`.
+ */
+export function isGraphQLSuccess(status: number, body: string): boolean {
+  return status >= 200 && status < 300 && !body.includes('"errors":');
+}

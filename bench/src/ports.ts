@@ -1,0 +1,28 @@
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+
+/** Throws a clear error when `port` is taken: a stray server there would be measured instead of the target. */
+export async function assertPortFree(port: number, what: string, host = '127.0.0.1'): Promise<void> {
+  const server = createServer();
+  try {
+    server.listen({ port, host, exclusive: true });
+    await once(server, 'listening');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? 'is already in use' : `cannot be used (${code ?? String(error)})`;
+    throw new Error(`port ${port} (${what}) ${why}: stop what listens there, or pick other ports with --base-port`);
+  } finally {
+    if (server.listening) await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** Any free loopback port (for helpers with no fixed port: Redis, the Router's health check). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+let ticksPerSecond: number | undefined;
+
+/** Clock ticks per second for /proc times (`getconf CLK_TCK`; 100 on Linux when getconf is missing). */
+export function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/**
+ * CPU seconds a process has used so far (user + system, all its threads), from
+ * /proc/<pid>/stat; null once the process is gone (or off Linux).
+ */
+export function readCpuSeconds(pid: number): number | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  if (!Number.isFinite(utime) || !Number.isFinite(stime)) return null;
+  return (utime + stime) / clockTicks();
+}
+
+/** Peak resident set size in MB (VmHWM in /proc/<pid>/status); null when unavailable. */
+export function readPeakRssMb(pid: number): number | null {
+  return readStatusKb(pid, 'VmHWM');
+}
+
+/** Current resident set size in MB (VmRSS). */
+export function readRssMb(pid: number): number | null {
+  return readStatusKb(pid, 'VmRSS');
+}
+
+function readStatusKb(pid: number, field: string): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status);
+    return match?.[1] ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}

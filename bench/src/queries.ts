@@ -1,0 +1,63 @@
+import { USER_COUNT } from '@fedgw/subgraphs';
+import {
+  COMPLEX_QUERY,
+  expectedComplex,
+  expectedUserWithProducts,
+  GET_USER_WITH_PRODUCTS,
+  TYPENAME_QUERY,
+} from './reference-answers.js';
+
+/** One operation the load generators send, with the answer every target must give. */
+export interface BenchQuery {
+  /** Used as the row variant (the report recognises `ComplexQuery`). */
+  readonly name: string;
+  readonly text: string;
+  /** Whether each request picks a random `user-N` (seed §A: `user-1`..`user-1000`). */
+  readonly perUser: boolean;
+  /** The `data` a correct target answers for `userId` (ignored when not `perUser`). */
+  expected(userId: string): unknown;
+}
+
+export const GET_USER_WITH_PRODUCTS_QUERY: BenchQuery = {
+  name: 'GetUserWithProducts',
+  text: GET_USER_WITH_PRODUCTS,
+  perUser: true,
+  expected: expectedUserWithProducts,
+};
+
+export const COMPLEX: BenchQuery = {
+  name: 'ComplexQuery',
+  text: COMPLEX_QUERY,
+  perUser: true,
+  expected: expectedComplex,
+};
+
+export const TYPENAME: BenchQuery = {
+  name: '{ __typename }',
+  text: TYPENAME_QUERY,
+  perUser: false,
+  expected: () => ({ __typename: 'Query' }),
+};
+
+/** A random existing user id, `user-1`..`user-1000`. */
+export function randomUserId(random: () => number = Math.random): string {
+  return `user-${1 + Math.floor(random() * USER_COUNT)}`;
+}
+
+/** The JSON body of one request: a fresh random user for per-user queries. */
+export function requestBody(query: BenchQuery, userId: string = randomUserId()): string {
+  return query.perUser
+    ? JSON.stringify({ query: query.text, variables: { userId } })
+    : JSON.stringify({ query: query.text });
+}
+
+/**
+ * The ids an answer check asks about: `count` random users plus the edges (first, last, and
+ * ids that do not exist, which must answer `user: null`).
+ */
+export function sampleUserIds(count: number, random: () => number = Math.random): string[] {
+  const ids = new Set<string>(['user-1', `user-${USER_COUNT}`, 'user-0', `user-${USER_COUNT + 1}`, 'no-such-user']);
+  const target = Math.min(count, USER_COUNT - 2) + ids.size;
+  while (ids.size < target) ids.add(randomUserId(random));
+  return [...ids];
+}

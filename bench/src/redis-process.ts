@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process';
+import { createConnection } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type ManagedProcess, spawnManaged } from './child.js';
+import { repoPath } from './paths.js';
+import { freePort } from './ports.js';
+
+export interface RunningRedis {
+  readonly url: string;
+  readonly process: ManagedProcess;
+}
+
+/** The redis-server binary (REDIS_SERVER_BIN, else `redis-server` on PATH), or null. */
+export function findRedisServer(): string | null {
+  const bin = process.env.REDIS_SERVER_BIN ?? 'redis-server';
+  const result = spawnSync(bin, ['--version'], { stdio: 'ignore' });
+  return result.error === undefined && result.status === 0 ? bin : null;
+}
+
+/** A throwaway `redis-server` on a free loopback port, nothing persisted, for §E's rate limit. */
+export async function startRedis(bin: string, cpus: string | undefined): Promise<RunningRedis> {
+  const port = await freePort();
+  const redis = spawnManaged({
+    name: 'redis-server',
+    command: bin,
+    args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
+    env: { PATH: process.env.PATH ?? '' },
+    cwd: repoPath(),
+    cpus,
+  });
+  const deadline = Date.now() + 10_000;
+  while (!(await pong(port))) {
+    const exit = redis.exitDescription();
+    if (exit || Date.now() > deadline) {
+      await redis.stop();
+      throw new Error(`redis-server did not start (${exit ?? 'no PONG within 10 s'}):\n${redis.output()}`);
+    }
+    await sleep(50);
+  }
+  return { url: `redis://127.0.0.1:${port}`, process: redis };
+}
+
+async function pong(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (data) => done(data.toString().startsWith('+PONG')));
+    socket.on('error', () => done(false));
+  });
+}

@@ -1,0 +1,105 @@
+import { checkAnswers } from './answer-check.js';
+import type { ProcessGroup } from './cpu-groups.js';
+import { measureRow } from './measure-row.js';
+import type { RowPlan, ScenarioPlan } from './plan.js';
+import type { Progress } from './progress.js';
+import type { RowResult, ScenarioResult } from './results.js';
+import type { RunningTarget, TargetEnvironment } from './start-target.js';
+import { startTarget } from './start-target.js';
+
+/** What every scenario shares: the running subgraphs, ports, CPU layout, the Router binary. */
+export interface RunContext {
+  readonly targetEnvironment: (row: RowPlan) => Promise<TargetEnvironment>;
+  /** The groups measured besides the target (subgraphs, load generator, Redis when running). */
+  readonly otherGroups: () => ProcessGroup[];
+  readonly targetGroup: (target: RunningTarget) => ProcessGroup | null;
+  readonly cpusIn: (list: string) => number;
+  readonly userIds: readonly string[];
+  readonly progress: Progress;
+}
+
+/**
+ * Runs a scenario's rows in order. Consecutive rows with the same target and setup share one
+ * process, started once, whose answers are checked before any timing.
+ */
+export async function runScenario(plan: ScenarioPlan, context: RunContext): Promise<ScenarioResult> {
+  const rows: RowResult[] = [];
+  const done = (result: RowResult) => {
+    rows.push(result);
+    context.progress.row(plan.id, result);
+  };
+  for (const group of consecutiveGroups(plan.rows)) await runGroup(group, context, done);
+  const finished = plan.finish ? plan.finish(rows) : rows;
+  return { id: plan.id, title: plan.title, description: plan.description, kind: plan.kind, rows: finished };
+}
+
+async function runGroup(group: readonly RowPlan[], context: RunContext, done: (row: RowResult) => void): Promise<void> {
+  const first = group[0] as RowPlan;
+  const all = (status: RowResult['status'], message: string | undefined) => {
+    for (const row of group) done(unmeasured(row, status, message));
+  };
+  if (first.skip) return all(first.skip.status, first.skip.message);
+
+  let target: RunningTarget;
+  try {
+    // External targets are already running: no port, subgraphs or pinning of ours.
+    const environment = first.target.kind === 'external' ? null : await context.targetEnvironment(first);
+    target = await startTarget(first.target, first.setup, environment);
+  } catch (error) {
+    // The full text (with the process's last output) goes to the console; the row keeps the gist.
+    context.progress.info(`${first.target.name} did not start: ${errorText(error)}`);
+    return all('failed', `did not start: ${firstLine(error)}`);
+  }
+  try {
+    const queries = [...new Set(group.map((row) => row.query))];
+    const check = await checkAnswers({
+      url: target.url,
+      queries,
+      userIds: context.userIds,
+      headers: first.setup.headers,
+      ...(first.setup.expectHeaders ? { expectHeaders: first.setup.expectHeaders } : {}),
+    });
+    if (!check.ok) return all('wrong-answer', check.message);
+
+    const targetGroup = context.targetGroup(target);
+    for (const row of group) {
+      const groups = [...(targetGroup ? [targetGroup] : []), ...context.otherGroups()];
+      try {
+        done(await measureRow(row, target, groups, context.cpusIn));
+      } catch (error) {
+        done(unmeasured(row, 'failed', errorText(error)));
+      }
+    }
+  } finally {
+    await target.stop();
+  }
+}
+
+/** Splits rows into runs of the same target and setup (one process each). */
+function consecutiveGroups(rows: readonly RowPlan[]): RowPlan[][] {
+  const groups: RowPlan[][] = [];
+  for (const row of rows) {
+    const last = groups.at(-1)?.[0];
+    if (last && last.target.name === row.target.name && last.setup.key === row.setup.key) groups.at(-1)?.push(row);
+    else groups.push([row]);
+  }
+  return groups;
+}
+
+function unmeasured(row: RowPlan, status: RowResult['status'], message: string | undefined): RowResult {
+  return {
+    target: row.target.name,
+    variant: row.variant,
+    status,
+    ...(message ? { message } : {}),
+    ...(row.load.kind === 'closed' ? { connections: row.load.connections } : { rate: row.load.rate }),
+  };
+}
+
+function firstLine(error: unknown): string {
+  return errorText(error).split('\n')[0] ?? '';
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

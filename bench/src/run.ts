@@ -1,0 +1,153 @@
+import { loadavg } from 'node:os';
+import type { ProcessGroup } from './cpu-groups.js';
+import { describeEnvironment } from './environment.js';
+import { resolveLayout } from './layout.js';
+import type { BenchOptions } from './options.js';
+import { parseCpuList, pinProcess } from './pinning.js';
+import { estimateSeconds, type PlanContext, type RowPlan } from './plan.js';
+import { formatDuration, Progress } from './progress.js';
+import { sampleUserIds } from './queries.js';
+import { findRedisServer, type RunningRedis, startRedis } from './redis-process.js';
+import type { BenchResults, ScenarioResult } from './results.js';
+import { findRouterBinary } from './router-binary.js';
+import { type RunContext, runScenario } from './run-scenario.js';
+import { planScenarios } from './scenarios/index.js';
+import { createSetups } from './setups.js';
+import type { RunningTarget } from './start-target.js';
+import { type RunningSubgraphs, startSubgraphs } from './subgraph-processes.js';
+
+/** Runs the planned scenarios end to end and returns the results (the caller writes the report). */
+export async function runBench(options: BenchOptions, command: string): Promise<BenchResults> {
+  const startedAt = new Date();
+  const { layout, cores, note } = resolveLayout(options);
+  // The load generator is this process: pin it (all its threads) like the children.
+  if (layout) pinProcess(process.pid, layout.load);
+  const { targets } = options;
+  const router = await findRouterBinary();
+  const quick = options.mode === 'quick';
+  const context: PlanContext = {
+    targets,
+    setups: await createSetups(),
+    router,
+    redisAvailable: options.scenarios.includes('E') && findRedisServer() !== null,
+    closedSec: options.durationSec ?? (quick ? 10 : 30),
+    fixedSec: options.durationSec ?? (quick ? 10 : 60),
+    warmupSec: options.warmupSec ?? (quick ? 3 : 5),
+    connections: options.connections ?? 100,
+    adapterConnections: [50, 200, 500],
+    constantRate: options.rates?.[0] ?? 100,
+    rates: options.rates ?? [100, 300, 500],
+  };
+  const plans = planScenarios(options.scenarios, context);
+  const rowCount = plans.reduce((sum, plan) => sum + Math.max(1, plan.rows.length), 0);
+  const estimate = estimateSeconds(plans);
+  const progress = new Progress(rowCount, estimate);
+  progress.info(
+    `Benchmark (${options.mode}): §${options.scenarios.join(', §')}, ${rowCount} rows on ` +
+      `${targets.map((t) => t.name).join(', ')}; about ${formatDuration(estimate)}.`,
+  );
+  progress.info(note);
+  if (!router && targets.some((t) => t.kind === 'router')) {
+    progress.info('Apollo Router: not installed — run pnpm router:install (its rows are marked, not measured).');
+  }
+
+  const needsSubgraphs = plans.some((plan) => plan.rows.some((row) => !row.skip && row.target.kind !== 'external'));
+  let subgraphs: RunningSubgraphs | null = null;
+  let redis: RunningRedis | null = null;
+  const cpusIn = (list: string) => parseCpuList(list).length;
+  const capacity = (list: string | undefined, parallelism: number) =>
+    Math.min(list === undefined ? cores : cpusIn(list), parallelism);
+
+  const runContext: RunContext = {
+    targetEnvironment: async (row: RowPlan) => {
+      if (row.setup.needsRedis && !redis) redis = await startRedis(findRedisServer() as string, layout?.subgraphs);
+      // External targets bring their own subgraphs.
+      const subgraphUrls = (subgraphs as RunningSubgraphs | null)?.urls ?? NO_SUBGRAPHS;
+      return {
+        port: options.basePort,
+        subgraphUrls,
+        cpus: layout?.gateway,
+        router,
+        setupContext: redis ? { redisUrl: redis.url } : {},
+      };
+    },
+    targetGroup: (target: RunningTarget): ProcessGroup | null =>
+      target.process && target.group
+        ? {
+            name: target.group,
+            pids: [target.process.pid],
+            cpuList: layout?.gateway,
+            // Node runs JavaScript on one thread; the Router uses every core it is given.
+            capacity: capacity(layout?.gateway, target.group === 'router' ? Number.POSITIVE_INFINITY : 1),
+          }
+        : null,
+    otherGroups: () => [
+      ...(subgraphs
+        ? [
+            {
+              name: 'subgraphs',
+              pids: subgraphs.processes.map((p) => p.pid),
+              cpuList: layout?.subgraphs,
+              capacity: capacity(layout?.subgraphs, 3),
+            },
+          ]
+        : []),
+      { name: 'load', pids: [process.pid], cpuList: layout?.load, capacity: capacity(layout?.load, 1) },
+      ...(redis
+        ? [
+            {
+              name: 'redis',
+              pids: [redis.process.pid],
+              cpuList: layout?.subgraphs,
+              capacity: capacity(layout?.subgraphs, 1),
+            },
+          ]
+        : []),
+    ],
+    cpusIn,
+    userIds: sampleUserIds(options.answerSamples),
+    progress,
+  };
+
+  const scenarios: ScenarioResult[] = [];
+  try {
+    if (needsSubgraphs) subgraphs = await startSubgraphs(options.basePort + 1, layout?.subgraphs);
+    for (const plan of plans) scenarios.push(await runScenario(plan, runContext));
+  } finally {
+    await (redis as RunningRedis | null)?.process.stop();
+    await subgraphs?.stop();
+  }
+
+  const load = loadavg().map((value) => value.toFixed(2));
+  return {
+    runId: runIdOf(startedAt),
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    mode: options.mode,
+    command,
+    environment: describeEnvironment({
+      cores,
+      router,
+      pinning: layout,
+      notes: [
+        note,
+        `Load average at the end: ${load.join(' / ')} (1 / 5 / 15 min): other work on the machine adds noise.`,
+        'Throughput counts only 2xx answers without GraphQL errors; every target is checked against reference answers first.',
+        'Latencies are exact percentiles over every successful request at µs resolution: closed loop from each ' +
+          "response's own timing, fixed rate from each request's intended start (open loop, no coordinated omission).",
+        ...(router ? [] : ['Apollo Router not installed: its rows say so (pnpm router:install).']),
+      ],
+    }),
+    scenarios,
+  };
+}
+
+const NO_SUBGRAPHS = { users: '', products: '', reviews: '' } as const;
+
+/** `2026-05-01T12-30-00Z`: sortable and safe as a directory name. */
+export function runIdOf(date: Date): string {
+  return date
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replaceAll(':', '-');
+}

@@ -1,0 +1,23 @@
+import type { PlanContext, ScenarioPlan } from '../plan.js';
+import { makeRow } from '../plan.js';
+import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY } from '../queries.js';
+
+/** Seed §A: every target, both queries, 100 connections; memory after sustained load. */
+export function planA(context: PlanContext): ScenarioPlan {
+  const load = { kind: 'closed', connections: context.connections } as const;
+  return {
+    id: 'A',
+    title: '§A Apollo Router vs Node gateways: throughput, latency, memory',
+    description:
+      `Seed §A: GetUserWithProducts (two subgraphs) and ComplexQuery (four hops), a random user-1..user-1000 ` +
+      `per request, ${context.connections} closed-loop connections (autocannon), ${context.closedSec} s measured ` +
+      `after ${context.warmupSec} s warm-up per row. Each target serves both queries in one process, so its ` +
+      `peak RSS (VmHWM) on the ComplexQuery row is its memory after sustained load.`,
+    kind: 'closed-loop',
+    rows: context.targets.flatMap((target) =>
+      [GET_USER_WITH_PRODUCTS_QUERY, COMPLEX].map((query) =>
+        makeRow(context, { target, setup: context.setups.none, variant: query.name, query, load }),
+      ),
+    ),
+  };
+}

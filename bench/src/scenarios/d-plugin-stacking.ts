@@ -1,0 +1,44 @@
+import type { PlanContext, ScenarioPlan } from '../plan.js';
+import { makeRow, primaryMount } from '../plan.js';
+import { GET_USER_WITH_PRODUCTS_QUERY } from '../queries.js';
+import type { RowResult } from '../results.js';
+import type { SetupKey } from '../setups.js';
+import { noGatewayRow } from './no-gateway.js';
+
+const STACK: readonly SetupKey[] = ['none', 'rate-limit', 'rate-limit+api-key', 'rate-limit+api-key+jwt'];
+
+/** Seed §D: throughput kept as plugins are stacked on one gateway. */
+export function planD(context: PlanContext): ScenarioPlan {
+  const target = primaryMount(context);
+  const load = { kind: 'closed', connections: context.connections } as const;
+  return {
+    id: 'D',
+    title: '§D Plugin stacking: throughput kept as plugins are added',
+    description:
+      `Seed §D: ${target?.name ?? 'a Node gateway'} with no plugin, then rate limit (in memory, limit never ` +
+      `reached), + API key, + JWT (HS256); GetUserWithProducts at ${context.connections} closed-loop ` +
+      `connections, ${context.closedSec} s after ${context.warmupSec} s warm-up; kept % vs no plugin.`,
+    kind: 'closed-loop',
+    rows: target
+      ? STACK.map((key) =>
+          makeRow(context, {
+            target,
+            setup: context.setups[key],
+            variant: key,
+            query: GET_USER_WITH_PRODUCTS_QUERY,
+            load,
+          }),
+        )
+      : [],
+    finish: (rows) => (target ? addKeptPercent(rows) : [noGatewayRow('none')]),
+  };
+}
+
+/** keptPercent = rps ÷ the same target's `none` row's rps × 100 (both ok). */
+export function addKeptPercent(rows: readonly RowResult[]): RowResult[] {
+  return rows.map((row) => {
+    const none = rows.find((r) => r.target === row.target && r.variant === 'none');
+    if (row.status !== 'ok' || none?.status !== 'ok' || !none.rps || row.rps === undefined) return row;
+    return { ...row, keptPercent: Math.round((row.rps / none.rps) * 1000) / 10 };
+  });
+}

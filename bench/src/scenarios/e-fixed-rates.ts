@@ -1,0 +1,39 @@
+import type { PlanContext, ScenarioPlan } from '../plan.js';
+import { makeRow, primaryMount } from '../plan.js';
+import { GET_USER_WITH_PRODUCTS_QUERY } from '../queries.js';
+import type { SetupKey } from '../setups.js';
+import { noGatewayRow } from './no-gateway.js';
+
+const STORES: readonly (readonly [SetupKey, string])[] = [
+  ['rate-limit', 'rate-limit (memory)'],
+  ['rate-limit-redis', 'rate-limit (redis)'],
+];
+
+/** Seed §E: the tail at rising fixed arrival rates, in-process counter vs one over the network (Redis). */
+export function planE(context: PlanContext): ScenarioPlan {
+  const target = primaryMount(context);
+  return {
+    id: 'E',
+    title: '§E Fixed arrival rates with a Redis-backed rate limit',
+    description:
+      `Seed §E: ${target?.name ?? 'a Node gateway'} with the rate limit counting in memory and in a real ` +
+      `redis-server (one Lua script per request, failure mode closed), at ${context.rates.join(', ')} req/s ` +
+      `open loop for ${context.fixedSec} s each (after ${context.warmupSec} s warm-up), GetUserWithProducts; ` +
+      `avg/p50/p90/p95 latency from each request's intended start.`,
+    kind: 'fixed-rate',
+    rows: target
+      ? STORES.flatMap(([key, variant]) =>
+          context.rates.map((rate) =>
+            makeRow(context, {
+              target,
+              setup: context.setups[key],
+              variant,
+              query: GET_USER_WITH_PRODUCTS_QUERY,
+              load: { kind: 'fixed', rate },
+            }),
+          ),
+        )
+      : [],
+    finish: (rows) => (target ? [...rows] : [noGatewayRow('rate-limit (redis)')]),
+  };
+}

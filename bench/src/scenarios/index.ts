@@ -1,0 +1,21 @@
+import type { PlanContext, ScenarioPlan } from '../plan.js';
+import type { ScenarioId } from '../results.js';
+import { planA } from './a-router-vs-node.js';
+import { planB } from './b-adapters.js';
+import { planC } from './c-extensibility.js';
+import { planD } from './d-plugin-stacking.js';
+import { planE } from './e-fixed-rates.js';
+
+export const SCENARIO_IDS: readonly ScenarioId[] = ['A', 'B', 'C', 'D', 'E'];
+
+const PLANNERS: Readonly<Record<ScenarioId, (context: PlanContext) => ScenarioPlan>> = {
+  A: planA,
+  B: planB,
+  C: planC,
+  D: planD,
+  E: planE,
+};
+
+export function planScenarios(ids: readonly ScenarioId[], context: PlanContext): ScenarioPlan[] {
+  return ids.map((id) => PLANNERS[id](context));
+}

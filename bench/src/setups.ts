@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
+
+/**
+ * How a target is configured for a row: our gateway's plugins (environment) and the Router's
+ * equivalent (a config in bench/router/), plus what each request must carry.
+ */
+export interface Setup {
+  readonly key: SetupKey;
+  gatewayEnv(context: SetupContext): Record<string, string>;
+  /** The Router config file, or why the free Router cannot do this. */
+  readonly router: { readonly config: string } | { readonly skip: string };
+  /** Sent with every request (credentials). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Response headers the answer check requires (proves the variant is really on). */
+  readonly expectHeaders?: readonly string[];
+  readonly needsRedis?: boolean;
+}
+
+export interface SetupContext {
+  readonly redisUrl?: string;
+}
+
+export type SetupKey =
+  | 'none'
+  | 'static-header'
+  | 'guid-headers'
+  | 'jwt-client-awareness'
+  | 'rate-limit'
+  | 'rate-limit+api-key'
+  | 'rate-limit+api-key+jwt'
+  | 'rate-limit-redis';
+
+export type Setups = Readonly<Record<SetupKey, Setup>>;
+
+const TRACE_HEADERS = Array.from({ length: 10 }, (_, i) => `x-trace-${i + 1}`);
+// Never reached: §D measures what the plugin costs, not what rejecting costs.
+const UNREACHED_LIMIT = { RATE_LIMIT_MAX: '1000000000', RATE_LIMIT_WINDOW: '60s' };
+const NO_RATE_LIMIT = 'the free Router has no rate-limit plugin like ours (key, cost, Redis store)';
+
+/** Every setup, with fresh credentials: a random HS256 secret, a token signed with it, an API key. */
+export async function createSetups(): Promise<Setups> {
+  const secret = randomBytes(32).toString('hex');
+  const apiKey = randomBytes(16).toString('hex');
+  const token = await new SignJWT({ client_name: 'bench', client_version: '1.0.0' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('user-1')
+    .setIssuedAt()
+    .setExpirationTime('12h')
+    .sign(new TextEncoder().encode(secret));
+  const jwtEnv = { JWT_SECRET: secret, JWT_ALGORITHMS: 'HS256' };
+  const bearer = { authorization: `Bearer ${token}` };
+
+  const setup = (key: SetupKey, rest: Omit<Setup, 'key'>): Setup => ({ key, ...rest });
+  return {
+    none: setup('none', { gatewayEnv: () => ({}), router: { config: 'router.yaml' }, headers: {} }),
+    'static-header': setup('static-header', {
+      gatewayEnv: () => ({
+        GATEWAY_PLUGINS: 'header-rules',
+        HEADER_RULES: JSON.stringify({ all: [{ insert: { name: 'source', value: 'gateway' } }] }),
+      }),
+      router: { config: 'router-static-header.yaml' },
+      headers: {},
+    }),
+    'guid-headers': setup('guid-headers', {
+      gatewayEnv: () => ({
+        GATEWAY_PLUGINS: 'response-headers',
+        RESPONSE_HEADERS: TRACE_HEADERS.map((name) => `${name}:{uuid}`).join(','),
+      }),
+      router: { config: 'router-guid-headers.yaml' },
+      headers: {},
+      expectHeaders: TRACE_HEADERS,
+    }),
+    'jwt-client-awareness': setup('jwt-client-awareness', {
+      gatewayEnv: () => ({ GATEWAY_PLUGINS: 'jwt+client-awareness', ...jwtEnv }),
+      router: { skip: 'needs GraphOS-licensed JWT auth' },
+      headers: bearer,
+    }),
+    'rate-limit': setup('rate-limit', {
+      gatewayEnv: () => ({ GATEWAY_PLUGINS: 'rate-limit', ...UNREACHED_LIMIT }),
+      router: { skip: NO_RATE_LIMIT },
+      headers: {},
+    }),
+    'rate-limit+api-key': setup('rate-limit+api-key', {
+      gatewayEnv: () => ({ GATEWAY_PLUGINS: 'rate-limit+api-key', API_KEYS: `bench:${apiKey}`, ...UNREACHED_LIMIT }),
+      router: { skip: NO_RATE_LIMIT },
+      headers: { 'x-api-key': apiKey },
+    }),
+    'rate-limit+api-key+jwt': setup('rate-limit+api-key+jwt', {
+      gatewayEnv: () => ({
+        GATEWAY_PLUGINS: 'rate-limit+api-key+jwt',
+        API_KEYS: `bench:${apiKey}`,
+        ...jwtEnv,
+        ...UNREACHED_LIMIT,
+      }),
+      router: { skip: 'needs GraphOS-licensed JWT auth' },
+      headers: { 'x-api-key': apiKey, ...bearer },
+    }),
+    'rate-limit-redis': setup('rate-limit-redis', {
+      gatewayEnv: ({ redisUrl }) => ({
+        GATEWAY_PLUGINS: 'rate-limit',
+        ...UNREACHED_LIMIT,
+        REDIS_URL: redisUrl ?? '',
+        // Closed: if Redis were unreachable every request would fail visibly, not pass unmeasured.
+        RATE_LIMIT_FAILURE_MODE: 'closed',
+      }),
+      router: { skip: NO_RATE_LIMIT },
+      headers: {},
+      needsRedis: true,
+    }),
+  };
+}

@@ -1,0 +1,111 @@
+import { type ManagedProcess, spawnManaged } from './child.js';
+import { repoPath } from './paths.js';
+import { assertPortFree, freePort } from './ports.js';
+import { waitForGraphQL } from './readiness.js';
+import type { RouterBinary } from './router-binary.js';
+import type { Setup, SetupContext } from './setups.js';
+import { type SubgraphName, subgraphUrlEnv } from './subgraph-processes.js';
+import type { TargetSpec } from './targets.js';
+
+export interface TargetEnvironment {
+  readonly port: number;
+  readonly subgraphUrls: Readonly<Record<SubgraphName, string>>;
+  /** taskset list for gateway-like targets; undefined: unpinned. */
+  readonly cpus: string | undefined;
+  readonly router: RouterBinary | null;
+  readonly setupContext: SetupContext;
+}
+
+export interface RunningTarget {
+  /** The GraphQL endpoint the load goes to. */
+  readonly url: string;
+  /** Null for external targets (no CPU or memory readings). */
+  readonly process: ManagedProcess | null;
+  /** The CPU group name: `gateway` for Node targets, `router` for Apollo Router. */
+  readonly group: 'gateway' | 'router' | null;
+  stop(): Promise<void>;
+}
+
+/** Starts a target configured by `setup` and waits until it answers GraphQL. */
+export async function startTarget(
+  target: TargetSpec,
+  setup: Setup,
+  env: TargetEnvironment | null,
+): Promise<RunningTarget> {
+  if (target.kind === 'external') {
+    const url = target.url as string;
+    await waitForGraphQL(url, null, 10_000, setup.headers);
+    return { url, process: null, group: null, stop: async () => {} };
+  }
+  if (!env) throw new Error(`${target.name}: no environment to start it in`);
+  await assertPortFree(env.port, target.name);
+  // NODE_ENV=production as in a deployment: libraries (graphql-js, Express) pick their fast paths.
+  const base = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...subgraphUrlEnv(env.subgraphUrls) };
+  const url = `http://127.0.0.1:${env.port}${target.kind === 'standalone' ? '/' : '/graphql'}`;
+  const spawned = await spawnTarget(target, setup, env, base);
+  const running: RunningTarget = {
+    url,
+    process: spawned,
+    group: target.kind === 'router' ? 'router' : 'gateway',
+    stop: () => spawned.stop(),
+  };
+  try {
+    await waitForGraphQL(url, spawned, 60_000, setup.headers);
+  } catch (error) {
+    await running.stop();
+    throw error;
+  }
+  return running;
+}
+
+async function spawnTarget(
+  target: TargetSpec,
+  setup: Setup,
+  env: TargetEnvironment,
+  base: Record<string, string>,
+): Promise<ManagedProcess> {
+  const common = { name: target.name, cwd: repoPath(), cpus: env.cpus };
+  const listen = { PORT: String(env.port), HOST: '127.0.0.1' };
+  const supergraph = repoPath('supergraph.graphql');
+  if (target.kind === 'mount') {
+    const [runtime, adapter] = target.name.startsWith('nest-') ? ['nest', target.name.slice(5)] : ['bare', target.name];
+    return spawnManaged({
+      ...common,
+      command: process.execPath,
+      args: [repoPath('gateway', 'dist', 'main.js')],
+      env: {
+        ...base,
+        ...listen,
+        GATEWAY_RUNTIME: runtime as string,
+        GATEWAY_ADAPTER: adapter as string,
+        // One info line per request would make logging the benchmark's main cost.
+        LOG_LEVEL: 'warn',
+        LOG_PRETTY: 'false',
+        SUPERGRAPH_PATH: supergraph,
+        ...setup.gatewayEnv(env.setupContext),
+      },
+    });
+  }
+  if (target.kind === 'standalone') {
+    return spawnManaged({
+      ...common,
+      command: process.execPath,
+      args: [repoPath('bench', 'dist', 'standalone.js')],
+      env: { ...base, ...listen, SUPERGRAPH_PATH: supergraph },
+    });
+  }
+  if (!env.router || !('config' in setup.router)) throw new Error(`${target.name}: cannot run this setup`);
+  return spawnManaged({
+    ...common,
+    command: env.router.path,
+    args: ['--supergraph', supergraph, '--config', repoPath('bench', 'router', setup.router.config), '--log', 'warn'],
+    env: {
+      ...base,
+      HOME: process.env.HOME ?? '/tmp',
+      APOLLO_TELEMETRY_DISABLED: 'true',
+      ROUTER_LISTEN: `127.0.0.1:${env.port}`,
+      ROUTER_HEALTH_LISTEN: `127.0.0.1:${await freePort()}`,
+      ROUTER_RHAI_DIR: repoPath('bench', 'router', 'rhai'),
+    },
+  });
+}

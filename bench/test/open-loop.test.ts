@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { runClosedLoop } from '../src/closed-loop.js';
+import { runOpenLoop } from '../src/open-loop.js';
+import { summarize } from '../src/samples.js';
+import { type FakeServer, sendJson, startFakeServer } from './fake-server.js';
+
+const DELAY_MS = 5;
+let server: FakeServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('open-loop generator', () => {
+  it('sends on schedule and measures from the intended start, at µs resolution', async () => {
+    server = await startFakeServer((_body, _i, res) => {
+      setTimeout(() => sendJson(res, 200, { data: { ok: true } }), DELAY_MS);
+    });
+    const result = await runOpenLoop({ url: server.url, rate: 200, durationSec: 1, body: () => '{}' });
+
+    expect(result.schedule?.intended).toBe(200);
+    expect(result.schedule?.sent).toBe(200);
+    expect(result.ok).toBe(200);
+    expect(result.errors).toBe(0);
+    // Arrivals follow the schedule (5 ms apart), not the answers: about half in the first half second.
+    const first = server.arrivals[0] as bigint;
+    const inFirstHalf = server.arrivals.filter((t) => t - first < 500_000_000n).length;
+    expect(inFirstHalf).toBeGreaterThan(80);
+    expect(inFirstHalf).toBeLessThan(120);
+
+    const latency = summarize(result.samples);
+    expect(latency).not.toBeNull();
+    if (!latency) return;
+    expect(latency.p50).toBeGreaterThanOrEqual(DELAY_MS);
+    expect(latency.p50).toBeLessThanOrEqual(latency.p90);
+    expect(latency.p90).toBeLessThanOrEqual(latency.p95);
+    expect(latency.p95).toBeLessThanOrEqual(latency.p99);
+    expect(latency.p99).toBeLessThanOrEqual(latency.max);
+    expect(latency.mean).toBeGreaterThanOrEqual(DELAY_MS);
+    // Not whole milliseconds: the samples keep microseconds.
+    expect(Number.isInteger(latency.p50)).toBe(false);
+  });
+
+  it('charges a stalled server for the queue it causes (no coordinated omission)', async () => {
+    // The server answers nothing for its first 300 ms, then answers at once.
+    const startedAt = Date.now();
+    server = await startFakeServer((_body, _i, res) => {
+      setTimeout(() => sendJson(res, 200, { data: {} }), Math.max(0, 300 - (Date.now() - startedAt)));
+    });
+    const result = await runOpenLoop({ url: server.url, rate: 100, durationSec: 1, body: () => '{}' });
+    const latency = summarize(result.samples);
+    // ~30 requests were due during the stall; the first waited ~300 ms, so the max shows it.
+    expect(latency?.max).toBeGreaterThan(200);
+    expect(latency?.p50).toBeLessThan(50);
+    expect(result.ok).toBe(100);
+  });
+
+  it('counts non-2xx answers and GraphQL errors as errors, never as throughput', async () => {
+    server = await startFakeServer((_body, i, res) => {
+      if (i % 4 === 0) sendJson(res, 500, { errors: [{ message: 'boom' }] });
+      else if (i % 4 === 1) sendJson(res, 200, { data: null, errors: [{ message: 'partial' }] });
+      else sendJson(res, 200, { data: { ok: true } });
+    });
+    const result = await runOpenLoop({ url: server.url, rate: 100, durationSec: 0.4, body: () => '{}' });
+    expect(result.ok + result.errors).toBe(40);
+    expect(result.errors).toBe(20);
+    expect(result.samples.count).toBe(result.ok);
+  });
+});
+
+describe('closed-loop generator (autocannon)', () => {
+  it('counts only 2xx answers without GraphQL errors as successes', async () => {
+    server = await startFakeServer((_body, i, res) => {
+      sendJson(res, 200, i % 2 === 0 ? { data: { ok: true } } : { data: null, errors: [{ message: 'no' }] });
+    });
+    const result = await runClosedLoop({ url: server.url, connections: 2, durationSec: 1, body: () => '{}' });
+    expect(result.ok).toBeGreaterThan(10);
+    expect(Math.abs(result.ok - result.errors)).toBeLessThanOrEqual(2);
+    expect(result.samples.count).toBe(result.ok);
+  });
+
+  it('sends the body setupRequest builds for each request', async () => {
+    const bodies = new Set<string>();
+    server = await startFakeServer((body, _i, res) => {
+      bodies.add(body);
+      sendJson(res, 200, { data: {} });
+    });
+    let n = 0;
+    await runClosedLoop({ url: server.url, connections: 1, durationSec: 0.5, body: () => JSON.stringify({ n: n++ }) });
+    expect(bodies.size).toBeGreaterThan(5);
+  });
+});
