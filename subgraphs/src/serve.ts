@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginInlineTrace } from '@apollo/server/plugin/inlineTrace';
 import { buildSubgraphSchema } from '@apollo/subgraph';
@@ -53,6 +56,9 @@ export async function startSubgraph(options: StartSubgraphOptions): Promise<Runn
       ApolloServerPluginDrainHttpServer({ httpServer }),
       // Explicit either way: Apollo would otherwise auto-enable ftv1 for subgraphs.
       inlineTrace ? ApolloServerPluginInlineTrace() : ApolloServerPluginInlineTraceDisabled(),
+      // Otherwise a willResolveField hook runs for every field to compute cache hints that
+      // nothing reads (the gateway ignores subgraph cache headers): pure cost under load.
+      ApolloServerPluginCacheControlDisabled(),
     ],
     includeStacktraceInErrorResponses: false,
     // The process entry (main.ts) owns signal handling and exits cleanly itself.
