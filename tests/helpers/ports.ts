@@ -1,16 +1,6 @@
-import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { freePort } from '../../bench/src/ports.js';
 
-/** A loopback port that was free a moment ago (the OS picked it). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort };
 
 /** A loopback URL on which nothing listens, to play a subgraph that is down. */
 export async function closedPortUrl(): Promise<string> {
