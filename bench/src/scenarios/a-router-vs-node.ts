@@ -7,7 +7,7 @@ export function planA(context: PlanContext): ScenarioPlan {
   const load = { kind: 'closed', connections: context.connections } as const;
   return {
     id: 'A',
-    title: '§A Apollo Router vs Node gateways: throughput, latency, memory',
+    title: 'Apollo Router vs Node gateways: throughput, latency, memory',
     description:
       `Seed §A: GetUserWithProducts (two subgraphs) and ComplexQuery (four hops), a random user-1..user-1000 ` +
       `per request, ${context.connections} closed-loop connections (autocannon), ${context.closedSec} s measured ` +

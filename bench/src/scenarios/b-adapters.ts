@@ -8,7 +8,7 @@ export function planB(context: PlanContext): ScenarioPlan {
   const targets = context.targets.filter((target) => target.kind === 'mount' || target.kind === 'external');
   return {
     id: 'B',
-    title: '§B Express vs Fastify, bare and under NestJS, as concurrency grows',
+    title: 'Express vs Fastify, bare and under NestJS, as concurrency grows',
     description:
       `Seed §B: each mount at ${context.adapterConnections.join(', ')} closed-loop connections, ` +
       `${context.closedSec} s after ${context.warmupSec} s warm-up, for { __typename } (no subgraph call: the ` +

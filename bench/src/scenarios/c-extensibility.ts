@@ -26,7 +26,7 @@ export function planC(context: PlanContext): ScenarioPlan {
   );
   return {
     id: 'C',
-    title: '§C Extensibility overhead: our plugins vs Router config and Rhai',
+    title: 'Extensibility overhead: our plugins vs Router config and Rhai',
     description:
       `Seed §C: a constant ${context.constantRate} req/s open loop for ${context.fixedSec} s (after ` +
       `${context.warmupSec} s warm-up) of GetUserWithProducts; latency measured from each request's intended ` +

@@ -13,7 +13,7 @@ export function planD(context: PlanContext): ScenarioPlan {
   const load = { kind: 'closed', connections: context.connections } as const;
   return {
     id: 'D',
-    title: '§D Plugin stacking: throughput kept as plugins are added',
+    title: 'Plugin stacking: throughput kept as plugins are added',
     description:
       `Seed §D: ${target?.name ?? 'a Node gateway'} with no plugin, then rate limit (in memory, limit never ` +
       `reached), + API key, + JWT (HS256); GetUserWithProducts at ${context.connections} closed-loop ` +

@@ -14,7 +14,7 @@ export function planE(context: PlanContext): ScenarioPlan {
   const target = primaryMount(context);
   return {
     id: 'E',
-    title: '§E Fixed arrival rates with a Redis-backed rate limit',
+    title: 'Fixed arrival rates with a Redis-backed rate limit',
     description:
       `Seed §E: ${target?.name ?? 'a Node gateway'} with the rate limit counting in memory and in a real ` +
       `redis-server (one Lua script per request, failure mode closed), at ${context.rates.join(', ')} req/s ` +
