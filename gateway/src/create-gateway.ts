@@ -10,8 +10,11 @@ import { createContext, type GatewayContext } from './context.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
 import { createFormatError } from './format-error.js';
 import type { Logger } from './logger.js';
+import { CostEstimator } from './demand-control/cost-estimator.js';
+import { demandControl } from './plugins/demand-control.js';
 import { pluginsFromConfig } from './plugins/from-config.js';
 import { operationLimits } from './plugins/operation-limits.js';
+import { responseSizeLimit } from './plugins/response-size-limit.js';
 import type { GatewayPlugin, Identity } from './plugins/types.js';
 import { logRequest, requestLogPlugin } from './request-log-plugin.js';
 import { SubgraphDataSource } from './subgraph-data-source.js';
@@ -38,7 +41,9 @@ type State = 'created' | 'starting' | 'ready' | 'draining' | 'stopped';
 
 export function createGateway(config: GatewayConfig, options: CreateGatewayOptions): Gateway {
   const { logger } = options;
-  // Operation limits are always on; the token limit is enforced by the parser itself.
+  const costs = new CostEstimator(config.defaultListSize);
+  // Operation limits, demand control and the response size limit are always on (the
+  // token limit is enforced by the parser itself): cheap checks first, cost last.
   const plugins = [
     operationLimits({
       maxDepth: config.maxDepth,
@@ -46,7 +51,9 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
       maxRootFields: config.maxRootFields,
       maxCharacters: config.maxCharacters,
     }),
-    ...pluginsFromConfig(config, logger),
+    demandControl({ maxCost: config.maxCost, estimator: costs }),
+    responseSizeLimit(),
+    ...pluginsFromConfig(config, logger, costs),
     ...(options.plugins ?? []),
   ];
   const authenticators = plugins.filter((plugin) => plugin.authenticate);
@@ -68,7 +75,9 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
         timeoutMs: override?.timeoutMs ?? config.subgraphTimeoutMs,
         connections: config.subgraphPoolConnections,
         keepAliveMs: config.subgraphKeepAliveMs,
+        maxResponseBytes: override?.maxResponseBytes ?? config.subgraphMaxResponseBytes,
         plugins,
+        logger: logger.child({ component: 'subgraph-fetch' }),
       });
       // A supergraph update can rebuild a subgraph's source: release the old pool.
       void dataSources.get(subgraphKey(name))?.close();
@@ -77,6 +86,8 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     },
     logger: logger.child({ component: 'apollo-gateway' }),
   });
+  // Cost declarations (@cost, @listSize) are read from each supergraph the gateway loads.
+  gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => costs.useSupergraph(coreSupergraphSdl));
 
   const server = new ApolloServer<GatewayContext>({
     gateway,
@@ -110,7 +121,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
         const found = await plugin.authenticate?.(scope);
         if (found) identity = { ...identity, ...found };
       }
-      const context = createContext(scope, Object.freeze(identity));
+      const context = createContext(scope, Object.freeze(identity), config.maxResponseBytes);
       contexts.set(scope, context);
       return context;
     },

@@ -3,6 +3,12 @@ export const ClientErrorCode = {
   SUBGRAPH_TIMEOUT: 'SUBGRAPH_TIMEOUT',
   SUBGRAPH_UNAVAILABLE: 'SUBGRAPH_UNAVAILABLE',
   SUBGRAPH_BAD_RESPONSE: 'SUBGRAPH_BAD_RESPONSE',
+  /** A subgraph's answer was larger than SUBGRAPH_MAX_RESPONSE_BYTES; its read was aborted. */
+  SUBGRAPH_RESPONSE_TOO_LARGE: 'SUBGRAPH_RESPONSE_TOO_LARGE',
+  /** The answer would be larger than MAX_RESPONSE_BYTES; it is replaced by this one error. */
+  RESPONSE_TOO_LARGE: 'RESPONSE_TOO_LARGE',
+  /** 400: the operation's estimated cost is over MAX_COST (the same code as Apollo Router's). */
+  COST_ESTIMATED_TOO_EXPENSIVE: 'COST_ESTIMATED_TOO_EXPENSIVE',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
   /** 401: no, or a bad, credential. */
   UNAUTHENTICATED: 'UNAUTHENTICATED',

@@ -22,7 +22,13 @@ const CLIENT_SAFE_CODES = new Set<string>([
   ClientErrorCode.RATE_LIMITED,
   ClientErrorCode.RATE_LIMIT_UNAVAILABLE,
   ClientErrorCode.OPERATION_LIMIT_EXCEEDED,
+  ClientErrorCode.SUBGRAPH_RESPONSE_TOO_LARGE,
+  ClientErrorCode.RESPONSE_TOO_LARGE,
+  ClientErrorCode.COST_ESTIMATED_TOO_EXPENSIVE,
 ]);
+
+/** Extensions a client-safe error keeps in production besides `code`: figures the client can act on. */
+const CLIENT_SAFE_EXTENSIONS = ['estimatedCost', 'maxCost'] as const;
 
 export const MASKED_MESSAGE = 'Internal server error';
 
@@ -39,9 +45,15 @@ export function createFormatError(maskErrors: boolean) {
       message: CLIENT_SAFE_CODES.has(code) ? withoutSuggestions(formatted.message) : MASKED_MESSAGE,
       ...(formatted.locations ? { locations: formatted.locations } : {}),
       ...(formatted.path ? { path: formatted.path } : {}),
-      extensions: { code },
+      extensions: { code, ...(CLIENT_SAFE_CODES.has(code) && safeExtensions(formatted.extensions)) },
     };
   };
+}
+
+function safeExtensions(extensions: GraphQLFormattedError['extensions']): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const key of CLIENT_SAFE_EXTENSIONS) if (extensions?.[key] !== undefined) kept[key] = extensions[key];
+  return kept;
 }
 
 /** graphql-js's "Did you mean ...?" hints would let anyone map the schema without introspection. */

@@ -291,8 +291,8 @@ describe('parseConfig', () => {
           API_KEYS: `bench:k1,ops:sha256:${'ab'.repeat(32)}`,
           RATE_LIMIT_MAX: '20',
           RATE_LIMIT_WINDOW: '2s',
-          RATE_LIMIT_KEY: 'operation',
-          RATE_LIMIT_COSTS: 'ComplexQuery:5',
+          RATE_LIMIT_KEY: 'global',
+          RATE_LIMIT_COST: 'estimated',
           REDIS_URL: 'redis://127.0.0.1:6390',
           RESPONSE_HEADERS: 'x-trace-1:{uuid},x-served-by:gw',
         },
@@ -308,14 +308,54 @@ describe('parseConfig', () => {
         ],
         rateLimitMax: 20,
         rateLimitWindowMs: 2000,
-        rateLimitKey: 'operation',
-        rateLimitCosts: { ComplexQuery: 5 },
+        rateLimitKey: 'global',
+        rateLimitCost: 'estimated',
         redisUrl: 'redis://127.0.0.1:6390',
         responseHeaders: [
           { name: 'x-trace-1', value: '{uuid}' },
           { name: 'x-served-by', value: 'gw' },
         ],
       });
+    });
+
+    it('refuses the removed name-based rate-limit settings, saying why', () => {
+      const issues = issuesOf(() =>
+        parseConfig({ RATE_LIMIT_COSTS: 'Health:0', RATE_LIMIT_KEY: 'operation' }, { cwd }),
+      );
+      expect(issues.map((issue) => issue.field).sort()).toEqual(['RATE_LIMIT_COSTS', 'RATE_LIMIT_KEY']);
+      expect(issues.find((issue) => issue.field === 'RATE_LIMIT_COSTS')?.message).toMatch(
+        /^removed: operation names are chosen by the client/,
+      );
+      expect(issues.find((issue) => issue.field === 'RATE_LIMIT_KEY')?.message).toMatch(/^removed: /);
+    });
+
+    it('parses the demand-control and response-size limits, with their defaults', () => {
+      expect(parseConfig({}, { cwd })).toMatchObject({
+        maxCost: 25_000,
+        defaultListSize: 10,
+        maxResponseBytes: 10 * 1024 * 1024,
+        subgraphMaxResponseBytes: 10 * 1024 * 1024,
+        rateLimitCost: 'request',
+      });
+      const config = parseConfig(
+        {
+          MAX_COST: '900',
+          DEFAULT_LIST_SIZE: '3',
+          MAX_RESPONSE_BYTES: '2mb',
+          SUBGRAPH_MAX_RESPONSE_BYTES: '512kb',
+          SUBGRAPH_REVIEWS_MAX_RESPONSE_BYTES: '64kb',
+        },
+        { cwd },
+      );
+      expect(config).toMatchObject({
+        maxCost: 900,
+        defaultListSize: 3,
+        maxResponseBytes: 2 * 1024 * 1024,
+        subgraphMaxResponseBytes: 512 * 1024,
+        subgraphs: { reviews: { maxResponseBytes: 64 * 1024 } },
+      });
+      const issues = issuesOf(() => parseConfig({ MAX_COST: '0', SUBGRAPH_USERS_MAX_RESPONSE_BYTES: 'lots' }, { cwd }));
+      expect(issues.map((issue) => issue.field)).toEqual(['MAX_COST', 'SUBGRAPH_USERS_MAX_RESPONSE_BYTES']);
     });
 
     it('never puts a secret value in an error message', () => {

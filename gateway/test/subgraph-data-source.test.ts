@@ -3,50 +3,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-data-source.js';
 import { closedPortUrl, json, startTestHttpServer, type TestHttpServer } from './helpers/http-server.js';
-
-type ProcessOptions = Parameters<SubgraphDataSource['process']>[0];
-
-interface OperationInput {
-  query: string;
-  variables?: Record<string, unknown>;
-  operationName?: string;
-  headers?: Record<string, string>;
-  extensions?: Record<string, unknown>;
-  requestId?: string;
-}
-
-function incomingOperation(input: OperationInput): ProcessOptions {
-  const requestId = input.requestId ?? 'req-1';
-  return {
-    kind: 'incoming operation',
-    request: {
-      query: input.query,
-      variables: input.variables,
-      operationName: input.operationName,
-      ...(input.extensions ? { extensions: input.extensions } : {}),
-      http: {
-        method: 'POST',
-        url: 'http://gateway.invalid/graphql',
-        headers: new Map(Object.entries(input.headers ?? {})),
-      },
-    },
-    context: {
-      requestId,
-      scope: {
-        requestId,
-        method: 'POST',
-        url: '/graphql',
-        headers: {},
-        ip: '127.0.0.1',
-        startedAt: process.hrtime.bigint(),
-        appendResponseHeader: () => {},
-      },
-      identity: {},
-    },
-    incomingRequestContext: {},
-    document: undefined,
-  } as unknown as ProcessOptions;
-}
+import { incomingOperation, type ProcessOptions } from './helpers/operation.js';
 
 const ROOT_QUERY = 'query TwoRoots { me { id name } top: topProducts(first: 2) { id } __typename }';
 

@@ -45,6 +45,9 @@ async function handle(
   if (req.method === 'POST') {
     const raw = await readBody(req);
     if (raw === null) {
+      // The rest of the body is never read: close the connection, or a client reusing it
+      // would have its next request parsed after the unread bytes (and hang).
+      res.setHeader('connection', 'close');
       return sendJson(res, 413, graphqlError('Request body too large', 'PAYLOAD_TOO_LARGE'));
     }
     // Apollo rejects non-JSON content types itself; we only need to parse JSON ones.

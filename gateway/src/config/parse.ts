@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
+import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../plugins/demand-control.js';
 import { apiKeys, headerPairs, pluginList } from './plugin-values.js';
 import {
   ADAPTERS,
@@ -8,6 +9,7 @@ import {
   GATEWAY_ENVS,
   type GatewayConfig,
   LOG_LEVELS,
+  RATE_LIMIT_COSTS,
   RATE_LIMIT_KEYS,
   RUNTIMES,
   type SubgraphOverride,
@@ -69,6 +71,12 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
     fallback: () => 128,
   },
   { key: 'subgraphKeepAliveMs', env: 'SUBGRAPH_KEEP_ALIVE_MS', parse: integer(100, 600_000), fallback: () => 30_000 },
+  {
+    key: 'subgraphMaxResponseBytes',
+    env: 'SUBGRAPH_MAX_RESPONSE_BYTES',
+    parse: byteSize(1024, 1024 ** 3),
+    fallback: () => 10 * 1024 ** 2,
+  },
   { key: 'bodyLimitBytes', env: 'BODY_LIMIT', parse: byteSize(1024, 100 * 1024 ** 2), fallback: () => 2 * 1024 ** 2 },
   { key: 'introspection', env: 'INTROSPECTION', parse: boolean, fallback: isDev },
   { key: 'landingPage', env: 'LANDING_PAGE', parse: boolean, fallback: isDev },
@@ -119,12 +127,7 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   { key: 'rateLimitMax', env: 'RATE_LIMIT_MAX', parse: integer(1, 1_000_000_000), fallback: () => 600 },
   { key: 'rateLimitWindowMs', env: 'RATE_LIMIT_WINDOW', parse: duration(100, 86_400_000), fallback: () => 60_000 },
   { key: 'rateLimitKey', env: 'RATE_LIMIT_KEY', parse: oneOf(RATE_LIMIT_KEYS), fallback: () => 'ip' },
-  {
-    key: 'rateLimitCosts',
-    env: 'RATE_LIMIT_COSTS',
-    parse: pairs(integer(0, 1_000_000), 'operation:cost'),
-    fallback: () => ({}),
-  },
+  { key: 'rateLimitCost', env: 'RATE_LIMIT_COST', parse: oneOf(RATE_LIMIT_COSTS), fallback: () => 'request' },
   {
     key: 'rateLimitFailureMode',
     env: 'RATE_LIMIT_FAILURE_MODE',
@@ -138,6 +141,14 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   { key: 'maxRootFields', env: 'MAX_ROOT_FIELDS', parse: integer(1, 10_000), fallback: () => 20 },
   { key: 'maxTokens', env: 'MAX_TOKENS', parse: integer(10, 1_000_000), fallback: () => 5000 },
   { key: 'maxCharacters', env: 'MAX_CHARACTERS', parse: integer(10, 10_000_000), fallback: () => 20_000 },
+  { key: 'maxCost', env: 'MAX_COST', parse: integer(1, 1_000_000_000), fallback: () => DEFAULT_MAX_COST },
+  { key: 'defaultListSize', env: 'DEFAULT_LIST_SIZE', parse: integer(0, 1_000_000), fallback: () => DEFAULT_LIST_SIZE },
+  {
+    key: 'maxResponseBytes',
+    env: 'MAX_RESPONSE_BYTES',
+    parse: byteSize(1024, 1024 ** 3),
+    fallback: () => 10 * 1024 ** 2,
+  },
 ];
 
 /** Settings each plugin needs; checked only when the plugin is enabled. */
@@ -149,10 +160,11 @@ const REQUIRED_BY_PLUGIN: Partial<Record<string, readonly { key: ScalarKey; env:
 };
 
 export const CONFIG_FILE_ENV = 'GATEWAY_CONFIG_FILE';
-const SUBGRAPH_ENV = /^SUBGRAPH_([A-Z0-9_]+?)_(URL|TIMEOUT_MS)$/;
+const SUBGRAPH_ENV = /^SUBGRAPH_([A-Z0-9_]+?)_(URL|TIMEOUT_MS|MAX_RESPONSE_BYTES)$/;
 const SUBGRAPH_FIELDS: Record<string, { key: keyof SubgraphOverride; parse: ValueParser<unknown> }> = {
   URL: { key: 'url', parse: httpUrl },
   TIMEOUT_MS: { key: 'timeoutMs', parse: integer(1, 600_000) },
+  MAX_RESPONSE_BYTES: { key: 'maxResponseBytes', parse: byteSize(1024, 1024 ** 3) },
 };
 
 export interface ParseConfigOptions {
@@ -188,8 +200,9 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
 
   const subgraphs = parseSubgraphs(env, file.subgraphs, fileName, issues);
   checkPluginSettings(values, issues);
+  rejectRemovedSettings(env, file, fileName, issues);
   for (const key of Object.keys(file)) {
-    if (key !== 'subgraphs' && !CONFIG_FIELDS.some((field) => field.key === key)) {
+    if (key !== 'subgraphs' && !(key in REMOVED_SETTINGS) && !CONFIG_FIELDS.some((field) => field.key === key)) {
       issues.push({ field: `${fileName}: ${key}`, message: 'unknown setting' });
     }
   }
@@ -206,6 +219,41 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
     supergraphPath: resolve(cwd, values.supergraphPath as string),
     subgraphs: Object.freeze(subgraphs),
   });
+}
+
+/**
+ * Settings that existed once and were removed because they were unsafe: a deployment
+ * that still sets one fails with the reason, instead of silently losing its limit.
+ */
+const REMOVED_SETTINGS: Readonly<Record<string, { env: string; message: string }>> = {
+  rateLimitCosts: {
+    env: 'RATE_LIMIT_COSTS',
+    message:
+      'removed: operation names are chosen by the client, so a per-name cost was a free pass ' +
+      '(name any query "Health"); use RATE_LIMIT_COST=estimated to charge what the operation costs',
+  },
+};
+const OPERATION_KEY_REMOVED =
+  'removed: operation names are chosen by the client, so each new name got a fresh bucket; ' +
+  'use ip, sub, api-key or global';
+
+function rejectRemovedSettings(
+  env: Env,
+  file: Record<string, unknown>,
+  fileName: string | undefined,
+  issues: ConfigIssue[],
+): void {
+  for (const [key, { env: name, message }] of Object.entries(REMOVED_SETTINGS)) {
+    if (env[name] !== undefined) issues.push({ field: name, message });
+    else if (file[key] !== undefined) issues.push({ field: `${fileName}: ${key}`, message });
+  }
+  const key = env.RATE_LIMIT_KEY ?? file.rateLimitKey;
+  if (key === 'operation') {
+    const field = env.RATE_LIMIT_KEY !== undefined ? 'RATE_LIMIT_KEY' : `${fileName}: rateLimitKey`;
+    const index = issues.findIndex((issue) => issue.field === field);
+    if (index >= 0) issues.splice(index, 1);
+    issues.push({ field, message: OPERATION_KEY_REMOVED });
+  }
 }
 
 /** Subgraph names compare in lower case with `-` as `_`, since env names cannot hold `-`. */
@@ -262,7 +310,7 @@ function parseSubgraphs(
         for (const [key, raw] of Object.entries((settings ?? {}) as Record<string, unknown>)) {
           const spec = Object.values(SUBGRAPH_FIELDS).find((field) => field.key === key);
           const source = `${fileName}: subgraphs.${name}.${key}`;
-          if (!spec) issues.push({ field: source, message: 'unknown setting (expected url or timeoutMs)' });
+          if (!spec) issues.push({ field: source, message: 'unknown setting (expected url, timeoutMs or maxResponseBytes)' });
           else record(target, key, spec.parse(raw), source, issues);
         }
       }

@@ -21,7 +21,8 @@ export const PLUGIN_PROFILES: Readonly<Record<string, readonly PluginName[]>> = 
   'rate-limit+api-key+jwt': ['jwt', 'api-key', 'rate-limit'],
   full: ['header-rules', 'client-awareness', 'jwt', 'rate-limit', 'response-headers'],
 };
-export const RATE_LIMIT_KEYS = ['ip', 'sub', 'api-key', 'operation'] as const;
+export const RATE_LIMIT_KEYS = ['ip', 'sub', 'api-key', 'global'] as const;
+export const RATE_LIMIT_COSTS = ['request', 'estimated'] as const;
 export const FAILURE_MODES = ['open', 'closed'] as const;
 
 export type PluginName = (typeof PLUGIN_NAMES)[number];
@@ -37,6 +38,8 @@ export interface SubgraphOverride {
   /** Replaces the URL written in the supergraph (like Apollo Router's `override_subgraph_url`). */
   readonly url?: string;
   readonly timeoutMs?: number;
+  /** Replaces `subgraphMaxResponseBytes` for this subgraph. */
+  readonly maxResponseBytes?: number;
 }
 
 /** The whole gateway configuration: one shape, every default filled in by `parseConfig`. */
@@ -57,6 +60,8 @@ export interface GatewayConfig {
   readonly subgraphPoolConnections: number;
   /** Idle pooled sockets are closed after this; keep it below the subgraphs' own keep-alive timeout. */
   readonly subgraphKeepAliveMs: number;
+  /** A subgraph answer larger than this is aborted mid-read (SUBGRAPH_RESPONSE_TOO_LARGE). */
+  readonly subgraphMaxResponseBytes: number;
   readonly bodyLimitBytes: number;
   readonly introspection: boolean;
   readonly landingPage: boolean;
@@ -99,8 +104,8 @@ export interface GatewayConfig {
   readonly rateLimitMax: number;
   readonly rateLimitWindowMs: number;
   readonly rateLimitKey: RateLimitKey;
-  /** Operation name → cost (default 1). */
-  readonly rateLimitCosts: Readonly<Record<string, number>>;
+  /** `request`: each request costs 1; `estimated`: demand control's cost estimate (at least 1). */
+  readonly rateLimitCost: (typeof RATE_LIMIT_COSTS)[number];
   readonly rateLimitFailureMode: (typeof FAILURE_MODES)[number];
   /** Set: the rate limit is kept in Redis (shared by replicas); unset: in memory. */
   readonly redisUrl?: string;
@@ -111,6 +116,12 @@ export interface GatewayConfig {
   readonly maxRootFields: number;
   readonly maxTokens: number;
   readonly maxCharacters: number;
+  /** Demand control: operations whose estimated cost is above this get 400 COST_ESTIMATED_TOO_EXPENSIVE. */
+  readonly maxCost: number;
+  /** Size assumed for list fields that declare none (`@listSize`) when estimating costs. */
+  readonly defaultListSize: number;
+  /** Subgraph bytes one request may merge into its answer; past it, RESPONSE_TOO_LARGE. */
+  readonly maxResponseBytes: number;
 }
 
 export type ApiKeyEntry =

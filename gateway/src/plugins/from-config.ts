@@ -1,4 +1,5 @@
 import type { GatewayConfig, PluginName } from '../config/types.js';
+import type { CostEstimator } from '../demand-control/cost-estimator.js';
 import type { Logger } from '../logger.js';
 import { apiKeyAuth } from './api-key-auth.js';
 import { clientAwareness } from './client-awareness.js';
@@ -9,7 +10,7 @@ import { responseHeaders } from './response-headers.js';
 import type { GatewayPlugin } from './types.js';
 
 /** Builds the plugins `config.plugins` names, in that (hook) order, each from its settings. */
-export function pluginsFromConfig(config: GatewayConfig, logger: Logger): GatewayPlugin[] {
+export function pluginsFromConfig(config: GatewayConfig, logger: Logger, costs: CostEstimator): GatewayPlugin[] {
   const factories: Record<PluginName, () => GatewayPlugin> = {
     'header-rules': () => headerRules(config.headerRules as HeaderRulesOptions),
     'client-awareness': () =>
@@ -39,7 +40,7 @@ export function pluginsFromConfig(config: GatewayConfig, logger: Logger): Gatewa
         max: config.rateLimitMax,
         windowMs: config.rateLimitWindowMs,
         keyBy: config.rateLimitKey,
-        costs: config.rateLimitCosts,
+        ...(config.rateLimitCost === 'estimated' && { cost: (request) => costs.costOf(request) }),
         failureMode: config.rateLimitFailureMode,
         ...(config.redisUrl !== undefined && { redisUrl: config.redisUrl }),
         logger: logger.child({ plugin: 'rate-limit' }),

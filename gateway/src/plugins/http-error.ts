@@ -10,8 +10,10 @@ export function httpError(
   code: string,
   message: string,
   headers: Readonly<Record<string, string>> = {},
+  /** More extensions for the client (listed in format-error.ts so production keeps them). */
+  extensions: Readonly<Record<string, unknown>> = {},
 ): GraphQLError {
   return new GraphQLError(message, {
-    extensions: { code, http: { status, headers: new HeaderMap(Object.entries(headers)) } },
+    extensions: { ...extensions, code, http: { status, headers: new HeaderMap(Object.entries(headers)) } },
   });
 }

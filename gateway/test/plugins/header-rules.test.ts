@@ -1,24 +1,20 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { HeaderMap } from '@apollo/server';
 import { describe, expect, it } from 'vitest';
-import type { GatewayContext } from '../../src/context.js';
+import { createContext, type GatewayContext } from '../../src/context.js';
 import { headerRules, mostRestrictiveCacheControl } from '../../src/plugins/header-rules.js';
 import { optionsError } from './helpers/options-error.js';
 
 function contextWith(headers: IncomingHttpHeaders, appended: [string, string][] = []): GatewayContext {
-  return {
+  return createContext({
     requestId: 'r1',
-    identity: {},
-    scope: {
-      requestId: 'r1',
-      method: 'POST',
-      url: '/graphql',
-      headers,
-      ip: '127.0.0.1',
-      startedAt: 0n,
-      appendResponseHeader: (name, value) => appended.push([name, value]),
-    },
-  };
+    method: 'POST',
+    url: '/graphql',
+    headers,
+    ip: '127.0.0.1',
+    startedAt: 0n,
+    appendResponseHeader: (name, value) => void appended.push([name, value]),
+  });
 }
 
 function outgoing(plugin: ReturnType<typeof headerRules>, subgraph: string, incoming: IncomingHttpHeaders) {

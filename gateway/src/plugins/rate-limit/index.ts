@@ -1,4 +1,5 @@
 import type { GatewayContext } from '../../context.js';
+import type { ResolvedRequest } from '../../demand-control/cost-estimator.js';
 import { ClientErrorCode } from '../../error-codes.js';
 import type { Logger } from '../../logger.js';
 import { httpError } from '../http-error.js';
@@ -12,17 +13,19 @@ export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';
 export type { RateLimitHit, RateLimitStore } from './store.js';
 
-export const RATE_LIMIT_KEYS = ['ip', 'sub', 'api-key', 'operation'] as const;
+export const RATE_LIMIT_KEYS = ['ip', 'sub', 'api-key', 'global'] as const;
 /**
  * Who shares a bucket:
  * - `ip`: the client address (`context.scope.ip`), key `ip:<address>`;
  * - `sub`: the JWT subject (`context.identity.subject`), key `sub:<subject>`;
  * - `api-key`: the API key's consumer (`context.identity.consumer`), key `api-key:<consumer>`;
- * - `operation`: the operation name, one bucket per name shared by every caller,
- *   key `operation:<name>` (`operation:<anonymous>` for unnamed operations).
+ * - `global`: one bucket for every caller, key `global` (a ceiling on the whole gateway).
  *
  * With `sub` and `api-key`, a caller without that identity (anonymous) is counted by IP
- * (`ip:<address>`), so anonymous traffic is limited too.
+ * (`ip:<address>`), so anonymous traffic is limited too. There is deliberately no key or
+ * cost by operation name: the client chooses the name freely, so renaming an operation
+ * would get a fresh bucket or a free pass. Names become trustworthy only with trusted
+ * documents (an allowlist of operations), which this gateway does not have yet.
  */
 export type RateLimitKey = (typeof RATE_LIMIT_KEYS)[number];
 
@@ -38,10 +41,12 @@ export interface RateLimitOptions {
   /** Who shares a bucket (see `RateLimitKey`). Default: `'ip'`. */
   keyBy?: RateLimitKey;
   /**
-   * Cost of an operation by operation name; any other operation costs 1. A cost is an
-   * integer from 0 (never limited, no store call) to `max`. Default: `{}`.
+   * What one request costs, computed from the operation itself (never from its
+   * client-chosen name): for example demand control's estimate
+   * (`RATE_LIMIT_COST=estimated`). Rounded up, and at least 1, so no request is free.
+   * Default: every request costs 1.
    */
-  costs?: Readonly<Record<string, number>>;
+  cost?: (request: ResolvedRequest) => number;
   /**
    * Where counters live. Default: a `MemoryStore` (per process), or a `RedisStore` when
    * `redisUrl` is given. A store passed here is yours to close; the ones the plugin builds
@@ -65,7 +70,7 @@ const KNOWN = [
   'max',
   'windowMs',
   'keyBy',
-  'costs',
+  'cost',
   'store',
   'redisUrl',
   'failureMode',
@@ -73,11 +78,8 @@ const KNOWN = [
   'logger',
 ] as const;
 
-const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
-const ANONYMOUS_OPERATION = '<anonymous>';
-
 /**
- * Limits requests per key (IP, JWT subject, API key consumer or operation) in a fixed
+ * Limits requests per key (IP, JWT subject, API key consumer, or one global bucket) in a fixed
  * window. It counts once the operation is resolved, before any subgraph is called, so a
  * rejected request (429 `RATE_LIMITED`, with `Retry-After` and `RateLimit-*` headers) costs
  * the subgraphs nothing. Requests that fail to parse or validate are not counted. A rejected
@@ -86,7 +88,7 @@ const ANONYMOUS_OPERATION = '<anonymous>';
  */
 export function rateLimit(options: RateLimitOptions): GatewayPlugin {
   const settings = checkOptions(options);
-  const { max, windowMs, keyBy, costs, failureMode, warnIntervalMs } = settings;
+  const { max, windowMs, keyBy, cost: costOf, failureMode, warnIntervalMs } = settings;
   const ownsStore = options.store === undefined;
   const store =
     options.store ?? (options.redisUrl !== undefined ? new RedisStore({ url: options.redisUrl }) : new MemoryStore());
@@ -100,12 +102,11 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
         // Set once the request is allowed and counted; written on the response at the end.
         let allowedHeaders: RateLimitHeaders | undefined;
         return {
-          async didResolveOperation({ operationName }) {
-            const cost = costs.get(operationName ?? '') ?? 1;
-            if (cost === 0) return;
+          async didResolveOperation(request) {
+            const cost = costOf ? Math.max(1, Math.ceil(costOf(request))) : 1;
             let hit: RateLimitHit;
             try {
-              hit = await store.hit(keyFor(keyBy, contextValue, operationName), cost, windowMs);
+              hit = await store.hit(keyFor(keyBy, contextValue), cost, windowMs);
             } catch (error) {
               reportFailure(error);
               if (failureMode === 'open') return;
@@ -143,7 +144,7 @@ interface Settings {
   max: number;
   windowMs: number;
   keyBy: RateLimitKey;
-  costs: ReadonlyMap<string, number>;
+  cost: ((request: ResolvedRequest) => number) | undefined;
   failureMode: RateLimitFailureMode;
   warnIntervalMs: number;
 }
@@ -161,19 +162,8 @@ function checkOptions(options: RateLimitOptions): Settings {
   issues.oneOf('failureMode', options.failureMode, RATE_LIMIT_FAILURE_MODES);
   issues.integer('warnIntervalMs', options.warnIntervalMs, 0);
 
-  const costs = new Map<string, number>();
-  if (options.costs !== undefined) {
-    if (typeof options.costs !== 'object' || options.costs === null || Array.isArray(options.costs)) {
-      issues.add('costs', 'expected an object of operation name to cost');
-    } else {
-      const max = Number.isInteger(options.max) && options.max >= 1 ? options.max : Number.MAX_SAFE_INTEGER;
-      for (const [name, cost] of Object.entries(options.costs)) {
-        if (!GRAPHQL_NAME.test(name)) issues.add(`costs.${name}`, 'is not a GraphQL operation name');
-        else if (typeof cost !== 'number' || !Number.isInteger(cost) || cost < 0 || cost > max) {
-          issues.add(`costs.${name}`, `expected an integer from 0 to max (${max}), got ${describe(cost)}`);
-        } else costs.set(name, cost);
-      }
-    }
+  if (options.cost !== undefined && typeof options.cost !== 'function') {
+    issues.add('cost', `expected a function of the resolved request, got ${describe(options.cost)}`);
   }
 
   if (options.store !== undefined && options.redisUrl !== undefined) {
@@ -194,7 +184,7 @@ function checkOptions(options: RateLimitOptions): Settings {
     max: options.max,
     windowMs: options.windowMs,
     keyBy: options.keyBy ?? 'ip',
-    costs,
+    cost: options.cost,
     failureMode: options.failureMode ?? 'open',
     warnIntervalMs: options.warnIntervalMs ?? 30_000,
   };
@@ -207,10 +197,10 @@ function isStore(value: unknown): value is RateLimitStore {
   );
 }
 
-function keyFor(keyBy: RateLimitKey, context: GatewayContext, operationName: string | null): string {
+function keyFor(keyBy: RateLimitKey, context: GatewayContext): string {
   switch (keyBy) {
-    case 'operation':
-      return `operation:${operationName ?? ANONYMOUS_OPERATION}`;
+    case 'global':
+      return 'global';
     case 'sub':
       if (context.identity.subject) return `sub:${context.identity.subject}`;
       break;

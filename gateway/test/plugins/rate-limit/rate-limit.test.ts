@@ -7,6 +7,7 @@ import { type GraphQLResult, postGraphQL } from '../../../../tests/helpers/graph
 import { startRedis, type TestRedis } from '../../../../tests/helpers/redis.js';
 import { parseConfig } from '../../../src/config/parse.js';
 import { createGateway } from '../../../src/create-gateway.js';
+import type { ResolvedRequest } from '../../../src/demand-control/cost-estimator.js';
 import { PluginOptionsError } from '../../../src/errors.js';
 import { createLogger, type Logger } from '../../../src/logger.js';
 import {
@@ -283,28 +284,17 @@ describe('rateLimit plugin', () => {
   });
 
   describe('keyBy', () => {
-    it('operation: one bucket per operation name', async () => {
+    it('global: one bucket for every caller; renaming the operation gets no fresh bucket', async () => {
       const store = ownStore(recordingStore());
-      const { url } = await serve([limiter({ max: 2, windowMs: 60_000, keyBy: 'operation', store })]);
-      const a = await sequential(url, 3, { query: 'query A { __typename }' });
-      const b = await sequential(url, 1, { query: 'query B { __typename }' });
-      const anonymous = await sequential(url, 3, TYPENAME);
-      expect(statuses(a)).toEqual([200, 200, 429]);
-      expect(statuses(b)).toEqual([200]);
-      expect(statuses(anonymous)).toEqual([200, 200, 429]);
-      expect(new Set(store.calls.map((call) => call.key))).toEqual(
-        new Set(['operation:A', 'operation:B', 'operation:<anonymous>']),
-      );
-    });
-
-    it('operation: uses the operation the request picks from a document with several', async () => {
-      const store = ownStore(recordingStore());
-      const { url } = await serve([limiter({ max: 1, windowMs: 60_000, keyBy: 'operation', store })]);
-      const document = 'query A { __typename } query B { __typename }';
-      expect((await postGraphQL(url, { query: document, operationName: 'A' })).status).toBe(200);
-      expect((await postGraphQL(url, { query: document, operationName: 'B' })).status).toBe(200);
-      expect((await postGraphQL(url, { query: document, operationName: 'A' })).status).toBe(429);
-      expect(store.calls.map((call) => call.key)).toEqual(['operation:A', 'operation:B', 'operation:A']);
+      const { url } = await serve([testAuth, limiter({ max: 5, windowMs: 60_000, keyBy: 'global', store })]);
+      // 20 fresh operation names from two callers: exactly `max` pass in all.
+      const results = [];
+      for (let i = 0; i < 20; i++) {
+        const headers = { 'x-test-sub': i % 2 === 0 ? 'alice' : 'bob' };
+        results.push(await postGraphQL(url, { query: `query Fresh${i} { __typename }` }, headers));
+      }
+      expect(statuses(results).filter((status) => status === 200)).toHaveLength(5);
+      expect(new Set(store.calls.map((call) => call.key))).toEqual(new Set(['global']));
     });
 
     it('sub: one bucket per JWT subject; anonymous callers are counted by IP', async () => {
@@ -345,25 +335,24 @@ describe('rateLimit plugin', () => {
     });
   });
 
-  it('charges each operation its cost; a cost of 0 is never limited', async () => {
+  it('charges the cost computed from the operation, whatever it is named; no request is free', async () => {
     const store = ownStore(recordingStore());
-    const { url } = await serve([limiter({ max: 10, windowMs: 60_000, costs: { Expensive: 5, Free: 0 }, store })]);
-    const expensive = { query: 'query Expensive { __typename }' };
-    const cheap = { query: 'query Cheap { __typename }' };
-    const free = { query: 'query Free { __typename }' };
+    // A cost function of the operation's shape (here: 5 per root field, 0 for `__typename`).
+    const cost = (request: ResolvedRequest) =>
+      (request.operation?.selectionSet.selections ?? []).filter(
+        (selection) => selection.kind === 'Field' && selection.name.value !== '__typename',
+      ).length * 5;
+    const { url } = await serve([limiter({ max: 10, windowMs: 60_000, cost, store })]);
 
-    const first = await postGraphQL(url, expensive);
-    expect(first.status).toBe(200);
-    expect(first.headers.get('ratelimit-remaining')).toBe('5');
-    expect((await postGraphQL(url, cheap)).headers.get('ratelimit-remaining')).toBe('4');
-    const third = await postGraphQL(url, expensive);
-    expect(third.status).toBe(429);
-    expect(third.headers.get('ratelimit-remaining')).toBe('0');
+    const expensive = await postGraphQL(url, { query: 'query Health { user(id: "user-1") { id } }' });
+    const renamed = await postGraphQL(url, { query: 'query Cheap { user(id: "user-1") { id } }' });
+    const free = await postGraphQL(url, { query: 'query Free { __typename }' });
 
-    const freeResults = await sequential(url, 3, free);
-    expect(statuses(freeResults)).toEqual([200, 200, 200]);
-    expect(freeResults[0]?.headers.get('ratelimit-limit')).toBeNull();
-    expect(store.calls.map((call) => call.cost)).toEqual([5, 1, 5]);
+    expect(expensive.headers.get('ratelimit-remaining')).toBe('5');
+    expect(renamed.status).toBe(200);
+    expect(renamed.headers.get('ratelimit-remaining')).toBe('0');
+    expect(free.status).toBe(429);
+    expect(store.calls.map((call) => call.cost)).toEqual([5, 5, 1]);
   });
 
   it('does not count requests that fail to parse or validate', async () => {
@@ -401,7 +390,7 @@ describe('rateLimit plugin', () => {
         keyBy: 'user',
         failureMode: 'sometimes',
         warnIntervalMs: -1,
-        costs: { 'not-a-name': 1, Negative: -1, Fraction: 0.5 },
+        cost: { Health: 0 },
         store: {},
         redisUrl: 'http://localhost:6379',
         logger: console.log,
@@ -410,9 +399,7 @@ describe('rateLimit plugin', () => {
       expect(error.code).toBe('ERR_GATEWAY_PLUGIN_OPTIONS_INVALID');
       expect(error.plugin).toBe('rate-limit');
       expect(error.issues.map((issue) => issue.field).sort()).toEqual([
-        'costs.Fraction',
-        'costs.Negative',
-        'costs.not-a-name',
+        'cost',
         'failureMode',
         'keyBy',
         'logger',
@@ -425,7 +412,7 @@ describe('rateLimit plugin', () => {
         'windowMs',
       ]);
       expect(error.message).toContain('Invalid options for the rate-limit plugin');
-      expect(error.message).toContain('keyBy: expected one of ip | sub | api-key | operation, got "user"');
+      expect(error.message).toContain('keyBy: expected one of ip | sub | api-key | global, got "user"');
       expect(error.message).toContain('failureMode: expected one of open | closed, got "sometimes"');
       expect(error.message).toContain('redisUrl: give either store or redisUrl, not both');
       expect(error.message).toContain('maxRequests: unknown option');
@@ -438,11 +425,6 @@ describe('rateLimit plugin', () => {
         { field: 'windowMs', message: 'is required' },
         { field: 'logger', message: 'expected a pino logger' },
       ]);
-    });
-
-    it('rejects a cost above max, since that operation could never run', () => {
-      const error = optionsError({ max: 10, windowMs: 1_000, costs: { Big: 11 }, logger: log.logger });
-      expect(error.issues).toEqual([{ field: 'costs.Big', message: 'expected an integer from 0 to max (10), got 11' }]);
     });
 
     it('builds a Redis store from redisUrl and closes it when the gateway stops', async () => {

@@ -1,0 +1,49 @@
+import type { CostEstimator } from '../demand-control/cost-estimator.js';
+import { ClientErrorCode } from '../error-codes.js';
+import { PluginOptionsError } from '../errors.js';
+import { httpError } from './http-error.js';
+import type { GatewayPlugin } from './types.js';
+
+export interface DemandControlOptions {
+  /** Operations whose estimated cost is above this are refused. Default: 25,000 */
+  maxCost: number;
+  /** Computes the cost (shared with the rate limiter). */
+  estimator: CostEstimator;
+}
+
+export const DEFAULT_MAX_COST = 25_000;
+export const DEFAULT_LIST_SIZE = 10;
+
+/**
+ * Refuses, with 400 COST_ESTIMATED_TOO_EXPENSIVE and the estimate in the error's
+ * extensions (`estimatedCost`, `maxCost`), an operation whose static cost estimate is over
+ * `maxCost`, before it is planned or any subgraph is called. Depth limits alone do not
+ * bound work: nested lists multiply (a 184-byte query of depth 14 answers 1.6 MB). Always on.
+ */
+export function demandControl(options: DemandControlOptions): GatewayPlugin {
+  if (!Number.isInteger(options.maxCost) || options.maxCost < 1) {
+    throw new PluginOptionsError('demand-control', [{ field: 'maxCost', message: 'must be a positive integer' }]);
+  }
+  const { maxCost, estimator } = options;
+  return {
+    name: 'demand-control',
+    apollo: {
+      async requestDidStart() {
+        return {
+          async didResolveOperation(request) {
+            const cost = estimator.costOf(request);
+            if (cost <= maxCost) return;
+            const estimatedCost = Math.min(Math.round(cost), Number.MAX_SAFE_INTEGER);
+            throw httpError(
+              400,
+              ClientErrorCode.COST_ESTIMATED_TOO_EXPENSIVE,
+              `The operation's estimated cost is ${estimatedCost}; the limit is ${maxCost}. Ask for fewer items (first/limit) or fewer nested lists.`,
+              {},
+              { estimatedCost, maxCost },
+            );
+          },
+        };
+      },
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * How many bytes of subgraph answers one client request may still merge into its
+ * response (MAX_RESPONSE_BYTES). The data source takes from it as bodies arrive; once it
+ * is spent, later fetches of that request are not sent, and the response is replaced by
+ * one RESPONSE_TOO_LARGE error (see plugins/response-size-limit.ts). A 184-byte query
+ * can otherwise make the gateway build (and its client download) megabytes.
+ */
+export class ResponseBudget {
+  readonly maxBytes: number;
+  #used = 0;
+  #exceeded = false;
+
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+
+  /** Bytes left before the budget is spent. */
+  get remaining(): number {
+    return Math.max(0, this.maxBytes - this.#used);
+  }
+
+  get exceeded(): boolean {
+    return this.#exceeded;
+  }
+
+  /** Marks the budget spent: the request's answer would exceed it. */
+  exceed(): void {
+    this.#exceeded = true;
+  }
+
+  /** Counts `bytes`; false (and spent from now on) when they do not fit. */
+  take(bytes: number): boolean {
+    if (this.#exceeded || bytes > this.remaining) {
+      this.#exceeded = true;
+      return false;
+    }
+    this.#used += bytes;
+    return true;
+  }
+}
