@@ -334,7 +334,7 @@ describe('parseConfig', () => {
         maxCost: 25_000,
         defaultListSize: 10,
         maxResponseBytes: 10 * 1024 * 1024,
-        subgraphMaxResponseBytes: 10 * 1024 * 1024,
+        subgraphMaxResponseBytes: 5 * 1024 * 1024,
         rateLimitCost: 'request',
       });
       const config = parseConfig(

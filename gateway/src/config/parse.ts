@@ -75,7 +75,8 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
     key: 'subgraphMaxResponseBytes',
     env: 'SUBGRAPH_MAX_RESPONSE_BYTES',
     parse: byteSize(1024, 1024 ** 3),
-    fallback: () => 10 * 1024 ** 2,
+    // Below MAX_RESPONSE_BYTES, so one oversized subgraph costs its own fields, not the whole answer.
+    fallback: () => 5 * 1024 ** 2,
   },
   { key: 'bodyLimitBytes', env: 'BODY_LIMIT', parse: byteSize(1024, 100 * 1024 ** 2), fallback: () => 2 * 1024 ** 2 },
   { key: 'introspection', env: 'INTROSPECTION', parse: boolean, fallback: isDev },

@@ -1,0 +1,193 @@
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postGraphQL } from '../helpers/graphql.js';
+import {
+  MOUNTS,
+  type RunningGateway,
+  type RunningSubgraph,
+  startGateway,
+  startSubgraph,
+} from '../helpers/processes.js';
+
+/**
+ * What one hostile request or one broken subgraph can do to a gateway, on every mount:
+ * nothing that outlives the request or reaches other clients. Users and products are the
+ * real subgraph processes; reviews is a broken one that answers every request with an
+ * endless (100 MB) body and records the headers it is sent.
+ */
+const MB = 1024 * 1024;
+const SMALL_ANSWER = { query: '{ user(id: "user-1") { id name } }' };
+// Each level of `orders → product → reviews → author` multiplies the answer (5 × 25 items declared).
+const NESTED_LISTS =
+  '{ user(id: "user-1") { orders { product { reviews { author { orders { product { reviews { author { orders { product { reviews { author { name } } } } } } } } } } } } } }';
+
+let users: RunningSubgraph;
+let products: RunningSubgraph;
+let hugeReviews: { url: string; requests: IncomingHttpHeaders[]; close(): Promise<void> };
+
+beforeAll(async () => {
+  [users, products, hugeReviews] = await Promise.all([
+    startSubgraph('users'),
+    startSubgraph('products'),
+    startEndlessSubgraph(),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([users?.stop(), products?.stop(), hugeReviews?.close()]);
+});
+
+describe.each(MOUNTS)('hardening on %s', (mount) => {
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    gateway = await startGateway(mount, {
+      SUBGRAPH_USERS_URL: users.url,
+      SUBGRAPH_PRODUCTS_URL: products.url,
+      SUBGRAPH_REVIEWS_URL: hugeReviews.url,
+      // One socket per subgraph: a poisoned connection would be the next request's.
+      SUBGRAPH_POOL_CONNECTIONS: '1',
+      SUBGRAPH_TIMEOUT_MS: '10000',
+      MAX_RESPONSE_BYTES: '4kb',
+      GATEWAY_PLUGINS: 'header-rules',
+      HEADER_RULES: JSON.stringify({ all: [{ propagate: { matching: '^x-' } }] }),
+    });
+  });
+  afterAll(async () => {
+    expect(await gateway?.stop()).toBe(0);
+  });
+
+  it('refuses a small query with nested lists by its estimated cost (400, coded, with the estimate)', async () => {
+    const result = await postGraphQL(gateway.url, { query: NESTED_LISTS });
+    expect(result.status).toBe(400);
+    const error = result.body.errors?.[0];
+    expect(error?.extensions?.code).toBe('COST_ESTIMATED_TOO_EXPENSIVE');
+    expect(error?.extensions?.maxCost).toBe(25_000);
+    expect(Number(error?.extensions?.estimatedCost)).toBeGreaterThan(25_000);
+    expect(result.body.data).toBeUndefined();
+  });
+
+  it('a subgraph that answers a 1.5 MB variable early does not poison the connection the next query uses', async () => {
+    const huge = await postGraphQL(gateway.url, {
+      query: 'query Big($id: ID!) { user(id: $id) { id } }',
+      variables: { id: 'x'.repeat(1.5 * MB) },
+    });
+    const next = await postGraphQL(gateway.url, SMALL_ANSWER);
+
+    expect(huge.status).toBe(200);
+    expect(next.body).toEqual({ data: { user: { id: 'user-1', name: expect.any(String) } } });
+  });
+
+  it('answers RESPONSE_TOO_LARGE (data null) when the answer would pass MAX_RESPONSE_BYTES', async () => {
+    const big = await postGraphQL(gateway.url, { query: '{ users(first: 60) { edges { node { id name email } } } }' });
+    const small = await postGraphQL(gateway.url, SMALL_ANSWER);
+
+    expect(big.body).toEqual({
+      data: null,
+      errors: [
+        {
+          message: 'The response is larger than the limit of 4096 bytes; ask for less (paginate).',
+          extensions: { code: 'RESPONSE_TOO_LARGE', maxResponseBytes: 4096 },
+        },
+      ],
+    });
+    expect(small.body.errors).toBeUndefined();
+  });
+
+  it("subgraphs get the gateway's request id, not a client's junk one forwarded by a header rule", async () => {
+    const before = hugeReviews.requests.length;
+    const result = await postGraphQL(
+      gateway.url,
+      { query: '{ user(id: "user-3") { id reviews { id } } }' },
+      { 'x-request-id': 'a b"c{}<>', 'x-tenant': 'acme' },
+    );
+    const sent = hugeReviews.requests.slice(before);
+
+    const gatewayId = result.headers.get('x-request-id');
+    expect(gatewayId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent.map((headers) => headers['x-request-id'])).toEqual([gatewayId]);
+    expect(sent[0]?.['x-tenant']).toBe('acme');
+  });
+  describe('with the default size limits', () => {
+    let defaults: RunningGateway;
+    beforeAll(async () => {
+      defaults = await startGateway(mount, {
+        SUBGRAPH_USERS_URL: users.url,
+        SUBGRAPH_PRODUCTS_URL: products.url,
+        SUBGRAPH_REVIEWS_URL: hugeReviews.url,
+      });
+    });
+    afterAll(async () => {
+      expect(await defaults?.stop()).toBe(0);
+    });
+
+    it('a 100 MB subgraph body is cut at SUBGRAPH_MAX_RESPONSE_BYTES: a coded error on its fields, memory flat, logged', async () => {
+      const baseline = rssMb(defaults);
+      const results = [];
+      for (let i = 0; i < 3; i++) {
+        results.push(await postGraphQL(defaults.url, { query: '{ user(id: "user-2") { id reviews { id } } }' }));
+      }
+      const after = rssMb(defaults);
+
+      for (const result of results) {
+        expect(result.status).toBe(200);
+        expect(result.body.data).toEqual({ user: { id: 'user-2', reviews: null } });
+        expect(result.body.errors).toEqual([
+          {
+            message: `Subgraph "reviews" answered with more than ${5 * MB} bytes.`,
+            path: ['user', 'reviews'],
+            extensions: { code: 'SUBGRAPH_RESPONSE_TOO_LARGE' },
+          },
+        ]);
+      }
+      // Three 100 MB bodies relayed would add hundreds of MB; each read stops at 5 MB.
+      expect(after - baseline).toBeLessThan(80);
+      const requestId = results[0]?.headers.get('x-request-id');
+      const logged = defaults
+        .logLines()
+        .find((line) => line.msg === 'subgraph fetch failed' && line.requestId === requestId);
+      expect(logged).toMatchObject({ level: 40, subgraph: 'reviews', code: 'SUBGRAPH_RESPONSE_TOO_LARGE' });
+      expect(JSON.stringify(logged)).not.toContain(new URL(hugeReviews.url).port);
+    });
+  });
+});
+
+/** Resident memory of the gateway process, in MB (Linux /proc). */
+function rssMb(gateway: RunningGateway): number {
+  const status = readFileSync(`/proc/${gateway.child.pid}/status`, 'utf8');
+  return Number(status.match(/VmRSS:\s+(\d+) kB/)?.[1]) / 1024;
+}
+
+/** A broken subgraph: every answer is a 100 MB chunked body, sent only as fast as it is read. */
+async function startEndlessSubgraph() {
+  const requests: IncomingHttpHeaders[] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push(req.headers);
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"data":{"_entities":[{"reviews":[{"id":"');
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let written = 0;
+    const pump = () => {
+      while (written < 100 * MB && !res.destroyed) {
+        written += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end('"}]}]}}');
+    };
+    pump();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/graphql`,
+    requests,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
