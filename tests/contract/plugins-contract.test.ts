@@ -209,6 +209,35 @@ describe.each(MOUNTS)('plugins on %s', (mount) => {
       expect(logged.at(-1)).toMatchObject({ consumer: 'bench', operationName: 'GetUser' });
     });
   });
+
+  describe('rate limit charged by estimated cost, one global bucket', () => {
+    let gateway: RunningGateway;
+    beforeAll(async () => {
+      gateway = await startGateway(mount, {
+        ...subgraphUrlEnv(subgraphs),
+        GATEWAY_PLUGINS: 'rate-limit',
+        RATE_LIMIT_MAX: '30',
+        RATE_LIMIT_KEY: 'global',
+        RATE_LIMIT_COST: 'estimated',
+      });
+    });
+    afterAll(async () => {
+      expect(await gateway?.stop()).toBe(0);
+    });
+
+    it('charges what the operation costs, whatever it is named: renaming it is no bypass', async () => {
+      // user 1 + 5 orders × (order 1 + product 1) = 11 per request, under any name.
+      const names = ['Health', 'Health2', 'IntrospectionQuery'];
+      const results = [];
+      for (const name of names) {
+        const query = `query ${name}($id: ID!) { user(id: $id) { id orders { id product { id } } } }`;
+        results.push(await postGraphQL(gateway.url, { query, variables: { id: 'user-5' } }));
+      }
+      expect(results.map((result) => result.status)).toEqual([200, 200, 429]);
+      expect(results.map((result) => result.headers.get('ratelimit-remaining'))).toEqual(['19', '8', '0']);
+      expect(results[2]?.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    });
+  });
 });
 
 const GET_USER = 'query GetUser($id: ID!) { user(id: $id) { id name } }';
