@@ -23,6 +23,7 @@ export interface SetupContext {
 
 export type SetupKey =
   | 'none'
+  | 'demand-control-off'
   | 'static-header'
   | 'guid-headers'
   | 'jwt-client-awareness'
@@ -54,6 +55,12 @@ export async function createSetups(): Promise<Setups> {
   const setup = (key: SetupKey, rest: Omit<Setup, 'key'>): Setup => ({ key, ...rest });
   return {
     none: setup('none', { gatewayEnv: () => ({}), router: { config: 'router.yaml' }, headers: {} }),
+    // Demand control is on by default (`none` above); this row shows what it costs.
+    'demand-control-off': setup('demand-control-off', {
+      gatewayEnv: () => ({ MAX_COST: '0' }),
+      router: { skip: 'compares our own demand control on and off' },
+      headers: {},
+    }),
     'static-header': setup('static-header', {
       gatewayEnv: () => ({
         GATEWAY_PLUGINS: 'header-rules',

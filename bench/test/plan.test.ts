@@ -52,7 +52,7 @@ describe('scenario plans', () => {
     const count = (id: string) => plans.find((plan) => plan.id === id)?.rows.length;
     expect(count('B')).toBe(2 * 2 * 3);
     expect(count('C')).toBe(4 + 4);
-    expect(count('D')).toBe(4);
+    expect(count('D')).toBe(5);
     expect(count('E')).toBe(2 * 3);
     const plugins = plans.filter((plan) => 'CDE'.includes(plan.id)).flatMap((plan) => plan.rows);
     expect(new Set(plugins.map((row) => row.target.name))).toEqual(new Set(['nest-fastify', 'apollo-router']));

@@ -7,10 +7,10 @@ import type { MountableGateway, RequestScope } from '@fedgw/adapters';
 import { subgraphKey } from './config/parse.js';
 import type { GatewayConfig } from './config/types.js';
 import { createContext, type GatewayContext } from './context.js';
+import { CostEstimator } from './demand-control/cost-estimator.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
 import { createFormatError } from './format-error.js';
 import type { Logger } from './logger.js';
-import { CostEstimator } from './demand-control/cost-estimator.js';
 import { demandControl } from './plugins/demand-control.js';
 import { pluginsFromConfig } from './plugins/from-config.js';
 import { operationLimits } from './plugins/operation-limits.js';
@@ -51,7 +51,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
       maxRootFields: config.maxRootFields,
       maxCharacters: config.maxCharacters,
     }),
-    demandControl({ maxCost: config.maxCost, estimator: costs }),
+    ...(config.maxCost > 0 ? [demandControl({ maxCost: config.maxCost, estimator: costs })] : []),
     responseSizeLimit(),
     ...pluginsFromConfig(config, logger, costs),
     ...(options.plugins ?? []),

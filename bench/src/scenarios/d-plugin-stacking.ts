@@ -5,7 +5,13 @@ import type { RowResult } from '../results.js';
 import type { SetupKey } from '../setups.js';
 import { noGatewayRow } from './no-gateway.js';
 
-const STACK: readonly SetupKey[] = ['none', 'rate-limit', 'rate-limit+api-key', 'rate-limit+api-key+jwt'];
+const STACK: readonly SetupKey[] = [
+  'none',
+  'demand-control-off',
+  'rate-limit',
+  'rate-limit+api-key',
+  'rate-limit+api-key+jwt',
+];
 
 /** Seed §D: throughput kept as plugins are stacked on one gateway. */
 export function planD(context: PlanContext): ScenarioPlan {
@@ -15,7 +21,8 @@ export function planD(context: PlanContext): ScenarioPlan {
     id: 'D',
     title: 'Plugin stacking: throughput kept as plugins are added',
     description:
-      `Seed §D: ${target?.name ?? 'a Node gateway'} with no plugin, then rate limit (in memory, limit never ` +
+      `Seed §D: ${target?.name ?? 'a Node gateway'} with no plugin (defaults, demand control on), with demand ` +
+      `control off (MAX_COST=0, what the cost estimate costs), then rate limit (in memory, limit never ` +
       `reached), + API key, + JWT (HS256); GetUserWithProducts at ${context.connections} closed-loop ` +
       `connections, ${context.closedSec} s after ${context.warmupSec} s warm-up; kept % vs no plugin.`,
     kind: 'closed-loop',

@@ -142,7 +142,7 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   { key: 'maxRootFields', env: 'MAX_ROOT_FIELDS', parse: integer(1, 10_000), fallback: () => 20 },
   { key: 'maxTokens', env: 'MAX_TOKENS', parse: integer(10, 1_000_000), fallback: () => 5000 },
   { key: 'maxCharacters', env: 'MAX_CHARACTERS', parse: integer(10, 10_000_000), fallback: () => 20_000 },
-  { key: 'maxCost', env: 'MAX_COST', parse: integer(1, 1_000_000_000), fallback: () => DEFAULT_MAX_COST },
+  { key: 'maxCost', env: 'MAX_COST', parse: integer(0, 1_000_000_000), fallback: () => DEFAULT_MAX_COST },
   { key: 'defaultListSize', env: 'DEFAULT_LIST_SIZE', parse: integer(0, 1_000_000), fallback: () => DEFAULT_LIST_SIZE },
   {
     key: 'maxResponseBytes',
@@ -311,7 +311,8 @@ function parseSubgraphs(
         for (const [key, raw] of Object.entries((settings ?? {}) as Record<string, unknown>)) {
           const spec = Object.values(SUBGRAPH_FIELDS).find((field) => field.key === key);
           const source = `${fileName}: subgraphs.${name}.${key}`;
-          if (!spec) issues.push({ field: source, message: 'unknown setting (expected url, timeoutMs or maxResponseBytes)' });
+          if (!spec)
+            issues.push({ field: source, message: 'unknown setting (expected url, timeoutMs or maxResponseBytes)' });
           else record(target, key, spec.parse(raw), source, issues);
         }
       }

@@ -116,7 +116,7 @@ export interface GatewayConfig {
   readonly maxRootFields: number;
   readonly maxTokens: number;
   readonly maxCharacters: number;
-  /** Demand control: operations whose estimated cost is above this get 400 COST_ESTIMATED_TOO_EXPENSIVE. */
+  /** Demand control: operations whose estimated cost is above this get 400 COST_ESTIMATED_TOO_EXPENSIVE; 0 turns it off. */
   readonly maxCost: number;
   /** Size assumed for list fields that declare none (`@listSize`) when estimating costs. */
   readonly defaultListSize: number;

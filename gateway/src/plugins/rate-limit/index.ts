@@ -1,6 +1,7 @@
 import type { GatewayContext } from '../../context.js';
 import type { ResolvedRequest } from '../../demand-control/cost-estimator.js';
 import { ClientErrorCode } from '../../error-codes.js';
+import { LogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../logger.js';
 import { httpError } from '../http-error.js';
 import type { GatewayPlugin } from '../types.js';
@@ -234,20 +235,14 @@ function formatWindow(windowMs: number): string {
 
 /** Logs a store failure at most once per interval, with how many were not logged since the last line. */
 function failureReporter(logger: Logger, failureMode: RateLimitFailureMode, intervalMs: number) {
-  let lastWarnAt = Number.NEGATIVE_INFINITY;
-  let suppressed = 0;
+  const throttle = new LogThrottle(1, intervalMs);
   const outcome = failureMode === 'open' ? 'requests are allowed' : 'requests are refused with 503';
   return (error: unknown) => {
-    const now = Date.now();
-    if (now - lastWarnAt < intervalMs) {
-      suppressed++;
-      return;
-    }
+    const suppressed = throttle.take();
+    if (suppressed === undefined) return;
     logger.warn(
       { err: error, failureMode, suppressedSinceLastWarning: suppressed },
       `rate-limit store unavailable, ${outcome} (failure mode ${failureMode})`,
     );
-    lastWarnAt = now;
-    suppressed = 0;
   };
 }
