@@ -3,7 +3,7 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { ListeningServer, ListenOptions, MountableGateway, RequestScope } from './contract.js';
 import { closeGracefully } from './graceful-close.js';
-import { httpErrorResponse } from './http-errors.js';
+import { errorBody, httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
@@ -41,6 +41,13 @@ export async function mountFastify<TContext extends BaseContext>(
       });
       scopes.set(request, scope);
       reply.header(REQUEST_ID_HEADER, scope.requestId);
+      // The Apollo integration builds a URL from the Host header and would throw (500) without a usable one.
+      if (!isUsableHost(request.headers.host)) {
+        return reply
+          .code(400)
+          .type('application/json; charset=utf-8')
+          .send(errorBody('Missing or malformed Host header.', 'BAD_REQUEST'));
+      }
     });
     graphql.addHook('onResponse', async (request, reply) => {
       const scope = scopes.get(request);
@@ -79,4 +86,8 @@ function scopeOf(scopes: WeakMap<FastifyRequest, RequestScope>, request: Fastify
   const scope = scopes.get(request);
   if (!scope) throw new Error('request scope missing: the onRequest hook did not run');
   return scope;
+}
+
+function isUsableHost(host: string | undefined): boolean {
+  return typeof host === 'string' && host !== '' && URL.canParse(`http://${host}/`);
 }

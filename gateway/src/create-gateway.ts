@@ -14,6 +14,7 @@ import type { Logger } from './logger.js';
 import { demandControl } from './plugins/demand-control.js';
 import { pluginsFromConfig } from './plugins/from-config.js';
 import { operationLimits } from './plugins/operation-limits.js';
+import { operationResolution } from './plugins/operation-resolution.js';
 import { responseSizeLimit } from './plugins/response-size-limit.js';
 import type { GatewayPlugin, Identity } from './plugins/types.js';
 import { logRequest, requestLogPlugin } from './request-log-plugin.js';
@@ -45,6 +46,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
   // Operation limits, demand control and the response size limit are always on (the
   // token limit is enforced by the parser itself): cheap checks first, cost last.
   const plugins = [
+    operationResolution(),
     operationLimits({
       maxDepth: config.maxDepth,
       maxAliases: config.maxAliases,

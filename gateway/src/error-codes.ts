@@ -18,6 +18,10 @@ export const ClientErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   /** 503: the rate-limit store is down and the limiter fails closed. */
   RATE_LIMIT_UNAVAILABLE: 'RATE_LIMIT_UNAVAILABLE',
+  /** 400: the request names no runnable operation (unknown name, several and no name). Apollo Server's code. */
+  OPERATION_RESOLUTION_FAILURE: 'OPERATION_RESOLUTION_FAILURE',
+  /** 400: a subscription sent over plain HTTP. */
+  SUBSCRIPTION_NOT_SUPPORTED: 'SUBSCRIPTION_NOT_SUPPORTED',
   /** 400: the operation is too deep, too wide or too long. */
   OPERATION_LIMIT_EXCEEDED: 'OPERATION_LIMIT_EXCEEDED',
 } as const;

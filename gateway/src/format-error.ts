@@ -25,6 +25,7 @@ const CLIENT_SAFE_CODES = new Set<string>([
   ClientErrorCode.SUBGRAPH_RESPONSE_TOO_LARGE,
   ClientErrorCode.RESPONSE_TOO_LARGE,
   ClientErrorCode.COST_ESTIMATED_TOO_EXPENSIVE,
+  ClientErrorCode.SUBSCRIPTION_NOT_SUPPORTED,
 ]);
 
 /** Extensions a client-safe error keeps in production besides `code`: figures the client can act on. */

@@ -6,7 +6,7 @@ import type { Logger } from './logger.js';
 /**
  * Records the operation name on the request scope (for the one log line per request
  * the adapters trigger) and logs, with the request id, every error that the client
- * only sees masked.
+ * only sees masked (client errors at debug).
  */
 export function requestLogPlugin(logger: Logger): ApolloServerPlugin<GatewayContext> {
   return {
@@ -18,7 +18,17 @@ export function requestLogPlugin(logger: Logger): ApolloServerPlugin<GatewayCont
         },
         async didEncounterErrors({ errors }) {
           for (const error of errors) {
-            if (isClientSafe(error.extensions?.code)) continue;
+            // A client's mistake (bad query, over a limit) is not the gateway's: debug, without a stack,
+            // so any client cannot fill the error log.
+            if (isClientSafe(error.extensions?.code)) {
+              if (logger.isLevelEnabled('debug')) {
+                logger.debug(
+                  { requestId: contextValue.requestId, code: error.extensions.code, message: error.message },
+                  'client error',
+                );
+              }
+              continue;
+            }
             logger.error(
               { requestId: contextValue.requestId, err: error.originalError ?? error, path: error.path },
               'operation error',

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphQL } from '../helpers/graphql.js';
 import {
@@ -110,6 +110,53 @@ describe.each(MOUNTS)('hardening on %s', (mount) => {
     expect(sent.map((headers) => headers['x-request-id'])).toEqual([gatewayId]);
     expect(sent[0]?.['x-tenant']).toBe('acme');
   });
+  it.each([
+    [
+      'an unknown operationName',
+      { query: 'query A { __typename }', operationName: 'B' },
+      'OPERATION_RESOLUTION_FAILURE',
+    ],
+    [
+      'two operations and no name',
+      { query: 'query A { __typename } query B { __typename }' },
+      'OPERATION_RESOLUTION_FAILURE',
+    ],
+    ['a subscription over HTTP', { query: 'subscription { __typename }' }, 'SUBSCRIPTION_NOT_SUPPORTED'],
+  ])('answers %s with 400 and a code, logged at debug, never as a server error', async (_name, payload, code) => {
+    const result = await postGraphQL(gateway.url, payload);
+    expect(result.status).toBe(400);
+    expect(result.body.errors?.map((error) => error.extensions?.code)).toEqual([code]);
+    expect(errorLines(gateway, result.headers.get('x-request-id'))).toEqual([]);
+  });
+
+  it('answers an operationName that is not valid UTF-8 with 400', async () => {
+    const body = Buffer.concat([
+      Buffer.from('{"query":"query A { __typename }","operationName":"'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}'),
+    ]);
+    const response = await fetch(gateway.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    const result = (await response.json()) as { errors?: { extensions?: { code?: string } }[] };
+    expect(response.status).toBe(400);
+    expect(result.errors?.[0]?.extensions?.code).toBe('OPERATION_RESOLUTION_FAILURE');
+    expect(errorLines(gateway, response.headers.get('x-request-id'))).toEqual([]);
+  });
+
+  it.each([
+    ['HTTP/1.0 without a Host', 'POST /graphql HTTP/1.0\r\n'],
+    ['a malformed Host', 'POST /graphql HTTP/1.1\r\nHost: [\r\nconnection: close\r\n'],
+  ])('answers %s without a 500 (400 on Fastify, whose integration needs the Host)', async (_name, head) => {
+    const body = '{"query":"{ __typename }"}';
+    const request = `${head}content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+    const status = await rawStatus(new URL(gateway.url), request);
+    if (mount.endsWith('fastify')) expect(status).toBe(400);
+    else expect([200, 400]).toContain(status);
+  });
+
   describe('with the default size limits', () => {
     let defaults: RunningGateway;
     beforeAll(async () => {
@@ -153,6 +200,20 @@ describe.each(MOUNTS)('hardening on %s', (mount) => {
     });
   });
 });
+
+/** Error-level (50+) log lines of one request. */
+function errorLines(gateway: RunningGateway, requestId: string | null): Record<string, unknown>[] {
+  return gateway.logLines().filter((line) => line.requestId === requestId && Number(line.level) >= 50);
+}
+
+/** Sends raw bytes over TCP and returns the HTTP status of the answer. */
+async function rawStatus(url: URL, request: string): Promise<number> {
+  const socket = connect(Number(url.port), url.hostname);
+  socket.end(request);
+  let answer = '';
+  for await (const chunk of socket) answer += String(chunk);
+  return Number(answer.match(/^HTTP\/1\.[01] (\d{3})/)?.[1]);
+}
 
 /** Resident memory of the gateway process, in MB (Linux /proc). */
 function rssMb(gateway: RunningGateway): number {
