@@ -354,7 +354,7 @@ describe('parseConfig', () => {
         subgraphMaxResponseBytes: 512 * 1024,
         subgraphs: { reviews: { maxResponseBytes: 64 * 1024 } },
       });
-      const issues = issuesOf(() => parseConfig({ MAX_COST: '0', SUBGRAPH_USERS_MAX_RESPONSE_BYTES: 'lots' }, { cwd }));
+      const issues = issuesOf(() => parseConfig({ MAX_COST: '-1', SUBGRAPH_USERS_MAX_RESPONSE_BYTES: 'lots' }, { cwd }));
       expect(issues.map((issue) => issue.field)).toEqual(['MAX_COST', 'SUBGRAPH_USERS_MAX_RESPONSE_BYTES']);
     });
 
