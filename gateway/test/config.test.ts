@@ -159,6 +159,43 @@ describe('parseConfig', () => {
     );
   });
 
+  describe('GATEWAY_* variables it does not own', () => {
+    /** What Kubernetes injects for a Service named `name` with one port. */
+    const serviceEnv = (name: string, port: number) => {
+      const prefix = name.toUpperCase().replaceAll('-', '_');
+      return {
+        [`${prefix}_SERVICE_HOST`]: '10.0.0.12',
+        [`${prefix}_SERVICE_PORT`]: String(port),
+        [`${prefix}_SERVICE_PORT_HTTP`]: String(port),
+        [`${prefix}_PORT`]: `tcp://10.0.0.12:${port}`,
+        [`${prefix}_PORT_${port}_TCP`]: `tcp://10.0.0.12:${port}`,
+        [`${prefix}_PORT_${port}_TCP_PROTO`]: 'tcp',
+        [`${prefix}_PORT_${port}_TCP_PORT`]: String(port),
+        [`${prefix}_PORT_${port}_TCP_ADDR`]: '10.0.0.12',
+      };
+    };
+
+    it('starts with the variables Kubernetes injects for Services named gateway and gateway-admin', () => {
+      const env = { ...serviceEnv('gateway', 4000), ...serviceEnv('gateway-admin', 9090), GATEWAY_ADAPTER: 'express' };
+      expect(parseConfig(env, { cwd }).adapter).toBe('express');
+    });
+
+    it("ignores another tool's own GATEWAY_ variable", () => {
+      expect(parseConfig({ GATEWAY_TOKEN: 'x', GATEWAY_REGION: 'eu' }, { cwd }).env).toBe('production');
+    });
+
+    it('still refuses a near miss of a variable it owns, naming the right one', () => {
+      const issues = issuesOf(() =>
+        parseConfig({ GATEWAY_ADAPTR: 'express', GATEWAY_PLUGIN: 'jwt', GATEWAY_RUNTME: 'bare' }, { cwd }),
+      );
+      expect(issues).toEqual([
+        { field: 'GATEWAY_ADAPTR', message: 'unknown setting: did you mean GATEWAY_ADAPTER?' },
+        { field: 'GATEWAY_PLUGIN', message: 'unknown setting: did you mean GATEWAY_PLUGINS?' },
+        { field: 'GATEWAY_RUNTME', message: 'unknown setting: did you mean GATEWAY_RUNTIME?' },
+      ]);
+    });
+  });
+
   it('puts every problem in the error message', () => {
     try {
       parseConfig({ PORT: 'x', LOG_LEVEL: 'y' }, { cwd });
@@ -354,7 +391,9 @@ describe('parseConfig', () => {
         subgraphMaxResponseBytes: 512 * 1024,
         subgraphs: { reviews: { maxResponseBytes: 64 * 1024 } },
       });
-      const issues = issuesOf(() => parseConfig({ MAX_COST: '-1', SUBGRAPH_USERS_MAX_RESPONSE_BYTES: 'lots' }, { cwd }));
+      const issues = issuesOf(() =>
+        parseConfig({ MAX_COST: '-1', SUBGRAPH_USERS_MAX_RESPONSE_BYTES: 'lots' }, { cwd }),
+      );
       expect(issues.map((issue) => issue.field)).toEqual(['MAX_COST', 'SUBGRAPH_USERS_MAX_RESPONSE_BYTES']);
     });
 

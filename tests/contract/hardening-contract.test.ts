@@ -201,6 +201,28 @@ describe.each(MOUNTS)('hardening on %s', (mount) => {
   });
 });
 
+describe('the process environment', () => {
+  it('starts beside the variables Kubernetes injects for a Service named gateway', async () => {
+    const gateway = await startGateway('nest-fastify', {
+      SUBGRAPH_USERS_URL: users.url,
+      SUBGRAPH_PRODUCTS_URL: products.url,
+      SUBGRAPH_REVIEWS_URL: hugeReviews.url,
+      GATEWAY_SERVICE_HOST: '10.0.0.12',
+      GATEWAY_SERVICE_PORT: '4000',
+      GATEWAY_PORT: 'tcp://10.0.0.12:4000',
+      GATEWAY_PORT_4000_TCP: 'tcp://10.0.0.12:4000',
+      GATEWAY_PORT_4000_TCP_PROTO: 'tcp',
+      GATEWAY_PORT_4000_TCP_PORT: '4000',
+      GATEWAY_PORT_4000_TCP_ADDR: '10.0.0.12',
+    });
+    try {
+      expect((await postGraphQL(gateway.url, SMALL_ANSWER)).status).toBe(200);
+    } finally {
+      expect(await gateway.stop()).toBe(0);
+    }
+  });
+});
+
 /** Error-level (50+) log lines of one request. */
 function errorLines(gateway: RunningGateway, requestId: string | null): Record<string, unknown>[] {
   return gateway.logLines().filter((line) => line.requestId === requestId && Number(line.level) >= 50);

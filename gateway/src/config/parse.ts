@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
 import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../plugins/demand-control.js';
+import { closestName } from './closest-name.js';
 import { apiKeys, headerPairs, pluginList } from './plugin-values.js';
 import {
   ADAPTERS,
@@ -207,12 +208,7 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
       issues.push({ field: `${fileName}: ${key}`, message: 'unknown setting' });
     }
   }
-  for (const name of Object.keys(env)) {
-    const known = name === CONFIG_FILE_ENV || CONFIG_FIELDS.some((field) => field.env === name);
-    if (name.startsWith('GATEWAY_') && !known) {
-      issues.push({ field: name, message: 'unknown setting (a typo?)' });
-    }
-  }
+  reportTypos(env, issues);
   if (issues.length > 0) throw new GatewayConfigError(issues);
 
   return Object.freeze({
@@ -220,6 +216,24 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
     supergraphPath: resolve(cwd, values.supergraphPath as string),
     subgraphs: Object.freeze(subgraphs),
   });
+}
+
+const OWN_GATEWAY_VARIABLES = [CONFIG_FILE_ENV, ...CONFIG_FIELDS.map((field) => field.env)].filter((name) =>
+  name.startsWith('GATEWAY_'),
+);
+
+/**
+ * A `GATEWAY_*` variable that is a near miss of one the gateway owns (`GATEWAY_ADAPTR`) is
+ * a typo that would silently change nothing, so it fails startup naming the right one.
+ * Any other is not ours and is left alone: Kubernetes injects `GATEWAY_SERVICE_HOST`,
+ * `GATEWAY_PORT_4000_TCP`... for a Service named `gateway`, and tools set their own.
+ */
+function reportTypos(env: Env, issues: ConfigIssue[]): void {
+  for (const name of Object.keys(env)) {
+    if (!name.startsWith('GATEWAY_') || OWN_GATEWAY_VARIABLES.includes(name)) continue;
+    const meant = closestName(name, OWN_GATEWAY_VARIABLES, 'GATEWAY_');
+    if (meant) issues.push({ field: name, message: `unknown setting: did you mean ${meant}?` });
+  }
 }
 
 /**
