@@ -24,7 +24,9 @@ async function main(): Promise<void> {
     );
   } catch (error) {
     const code = error instanceof GatewayError ? error.code : undefined;
-    logger.fatal({ err: error, code }, 'gateway failed to start');
+    // The cause's own code (ENOENT, EISDIR, EADDRINUSE) is what an operator acts on.
+    const causeCode = (error as { cause?: { code?: unknown } })?.cause?.code;
+    logger.fatal({ err: error, code, ...(causeCode !== undefined && { causeCode }) }, 'gateway failed to start');
     logger.flush?.();
     process.exitCode = 1;
     // Give a pretty-print worker time to write the fatal line.

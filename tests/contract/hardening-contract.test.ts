@@ -223,6 +223,28 @@ describe('the process environment', () => {
   });
 });
 
+describe.each(MOUNTS)('startup failure on %s', (mount) => {
+  it.each([
+    ['a missing supergraph', '/nonexistent/supergraph.graphql', 'ENOENT'],
+    ['a directory as supergraph', 'gateway', 'EISDIR'],
+  ])('%s: exits 1 and logs the error code and its cause', async (_name, path, cause) => {
+    const failure = await startGateway(mount, { SUPERGRAPH_PATH: path }).then(
+      async (gateway) => {
+        await gateway.stop();
+        throw new Error('the gateway started');
+      },
+      (error: Error) => error.message,
+    );
+    expect(failure).toContain('exited with 1 before it was ready');
+    const fatal = failure
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.level === 60);
+    expect(fatal).toMatchObject({ code: 'ERR_GATEWAY_SUPERGRAPH_UNREADABLE', causeCode: cause });
+  });
+});
+
 /** Error-level (50+) log lines of one request. */
 function errorLines(gateway: RunningGateway, requestId: string | null): Record<string, unknown>[] {
   return gateway.logLines().filter((line) => line.requestId === requestId && Number(line.level) >= 50);

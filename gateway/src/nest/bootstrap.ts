@@ -27,6 +27,9 @@ export async function listenNest(config: GatewayConfig, logger: Logger): Promise
   const app = await NestFactory.create(GatewayModule.forRoot(config, { logger }), httpAdapter, {
     // The gateway mounts its own body parsing with its own limit and error shape.
     bodyParser: false,
+    // Nest would log a startup error itself (without its code or cause) and abort the process:
+    // let it reach main.ts, which logs code and cause as on the bare runtime.
+    abortOnError: false,
     logger: new PinoNestLogger(logger.child({ component: 'nest' })),
   });
   await app.listen(config.port, config.host);
