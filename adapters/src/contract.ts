@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApolloServer, BaseContext } from '@apollo/server';
+import type { ServerTimeouts } from './server-timeouts.js';
 
 /**
  * What one HTTP request looks like to the gateway core, whatever the framework.
@@ -53,4 +54,6 @@ export interface ListeningServer {
 export interface ListenOptions {
   port: number;
   host: string;
+  /** Default: Node's own (Fastify: no request timeout at all). */
+  timeouts?: ServerTimeouts;
 }

@@ -8,6 +8,7 @@ import type { ListeningServer, ListenOptions, MountableGateway, RequestScope } f
 import { closeGracefully } from './graceful-close.js';
 import { httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
+import { applyServerTimeouts } from './server-timeouts.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
 
@@ -78,6 +79,7 @@ export async function listenExpress<TContext extends BaseContext>(
   app.disable('x-powered-by');
   mountExpress(app, gateway);
   const server = createServer(app);
+  if (options.timeouts) applyServerTimeouts(server, options.timeouts);
   server.listen(options.port, options.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;

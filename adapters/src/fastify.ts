@@ -5,6 +5,7 @@ import type { ListeningServer, ListenOptions, MountableGateway, RequestScope } f
 import { closeGracefully } from './graceful-close.js';
 import { errorBody, httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
+import { applyServerTimeouts } from './server-timeouts.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
 
@@ -72,6 +73,7 @@ export async function listenFastify<TContext extends BaseContext>(
   // Our own request log replaces Fastify's; 503 for requests that arrive while closing.
   const app = Fastify({ logger: false, return503OnClosing: true });
   await mountFastify(app, gateway);
+  if (options.timeouts) applyServerTimeouts(app.server, options.timeouts);
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

@@ -9,3 +9,4 @@ export { listenFastify, mountFastify } from './fastify.js';
 export { closeGracefully } from './graceful-close.js';
 export { errorBody } from './http-errors.js';
 export { REQUEST_ID_HEADER } from './request-scope.js';
+export { applyServerTimeouts, type ServerTimeouts } from './server-timeouts.js';

@@ -23,7 +23,7 @@ export async function serveGateway(config: GatewayConfig, logger: Logger): Promi
   const listen = config.adapter === 'fastify' ? listenFastify : listenExpress;
   let server: ListeningServer;
   try {
-    server = await listen(gateway, { port: config.port, host: config.host });
+    server = await listen(gateway, { port: config.port, host: config.host, timeouts: config });
   } catch (error) {
     await gateway.stop();
     throw error;

@@ -159,6 +159,18 @@ describe('parseConfig', () => {
     );
   });
 
+  it('sets client timeouts, the headers timeout at most the request timeout', () => {
+    expect(parseConfig({}, { cwd })).toMatchObject({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+    });
+    const issues = issuesOf(() => parseConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' }, { cwd }));
+    expect(issues).toEqual([
+      { field: 'HEADERS_TIMEOUT_MS', message: 'must not exceed REQUEST_TIMEOUT_MS (6000 > 5000)' },
+    ]);
+  });
+
   describe('GATEWAY_* variables it does not own', () => {
     /** What Kubernetes injects for a Service named `name` with one port. */
     const serviceEnv = (name: string, port: number) => {

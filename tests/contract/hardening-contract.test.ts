@@ -51,6 +51,8 @@ describe.each(MOUNTS)('hardening on %s', (mount) => {
       SUBGRAPH_POOL_CONNECTIONS: '1',
       SUBGRAPH_TIMEOUT_MS: '10000',
       MAX_RESPONSE_BYTES: '4kb',
+      REQUEST_TIMEOUT_MS: '1500',
+      HEADERS_TIMEOUT_MS: '1000',
       GATEWAY_PLUGINS: 'header-rules',
       HEADER_RULES: JSON.stringify({ all: [{ propagate: { matching: '^x-' } }] }),
     });
@@ -157,6 +159,16 @@ describe.each(MOUNTS)('hardening on %s', (mount) => {
     else expect([200, 400]).toContain(status);
   });
 
+  it.each([
+    ['its body', 'POST /graphql HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n'],
+    ['its headers', 'POST /graphql HTTP/1.1\r\nHost: x\r\n'],
+  ])('cuts off a client that drips %s past REQUEST_TIMEOUT_MS / HEADERS_TIMEOUT_MS', async (_name, start) => {
+    const { status, closedAfterMs } = await drip(new URL(gateway.url), start);
+    // The client would drip for 10 s; the server ends it soon after its 1.5 s limit.
+    expect(closedAfterMs).toBeLessThan(6_000);
+    expect([408, undefined]).toContain(status);
+  });
+
   describe('with the default size limits', () => {
     let defaults: RunningGateway;
     beforeAll(async () => {
@@ -248,6 +260,28 @@ describe.each(MOUNTS)('startup failure on %s', (mount) => {
 /** Error-level (50+) log lines of one request. */
 function errorLines(gateway: RunningGateway, requestId: string | null): Record<string, unknown>[] {
   return gateway.logLines().filter((line) => line.requestId === requestId && Number(line.level) >= 50);
+}
+
+/** Sends `start`, then one byte every 200 ms for 10 s; reports when the server closed the socket and its status. */
+async function drip(url: URL, start: string): Promise<{ status: number | undefined; closedAfterMs: number }> {
+  const startedAt = Date.now();
+  const socket = connect(Number(url.port), url.hostname);
+  let answer = '';
+  socket.on('data', (chunk) => {
+    answer += String(chunk);
+  });
+  socket.on('error', () => {}); // a reset is a cut-off too
+  socket.write(start);
+  const timer = setInterval(() => {
+    if (!socket.destroyed) socket.write(start.includes('content-length') ? 'x' : 'x-drip: y\r\n');
+  }, 200);
+  const closed = once(socket, 'close');
+  const gaveUp = new Promise((resolve) => setTimeout(resolve, 10_000));
+  await Promise.race([closed, gaveUp]);
+  clearInterval(timer);
+  socket.destroy();
+  const status = answer.match(/^HTTP\/1\.1 (\d{3})/)?.[1];
+  return { status: status === undefined ? undefined : Number(status), closedAfterMs: Date.now() - startedAt };
 }
 
 /** Sends raw bytes over TCP and returns the HTTP status of the answer. */

@@ -80,6 +80,9 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
     fallback: () => 5 * 1024 ** 2,
   },
   { key: 'bodyLimitBytes', env: 'BODY_LIMIT', parse: byteSize(1024, 100 * 1024 ** 2), fallback: () => 2 * 1024 ** 2 },
+  { key: 'requestTimeoutMs', env: 'REQUEST_TIMEOUT_MS', parse: integer(100, 3_600_000), fallback: () => 30_000 },
+  { key: 'headersTimeoutMs', env: 'HEADERS_TIMEOUT_MS', parse: integer(100, 3_600_000), fallback: () => 10_000 },
+  { key: 'keepAliveTimeoutMs', env: 'KEEP_ALIVE_TIMEOUT_MS', parse: integer(100, 3_600_000), fallback: () => 72_000 },
   { key: 'introspection', env: 'INTROSPECTION', parse: boolean, fallback: isDev },
   { key: 'landingPage', env: 'LANDING_PAGE', parse: boolean, fallback: isDev },
   { key: 'maskErrors', env: 'MASK_ERRORS', parse: boolean, fallback: (c) => !isDev(c) },
@@ -201,6 +204,12 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
   }
 
   const subgraphs = parseSubgraphs(env, file.subgraphs, fileName, issues);
+  if ((values.headersTimeoutMs as number) > (values.requestTimeoutMs as number)) {
+    issues.push({
+      field: 'HEADERS_TIMEOUT_MS',
+      message: `must not exceed REQUEST_TIMEOUT_MS (${values.headersTimeoutMs} > ${values.requestTimeoutMs})`,
+    });
+  }
   checkPluginSettings(values, issues);
   rejectRemovedSettings(env, file, fileName, issues);
   for (const key of Object.keys(file)) {

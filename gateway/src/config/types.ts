@@ -63,6 +63,12 @@ export interface GatewayConfig {
   /** A subgraph answer larger than this is aborted mid-read (SUBGRAPH_RESPONSE_TOO_LARGE). */
   readonly subgraphMaxResponseBytes: number;
   readonly bodyLimitBytes: number;
+  /** A client must send its whole request within this (then 408); the same on every mount. */
+  readonly requestTimeoutMs: number;
+  /** A client must send its headers within this; at most `requestTimeoutMs`. */
+  readonly headersTimeoutMs: number;
+  /** Idle client keep-alive connections close after this (above common load-balancer idle timeouts). */
+  readonly keepAliveTimeoutMs: number;
   readonly introspection: boolean;
   readonly landingPage: boolean;
   /** Replace internal error messages with a generic one and strip non-code extensions. */

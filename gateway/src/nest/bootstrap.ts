@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeGracefully, type ListeningServer } from '@fedgw/adapters';
+import { applyServerTimeouts, closeGracefully, type ListeningServer } from '@fedgw/adapters';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
@@ -32,8 +32,9 @@ export async function listenNest(config: GatewayConfig, logger: Logger): Promise
     abortOnError: false,
     logger: new PinoNestLogger(logger.child({ component: 'nest' })),
   });
-  await app.listen(config.port, config.host);
   const httpServer: Server = app.getHttpServer();
+  applyServerTimeouts(httpServer, config);
+  await app.listen(config.port, config.host);
   const { port } = httpServer.address() as AddressInfo;
   return {
     app,
