@@ -8,9 +8,9 @@ import type { ListeningServer, ListenOptions, MountableGateway, RequestScope } f
 import { closeGracefully } from './graceful-close.js';
 import { httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
-import { applyServerTimeouts } from './server-timeouts.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
+import { applyServerTimeouts } from './server-timeouts.js';
 
 /**
  * Mounts a started gateway on an Express 5 app (bare, or NestJS's through

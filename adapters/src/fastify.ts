@@ -5,9 +5,9 @@ import type { ListeningServer, ListenOptions, MountableGateway, RequestScope } f
 import { closeGracefully } from './graceful-close.js';
 import { errorBody, httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
-import { applyServerTimeouts } from './server-timeouts.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
+import { applyServerTimeouts } from './server-timeouts.js';
 
 /**
  * Mounts a started gateway on a Fastify instance (bare, or NestJS's through
