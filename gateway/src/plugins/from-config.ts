@@ -33,6 +33,8 @@ export function pluginsFromConfig(config: GatewayConfig, logger: Logger, costs: 
         scheme: config.jwtPrefix,
         claimHeaders: config.jwtClaimHeaders,
         forwardToken: config.jwtForwardToken,
+        // Without it a JWKS outage would never be logged (the plugin's lines carry `plugin` themselves).
+        logger,
       }),
     'api-key': () => apiKeyAuth({ keys: config.apiKeys, header: config.apiKeyHeader }),
     'rate-limit': () =>
@@ -43,7 +45,7 @@ export function pluginsFromConfig(config: GatewayConfig, logger: Logger, costs: 
         ...(config.rateLimitCost === 'estimated' && { cost: (request) => costs.costOf(request) }),
         failureMode: config.rateLimitFailureMode,
         ...(config.redisUrl !== undefined && { redisUrl: config.redisUrl }),
-        logger: logger.child({ plugin: 'rate-limit' }),
+        logger, // the plugin adds `plugin: 'rate-limit'` itself
       }),
     'response-headers': () => responseHeaders({ headers: [...config.responseHeaders] }),
   };

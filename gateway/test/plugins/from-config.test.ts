@@ -1,0 +1,68 @@
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { listenFastify } from '@fedgw/adapters';
+import { describe, expect, it } from 'vitest';
+import { postGraphQL } from '../../../tests/helpers/graphql.js';
+import { parseConfig } from '../../src/config/parse.js';
+import { createGateway } from '../../src/create-gateway.js';
+import { CostEstimator } from '../../src/demand-control/cost-estimator.js';
+import { createLogger } from '../../src/logger.js';
+import { pluginsFromConfig } from '../../src/plugins/from-config.js';
+import { closedPortUrl } from '../helpers/http-server.js';
+import { signingKey, token } from './helpers/keys.js';
+import { rejection } from './helpers/scope.js';
+
+const SUPERGRAPH = fileURLToPath(new URL('../../../supergraph.graphql', import.meta.url));
+
+/** The plugins as a deployment configured by environment gets them: the wiring, not the factories. */
+function capturedLogger() {
+  const raw: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      raw.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return { logger: createLogger({ logLevel: 'debug', logPretty: false }, stream), raw };
+}
+
+describe('pluginsFromConfig', () => {
+  it('gives the JWT plugin a logger, so a JWKS outage is logged', async () => {
+    const jwksUrl = (await closedPortUrl()).replace('/graphql', '/jwks.json');
+    const config = parseConfig({ GATEWAY_PLUGINS: 'jwt', JWT_JWKS_URL: jwksUrl, JWT_ALGORITHMS: 'RS256' });
+    const { logger, raw } = capturedLogger();
+    const [jwt] = pluginsFromConfig(config, logger, new CostEstimator(10));
+    if (!jwt) throw new Error('no plugin built');
+
+    const key = await signingKey();
+    const result = await rejection(jwt, { authorization: `Bearer ${await token(key)}` });
+
+    expect(result.status).toBe(401);
+    const warnings = raw.map((line) => JSON.parse(line)).filter((line) => line.msg === 'JWKS fetch failed');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 40, plugin: 'jwt' });
+  });
+
+  it('names the rate-limit plugin once on its log lines (Redis down, failing open)', async () => {
+    const redisUrl = (await closedPortUrl()).replace('http://', 'redis://').replace('/graphql', '');
+    const config = parseConfig({
+      SUPERGRAPH_PATH: SUPERGRAPH,
+      GATEWAY_PLUGINS: 'rate-limit',
+      REDIS_URL: redisUrl,
+      LOG_LEVEL: 'warn',
+    });
+    const { logger, raw } = capturedLogger();
+    const gateway = createGateway(config, { logger });
+    await gateway.start();
+    const server = await listenFastify(gateway, { port: 0, host: '127.0.0.1' });
+    try {
+      const result = await postGraphQL(`${server.url}/graphql`, { query: '{ __typename }' });
+      expect(result.status).toBe(200);
+      const line = raw.find((entry) => entry.includes('rate-limit store unavailable'));
+      expect(line?.match(/"plugin":"rate-limit"/g)).toHaveLength(1);
+    } finally {
+      await server.close();
+      await gateway.stop();
+    }
+  });
+});
