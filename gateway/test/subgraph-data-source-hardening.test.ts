@@ -1,12 +1,12 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
+import { writeEndlessBody } from '../../tests/helpers/endless-body.js';
 import { headerRules } from '../src/plugins/header-rules.js';
 import type { GatewayPlugin } from '../src/plugins/types.js';
 import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-data-source.js';
+import { captureLogger } from './helpers/captured-logger.js';
 import { closedPortUrl, json, startTestHttpServer, type TestHttpServer } from './helpers/http-server.js';
 import { incomingOperation } from './helpers/operation.js';
 
@@ -56,18 +56,6 @@ async function startRawServer(
   });
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/graphql`, server, connections: () => connections };
-}
-
-/** A pino logger whose JSON lines the test can read. */
-function capturedLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { logger: createLogger({ logLevel: 'debug', logPretty: false }, stream), lines };
 }
 
 const codes = (response: { errors?: readonly { extensions?: Record<string, unknown> }[] }) =>
@@ -129,20 +117,9 @@ describe('SubgraphDataSource: response size cap', () => {
   });
 
   it('aborts a chunked body past the cap and closes its connection, so the subgraph stops sending', async () => {
-    let written = 0;
+    let written = () => 0;
     const subgraph = await startRawServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }); // no content-length: chunked
-      res.write('{"data":{"me":{"id":"1","name":"');
-      const chunk = Buffer.alloc(64 * 1024, 'x');
-      // Up to 100 MB, written only as fast as the client reads.
-      const pump = () => {
-        while (written < 100 * MB && !res.destroyed) {
-          written += chunk.length;
-          if (!res.write(chunk)) return void res.once('drain', pump);
-        }
-        if (!res.destroyed) res.end('"}}}');
-      };
-      pump();
+      written = writeEndlessBody(res, '{"data":{"me":{"id":"1","name":"', '"}}}', 100 * MB);
     });
     const source = createSource(subgraph.url, { maxResponseBytes: MB });
     const closed = new Promise((resolve) =>
@@ -154,7 +131,7 @@ describe('SubgraphDataSource: response size cap', () => {
     expect(codes(response)).toEqual(['SUBGRAPH_RESPONSE_TOO_LARGE', 'SUBGRAPH_RESPONSE_TOO_LARGE']);
     await closed;
     // What the kernel buffered on loopback, not the 100 MB the subgraph wanted to send.
-    expect(written).toBeLessThan(20 * MB);
+    expect(written()).toBeLessThan(20 * MB);
   });
 
   it('counts answers against the request budget; once spent, later fetches of that request are not sent', async () => {
@@ -226,7 +203,7 @@ describe('SubgraphDataSource: plugin hooks that throw', () => {
     '%s: answered as an internal error (not a subgraph outage) and logged with the plugin name',
     async (hook) => {
       const server = await startServer();
-      const { logger, lines } = capturedLogger();
+      const { logger, lines } = captureLogger();
       const source = createSource(server.url, { plugins: [broken(hook)], logger });
 
       const response = await source.process(incomingOperation({ query: ROOT_QUERY, requestId: 'r-9' }));
@@ -242,7 +219,7 @@ describe('SubgraphDataSource: plugin hooks that throw', () => {
 describe('SubgraphDataSource: failed fetches are logged', () => {
   it('one warning per failure with subgraph, code, duration and request id, never the URL', async () => {
     const url = await closedPortUrl();
-    const { logger, lines } = capturedLogger();
+    const { logger, lines } = captureLogger();
     const source = createSource(url, { logger });
 
     await source.process(incomingOperation({ query: ROOT_QUERY, requestId: 'req-down' }));
@@ -261,7 +238,7 @@ describe('SubgraphDataSource: failed fetches are logged', () => {
   });
 
   it('at most 10 lines per subgraph per 10 s during an outage', async () => {
-    const { logger, lines } = capturedLogger();
+    const { logger, lines } = captureLogger();
     const source = createSource(await closedPortUrl(), { logger });
 
     for (let i = 0; i < 30; i++) await source.process(incomingOperation({ query: ROOT_QUERY }));
@@ -274,7 +251,7 @@ describe('SubgraphDataSource: failed fetches are logged', () => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html>secret upstream page</html>');
     });
-    const { logger, lines } = capturedLogger();
+    const { logger, lines } = captureLogger();
     const source = createSource(server.url, { logger });
 
     await source.process(incomingOperation({ query: ROOT_QUERY }));

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeEndlessBody } from '../helpers/endless-body.js';
 import { postGraphQL } from '../helpers/graphql.js';
 import {
   MOUNTS,
@@ -26,6 +27,12 @@ const NESTED_LISTS =
 
 let users: RunningSubgraph;
 let products: RunningSubgraph;
+/** Points a gateway at the real users and products subgraphs and the broken reviews one. */
+const subgraphEnv = () => ({
+  SUBGRAPH_USERS_URL: users.url,
+  SUBGRAPH_PRODUCTS_URL: products.url,
+  SUBGRAPH_REVIEWS_URL: hugeReviews.url,
+});
 let hugeReviews: { url: string; requests: IncomingHttpHeaders[]; close(): Promise<void> };
 
 beforeAll(async () => {
@@ -44,9 +51,7 @@ describe.each(MOUNTS)('hardening on %s', (mount) => {
   let gateway: RunningGateway;
   beforeAll(async () => {
     gateway = await startGateway(mount, {
-      SUBGRAPH_USERS_URL: users.url,
-      SUBGRAPH_PRODUCTS_URL: products.url,
-      SUBGRAPH_REVIEWS_URL: hugeReviews.url,
+      ...subgraphEnv(),
       // One socket per subgraph: a poisoned connection would be the next request's.
       SUBGRAPH_POOL_CONNECTIONS: '1',
       SUBGRAPH_TIMEOUT_MS: '10000',
@@ -193,11 +198,7 @@ describe.each(MOUNTS)('hardening on %s', (mount) => {
   describe('with the default size limits', () => {
     let defaults: RunningGateway;
     beforeAll(async () => {
-      defaults = await startGateway(mount, {
-        SUBGRAPH_USERS_URL: users.url,
-        SUBGRAPH_PRODUCTS_URL: products.url,
-        SUBGRAPH_REVIEWS_URL: hugeReviews.url,
-      });
+      defaults = await startGateway(mount, subgraphEnv());
     });
     afterAll(async () => {
       expect(await defaults?.stop()).toBe(0);
@@ -237,9 +238,7 @@ describe.each(MOUNTS)('hardening on %s', (mount) => {
 describe('the process environment', () => {
   it('starts beside the variables Kubernetes injects for a Service named gateway', async () => {
     const gateway = await startGateway('nest-fastify', {
-      SUBGRAPH_USERS_URL: users.url,
-      SUBGRAPH_PRODUCTS_URL: products.url,
-      SUBGRAPH_REVIEWS_URL: hugeReviews.url,
+      ...subgraphEnv(),
       GATEWAY_SERVICE_HOST: '10.0.0.12',
       GATEWAY_SERVICE_PORT: '4000',
       GATEWAY_PORT: 'tcp://10.0.0.12:4000',
@@ -326,18 +325,7 @@ async function startEndlessSubgraph() {
   const server: Server = createServer((req, res) => {
     requests.push(req.headers);
     req.resume();
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.write('{"data":{"_entities":[{"reviews":[{"id":"');
-    const chunk = Buffer.alloc(64 * 1024, 'x');
-    let written = 0;
-    const pump = () => {
-      while (written < 100 * MB && !res.destroyed) {
-        written += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', pump);
-      }
-      if (!res.destroyed) res.end('"}]}]}}');
-    };
-    pump();
+    writeEndlessBody(res, '{"data":{"_entities":[{"reviews":[{"id":"', '"}]}]}}', 100 * MB);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { listenFastify } from '@fedgw/adapters';
 import { describe, expect, it } from 'vitest';
@@ -6,8 +5,8 @@ import { postGraphQL } from '../../../tests/helpers/graphql.js';
 import { parseConfig } from '../../src/config/parse.js';
 import { createGateway } from '../../src/create-gateway.js';
 import { CostEstimator } from '../../src/demand-control/cost-estimator.js';
-import { createLogger } from '../../src/logger.js';
 import { pluginsFromConfig } from '../../src/plugins/from-config.js';
+import { captureLogger } from '../helpers/captured-logger.js';
 import { closedPortUrl } from '../helpers/http-server.js';
 import { signingKey, token } from './helpers/keys.js';
 import { rejection } from './helpers/scope.js';
@@ -15,22 +14,11 @@ import { rejection } from './helpers/scope.js';
 const SUPERGRAPH = fileURLToPath(new URL('../../../supergraph.graphql', import.meta.url));
 
 /** The plugins as a deployment configured by environment gets them: the wiring, not the factories. */
-function capturedLogger() {
-  const raw: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      raw.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return { logger: createLogger({ logLevel: 'debug', logPretty: false }, stream), raw };
-}
-
 describe('pluginsFromConfig', () => {
   it('gives the JWT plugin a logger, so a JWKS outage is logged', async () => {
     const jwksUrl = (await closedPortUrl()).replace('/graphql', '/jwks.json');
     const config = parseConfig({ GATEWAY_PLUGINS: 'jwt', JWT_JWKS_URL: jwksUrl, JWT_ALGORITHMS: 'RS256' });
-    const { logger, raw } = capturedLogger();
+    const { logger, raw } = captureLogger();
     const [jwt] = pluginsFromConfig(config, logger, new CostEstimator(10));
     if (!jwt) throw new Error('no plugin built');
 
@@ -51,7 +39,7 @@ describe('pluginsFromConfig', () => {
       REDIS_URL: redisUrl,
       LOG_LEVEL: 'warn',
     });
-    const { logger, raw } = capturedLogger();
+    const { logger, raw } = captureLogger();
     const gateway = createGateway(config, { logger });
     await gateway.start();
     const server = await listenFastify(gateway, { port: 0, host: '127.0.0.1' });

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { listenFastify } from '@fedgw/adapters';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -9,7 +8,6 @@ import { parseConfig } from '../../../src/config/parse.js';
 import { createGateway } from '../../../src/create-gateway.js';
 import type { ResolvedRequest } from '../../../src/demand-control/cost-estimator.js';
 import { PluginOptionsError } from '../../../src/errors.js';
-import { createLogger, type Logger } from '../../../src/logger.js';
 import {
   MemoryStore,
   type RateLimitHit,
@@ -19,6 +17,7 @@ import {
   rateLimit,
 } from '../../../src/plugins/rate-limit/index.js';
 import type { GatewayPlugin } from '../../../src/plugins/types.js';
+import { type CapturedLogger, captureLogger } from '../../helpers/captured-logger.js';
 import { closedPortUrl, json, startTestHttpServer, type TestHttpServer } from '../../helpers/http-server.js';
 
 const SUPERGRAPH = fileURLToPath(new URL('../../../../supergraph.graphql', import.meta.url));
@@ -27,23 +26,6 @@ const NO_HANG_MS = 5_000;
 const TYPENAME = { query: '{ __typename }' };
 const USER = { query: '{ user(id: "user-1") { id } }' };
 const STORE_DOWN = /rate-limit store unavailable/;
-
-interface CapturedLogger {
-  logger: Logger;
-  lines: Record<string, unknown>[];
-}
-
-/** A real pino logger whose JSON lines the test reads. */
-function captureLogger(): CapturedLogger {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line));
-      callback();
-    },
-  });
-  return { logger: createLogger({ logLevel: 'warn', logPretty: false }, stream), lines };
-}
 
 /** A store that records the keys and costs it is asked for, counting in a real MemoryStore. */
 function recordingStore(): RateLimitStore & { calls: { key: string; cost: number }[] } {
@@ -95,7 +77,7 @@ describe('rateLimit plugin', () => {
   beforeEach(async () => {
     await redis.command('FLUSHALL');
     subgraph = await startTestHttpServer(json({ data: { user: { id: 'user-1' } } }));
-    log = captureLogger();
+    log = captureLogger('warn');
   });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
