@@ -1,17 +1,13 @@
-import { fileURLToPath } from 'node:url';
-import { listenFastify } from '@fedgw/adapters';
 import { describe, expect, it } from 'vitest';
 import { postGraphQL } from '../../../tests/helpers/graphql.js';
 import { parseConfig } from '../../src/config/parse.js';
-import { createGateway } from '../../src/create-gateway.js';
 import { CostEstimator } from '../../src/demand-control/cost-estimator.js';
 import { pluginsFromConfig } from '../../src/plugins/from-config.js';
 import { captureLogger } from '../helpers/captured-logger.js';
 import { closedPortUrl } from '../helpers/http-server.js';
+import { serveGateway } from '../helpers/serve-gateway.js';
 import { signingKey, token } from './helpers/keys.js';
 import { rejection } from './helpers/scope.js';
-
-const SUPERGRAPH = fileURLToPath(new URL('../../../supergraph.graphql', import.meta.url));
 
 /** The plugins as a deployment configured by environment gets them: the wiring, not the factories. */
 describe('pluginsFromConfig', () => {
@@ -33,24 +29,15 @@ describe('pluginsFromConfig', () => {
 
   it('names the rate-limit plugin once on its log lines (Redis down, failing open)', async () => {
     const redisUrl = (await closedPortUrl()).replace('http://', 'redis://').replace('/graphql', '');
-    const config = parseConfig({
-      SUPERGRAPH_PATH: SUPERGRAPH,
-      GATEWAY_PLUGINS: 'rate-limit',
-      REDIS_URL: redisUrl,
-      LOG_LEVEL: 'warn',
-    });
     const { logger, raw } = captureLogger();
-    const gateway = createGateway(config, { logger });
-    await gateway.start();
-    const server = await listenFastify(gateway, { port: 0, host: '127.0.0.1' });
+    const { url, close } = await serveGateway({ GATEWAY_PLUGINS: 'rate-limit', REDIS_URL: redisUrl }, { logger });
     try {
-      const result = await postGraphQL(`${server.url}/graphql`, { query: '{ __typename }' });
+      const result = await postGraphQL(url, { query: '{ __typename }' });
       expect(result.status).toBe(200);
       const line = raw.find((entry) => entry.includes('rate-limit store unavailable'));
       expect(line?.match(/"plugin":"rate-limit"/g)).toHaveLength(1);
     } finally {
-      await server.close();
-      await gateway.stop();
+      await close();
     }
   });
 });

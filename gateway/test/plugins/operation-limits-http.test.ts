@@ -1,13 +1,7 @@
-import { fileURLToPath } from 'node:url';
-import { listenFastify } from '@fedgw/adapters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphQL } from '../../../tests/helpers/graphql.js';
-import { parseConfig } from '../../src/config/parse.js';
-import { createGateway } from '../../src/create-gateway.js';
-import { createLogger } from '../../src/logger.js';
-import { closedPortUrl, json, startTestHttpServer, type TestHttpServer } from '../helpers/http-server.js';
-
-const SUPERGRAPH = fileURLToPath(new URL('../../../supergraph.graphql', import.meta.url));
+import { json, startTestHttpServer, type TestHttpServer } from '../helpers/http-server.js';
+import { serveGateway } from '../helpers/serve-gateway.js';
 
 /** Operation limits over real HTTP: each rejection is a 400 with a code, and no subgraph sees it. */
 describe('operation limits', () => {
@@ -17,26 +11,15 @@ describe('operation limits', () => {
 
   beforeAll(async () => {
     users = await startTestHttpServer(json({ data: { user: { id: 'user-1', name: 'Ada' } } }));
-    const config = parseConfig({
-      SUPERGRAPH_PATH: SUPERGRAPH,
+    // Production masking is on: the limit messages must survive it.
+    ({ url, close } = await serveGateway({
       SUBGRAPH_USERS_URL: users.url,
-      SUBGRAPH_PRODUCTS_URL: await closedPortUrl(),
-      SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
       MAX_DEPTH: '3',
       MAX_ALIASES: '2',
       MAX_ROOT_FIELDS: '3',
       MAX_TOKENS: '60',
       MAX_CHARACTERS: '400',
-      // Production masking is on: the limit messages must survive it.
-    });
-    const gateway = createGateway(config, { logger: createLogger({ logLevel: 'silent', logPretty: false }) });
-    await gateway.start();
-    const server = await listenFastify(gateway, { port: 0, host: '127.0.0.1' });
-    url = `${server.url}/graphql`;
-    close = async () => {
-      await server.close();
-      await gateway.stop();
-    };
+    }));
   });
   afterAll(async () => {
     await close?.();

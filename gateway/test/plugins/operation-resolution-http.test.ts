@@ -1,14 +1,8 @@
-import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { listenFastify } from '@fedgw/adapters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphQL } from '../../../tests/helpers/graphql.js';
-import { parseConfig } from '../../src/config/parse.js';
-import { createGateway } from '../../src/create-gateway.js';
-import { createLogger } from '../../src/logger.js';
-import { closedPortUrl, json, startTestHttpServer, type TestHttpServer } from '../helpers/http-server.js';
-
-const SUPERGRAPH = fileURLToPath(new URL('../../../supergraph.graphql', import.meta.url));
+import { captureLogger } from '../helpers/captured-logger.js';
+import { json, startTestHttpServer, type TestHttpServer } from '../helpers/http-server.js';
+import { serveGateway } from '../helpers/serve-gateway.js';
 
 /**
  * Requests that do not resolve to one runnable operation, over real HTTP: each is a 400
@@ -19,32 +13,14 @@ describe('operation resolution', () => {
   let users: TestHttpServer;
   let url: string;
   let close: () => Promise<void>;
-  const logLines: Record<string, unknown>[] = [];
+  let logLines: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
     users = await startTestHttpServer(json({ data: { user: { id: 'user-1', name: 'Ada' } } }));
     // Production defaults (masking on), but logging at debug to see where client errors go.
-    const config = parseConfig({
-      SUPERGRAPH_PATH: SUPERGRAPH,
-      SUBGRAPH_USERS_URL: users.url,
-      SUBGRAPH_PRODUCTS_URL: await closedPortUrl(),
-      SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
-    });
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of String(chunk).split('\n')) if (line) logLines.push(JSON.parse(line));
-        done();
-      },
-    });
-    const logger = createLogger({ logLevel: 'debug', logPretty: false }, sink);
-    const gateway = createGateway(config, { logger });
-    await gateway.start();
-    const server = await listenFastify(gateway, { port: 0, host: '127.0.0.1' });
-    url = `${server.url}/graphql`;
-    close = async () => {
-      await server.close();
-      await gateway.stop();
-    };
+    const log = captureLogger('debug');
+    logLines = log.lines;
+    ({ url, close } = await serveGateway({ SUBGRAPH_USERS_URL: users.url }, { logger: log.logger }));
   });
   afterAll(async () => {
     await close?.();
