@@ -1,6 +1,6 @@
 import { getProduct, getUser, reviewStore } from '@fedgw/subgraphs';
 
-/** The two queries of ../shared/reference/seed-benchmarks.md §A, verbatim in shape. */
+/** The two queries of docs/reference/published-benchmarks.md §A, verbatim in shape. */
 export const GET_USER_WITH_PRODUCTS = `query GetUserWithProducts($userId: ID!) {
   user(id: $userId) { id name email orders { id product { id name price } } }
 }`;

@@ -137,7 +137,8 @@ function run(file: string, args: readonly string[]): Promise<void> {
 
 /**
  * Downloads Apollo's published release tarball of `version` into `<cacheDir>/bin/router`
- * (checking it against the release's sha256sums.txt when that file is published).
+ * and uses it only if the release's sha256sums.txt lists it with the same digest (no
+ * sums file, or another digest, and the tarball is refused).
  * Resolves to the binary's path, or null with the reason logged.
  */
 export async function downloadOfficialRouter(version: string, env: RouterEnv, log: Log): Promise<string | null> {

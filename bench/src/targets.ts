@@ -43,4 +43,3 @@ function kindOf(name: string): TargetKind {
 }
 
 /** True for targets that run our gateway code (and so have its plugins). */
-export const isMount = (target: TargetSpec): boolean => target.kind === 'mount';

@@ -74,10 +74,6 @@ export function formatPublishedRatio(ratio: number): string {
   return `${ratio}x`;
 }
 
-export function formatSeconds(sec: number | undefined): string {
-  return sec === undefined ? NONE : `${formatNumber(sec)} s`;
-}
-
 const STATUS_LABELS: Readonly<Record<RowStatus, string>> = {
   ok: 'ok',
   'wrong-answer': 'wrong answer',

@@ -1,5 +1,5 @@
 /**
- * The published measurements the benchmark reproduces (shared/reference/seed-benchmarks.md),
+ * The published measurements the benchmark reproduces (docs/reference/published-benchmarks.md),
  * as data. Numbers are copied as published; the report puts them beside ours and compares
  * ratios and shapes, never absolute numbers (other hardware, other load generators).
  */

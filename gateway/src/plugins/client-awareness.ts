@@ -1,7 +1,7 @@
 // Client awareness: subgraphs (and their metrics) learn which client application sent an
 // operation through Apollo's `apollographql-client-name` / `-version` headers. A verified
 // JWT claim is the trustworthy source; the client's own headers are the fallback. This is
-// test 3 of the Apollo Router extensibility benchmark (seed-benchmarks.md §C).
+// test 3 of the Apollo Router extensibility benchmark (docs/reference/published-benchmarks.md §C).
 import type { IncomingHttpHeaders } from 'node:http';
 import { claimHeaderValue, firstHeaderValue, isSafeHeaderValue } from './auth/header-values.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues, optionalBoolean } from './auth/options.js';
