@@ -4,15 +4,18 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import type { MountableGateway, RequestScope } from '@fedgw/adapters';
+import { GraphQLError } from 'graphql';
 import { subgraphKey } from './config/parse.js';
 import type { GatewayConfig } from './config/types.js';
 import { createContext, type GatewayContext } from './context.js';
 import { CostEstimator } from './demand-control/cost-estimator.js';
+import { ClientErrorCode } from './error-codes.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
 import { createFormatError } from './format-error.js';
 import type { Logger } from './logger.js';
 import { demandControl } from './plugins/demand-control.js';
 import { pluginsFromConfig } from './plugins/from-config.js';
+import { httpError } from './plugins/http-error.js';
 import { operationLimits } from './plugins/operation-limits.js';
 import { operationResolution } from './plugins/operation-resolution.js';
 import { responseSizeLimit } from './plugins/response-size-limit.js';
@@ -120,7 +123,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     context: async (scope: RequestScope) => {
       let identity: Identity = {};
       for (const plugin of authenticators) {
-        const found = await plugin.authenticate?.(scope);
+        const found = await authenticateWith(plugin, scope, logger);
         if (found) identity = { ...identity, ...found };
       }
       const context = createContext(scope, Object.freeze(identity), config.maxResponseBytes);
@@ -160,6 +163,25 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
       await Promise.all(plugins.map((plugin) => plugin.close?.()));
     },
   };
+}
+
+/**
+ * Runs one plugin's `authenticate`. A rejection made with `httpError()` (401, 400…) is the
+ * plugin's answer; anything else is a bug in that plugin: logged with its name and
+ * answered 500 INTERNAL_SERVER_ERROR, never passed off as the client's fault.
+ */
+async function authenticateWith(
+  plugin: GatewayPlugin,
+  scope: RequestScope,
+  logger: Logger,
+): Promise<Partial<Identity> | undefined> {
+  try {
+    return await plugin.authenticate?.(scope);
+  } catch (error) {
+    if (error instanceof GraphQLError && error.extensions.http) throw error;
+    logger.error({ err: error, plugin: plugin.name, requestId: scope.requestId }, 'plugin authenticate hook failed');
+    throw httpError(500, ClientErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error');
+  }
 }
 
 async function readSupergraph(path: string): Promise<string> {

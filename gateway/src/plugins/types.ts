@@ -34,6 +34,20 @@ export interface SubgraphResponse {
  * Build one with a factory (`jwtAuth(options)`, `rateLimit(options)`...) that checks its
  * options and throws an error naming any bad one. Per-request state lives in the
  * context or in a WeakMap keyed by it, never in module variables.
+ *
+ * Order: the gateway's own checks first (operation resolution, operation limits, demand
+ * control, response size), then the configured plugins in one fixed order (header rules,
+ * client awareness, JWT, API key, rate limit, response headers; `PLUGIN_NAMES` in
+ * config/types.ts), then plugins added in code. It matters: auth runs after header rules,
+ * so a rule that propagates `x-` headers cannot spoof an identity header the auth plugin
+ * sets; the rate limit runs after auth, so it can key by the verified identity.
+ *
+ * When a hook throws: an error made with `httpError()` is the plugin's answer (its status
+ * and code reach the client). Anything else is a bug in that plugin: from `authenticate`
+ * and the subgraph hooks it is logged at error with the plugin's name and answered
+ * INTERNAL_SERVER_ERROR (500 for `authenticate`; the affected fields for subgraph hooks,
+ * never a subgraph code); from the Apollo hooks, Apollo Server answers 500 and the request
+ * log plugin logs it.
  */
 export interface GatewayPlugin {
   readonly name: string;
