@@ -7,6 +7,6 @@ export type {
 export { listenExpress, mountExpress } from './express.js';
 export { listenFastify, mountFastify } from './fastify.js';
 export { closeGracefully } from './graceful-close.js';
-export { errorBody } from './http-errors.js';
+export { errorBody, httpErrorResponse } from './http-errors.js';
 export { REQUEST_ID_HEADER } from './request-scope.js';
 export { applyServerTimeouts, type ServerTimeouts } from './server-timeouts.js';

@@ -9,7 +9,7 @@ import { subgraphKey } from './config/parse.js';
 import type { GatewayConfig } from './config/types.js';
 import { createContext, type GatewayContext } from './context.js';
 import { CostEstimator } from './demand-control/cost-estimator.js';
-import { ClientErrorCode } from './error-codes.js';
+import { ClientErrorCode } from './error-registry.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
 import { createFormatError } from './format-error.js';
 import type { Logger } from './logger.js';
@@ -180,7 +180,7 @@ async function authenticateWith(
   } catch (error) {
     if (error instanceof GraphQLError && error.extensions.http) throw error;
     logger.error({ err: error, plugin: plugin.name, requestId: scope.requestId }, 'plugin authenticate hook failed');
-    throw httpError(500, ClientErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error');
+    throw httpError(ClientErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error');
   }
 }
 

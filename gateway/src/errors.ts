@@ -1,6 +1,9 @@
+import type { StartupErrorCode } from './error-registry.js';
+
 /**
- * Stable codes for errors raised while configuring or starting the gateway
- * (errors a client sees are GraphQLErrors with `extensions.code`, see error-codes.ts).
+ * Stable codes for errors raised while configuring or starting the gateway, by short
+ * name; each is registered in error-registry.ts (errors a client sees are GraphQLErrors
+ * with `extensions.code`, registered there too).
  */
 export const GatewayErrorCode = {
   CONFIG_INVALID: 'ERR_GATEWAY_CONFIG_INVALID',
@@ -9,7 +12,7 @@ export const GatewayErrorCode = {
   SUPERGRAPH_INVALID: 'ERR_GATEWAY_SUPERGRAPH_INVALID',
   START_FAILED: 'ERR_GATEWAY_START_FAILED',
   PLUGIN_OPTIONS_INVALID: 'ERR_GATEWAY_PLUGIN_OPTIONS_INVALID',
-} as const;
+} as const satisfies Record<string, StartupErrorCode>;
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
 
 export class GatewayError extends Error {

@@ -2,7 +2,14 @@ export { CONFIG_FIELDS, CONFIG_FILE_ENV, type ParseConfigOptions, parseConfig } 
 export type { AdapterName, GatewayConfig, GatewayEnv, LogLevel, Runtime, SubgraphOverride } from './config/types.js';
 export type { GatewayContext } from './context.js';
 export { type CreateGatewayOptions, createGateway, type Gateway } from './create-gateway.js';
-export { ClientErrorCode } from './error-codes.js';
+export {
+  CLIENT_ERRORS,
+  ClientErrorCode,
+  type ClientErrorSpec,
+  isClientSafe,
+  STARTUP_ERRORS,
+  type StartupErrorCode,
+} from './error-registry.js';
 export { type ConfigIssue, GatewayConfigError, GatewayError, GatewayErrorCode, PluginOptionsError } from './errors.js';
 export { createFormatError, MASKED_MESSAGE } from './format-error.js';
 export { createLogger, type Logger } from './logger.js';

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GatewayContext } from './context.js';
-import { isClientSafe } from './format-error.js';
+import { isClientSafe } from './error-registry.js';
 import type { Logger } from './logger.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { Pool } from 'undici';
 import type { GatewayContext } from './context.js';
-import { ClientErrorCode } from './error-codes.js';
+import { ClientErrorCode } from './error-registry.js';
 import { failedFetchErrors } from './fetch-error-paths.js';
 import { LogThrottle } from './log-throttle.js';
 import type { Logger } from './logger.js';

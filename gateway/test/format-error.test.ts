@@ -1,6 +1,7 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { createFormatError, isClientSafe, MASKED_MESSAGE } from '../src/format-error.js';
+import { isClientSafe } from '../src/error-registry.js';
+import { createFormatError, MASKED_MESSAGE } from '../src/format-error.js';
 
 const location = [{ line: 1, column: 3 }];
 

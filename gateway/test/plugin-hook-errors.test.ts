@@ -39,7 +39,7 @@ describe('a plugin whose authenticate hook throws', () => {
     const strict: GatewayPlugin = {
       name: 'strict-auth',
       authenticate() {
-        throw httpError(401, 'UNAUTHENTICATED', 'No credential.');
+        throw httpError('UNAUTHENTICATED', 'No credential.');
       },
     };
     served = await serveGateway({}, { logger: log.logger, plugins: [strict] });

@@ -3,7 +3,7 @@
 // digests, so neither a key's content nor its length leaks through timing. The key never
 // appears in an error message, a log line, or a subgraph request.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ClientErrorCode } from '../error-codes.js';
+import { ClientErrorCode } from '../error-registry.js';
 import { firstHeaderValue, isSafeHeaderValue } from './auth/header-values.js';
 import { asOptionsObject, checkKnownKeys, headerName, OptionIssues, optionalBoolean } from './auth/options.js';
 import { httpError } from './http-error.js';
@@ -54,7 +54,7 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): GatewayPlugin {
       const presented = firstHeaderValue(scope.headers[header])?.trim();
       if (!presented) {
         if (!required) return undefined;
-        throw httpError(401, ClientErrorCode.UNAUTHENTICATED, 'API key required', challenge);
+        throw httpError(ClientErrorCode.UNAUTHENTICATED, 'API key required', challenge);
       }
       const digest = sha256(presented);
       let consumer: string | undefined;
@@ -62,7 +62,7 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): GatewayPlugin {
       for (const entry of keys) {
         if (timingSafeEqual(digest, entry.digest) && consumer === undefined) consumer = entry.consumer;
       }
-      if (consumer === undefined) throw httpError(401, ClientErrorCode.UNAUTHENTICATED, 'Invalid API key', challenge);
+      if (consumer === undefined) throw httpError(ClientErrorCode.UNAUTHENTICATED, 'Invalid API key', challenge);
       return { consumer };
     },
 

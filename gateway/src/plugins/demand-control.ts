@@ -1,5 +1,5 @@
 import type { CostEstimator } from '../demand-control/cost-estimator.js';
-import { ClientErrorCode } from '../error-codes.js';
+import { ClientErrorCode } from '../error-registry.js';
 import { PluginOptionsError } from '../errors.js';
 import { httpError } from './http-error.js';
 import type { GatewayPlugin } from './types.js';
@@ -35,7 +35,6 @@ export function demandControl(options: DemandControlOptions): GatewayPlugin {
             if (cost <= maxCost) return;
             const estimatedCost = Math.min(Math.round(cost), Number.MAX_SAFE_INTEGER);
             throw httpError(
-              400,
               ClientErrorCode.COST_ESTIMATED_TOO_EXPENSIVE,
               `The operation's estimated cost is ${estimatedCost}; the limit is ${maxCost}. Ask for fewer items (first/limit) or fewer nested lists.`,
               {},

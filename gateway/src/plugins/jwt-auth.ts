@@ -12,7 +12,7 @@ import {
   type JWTVerifyOptions,
   jwtVerify,
 } from 'jose';
-import { ClientErrorCode } from '../error-codes.js';
+import { ClientErrorCode } from '../error-registry.js';
 import type { Logger } from '../logger.js';
 import { readCredential, type TokenSource } from './auth/bearer.js';
 import { claimHeaderValue } from './auth/header-values.js';
@@ -166,7 +166,7 @@ export function jwtAuth(options: JwtAuthOptions): GatewayPlugin {
 
   const reject = (requestId: string, reason: string): never => {
     logger?.debug({ requestId, plugin: PLUGIN, reason }, 'jwt rejected');
-    throw httpError(401, ClientErrorCode.UNAUTHENTICATED, INVALID_MESSAGE, {
+    throw httpError(ClientErrorCode.UNAUTHENTICATED, INVALID_MESSAGE, {
       'www-authenticate': `${schemeName} error="invalid_token"`,
     });
   };
@@ -179,11 +179,11 @@ export function jwtAuth(options: JwtAuthOptions): GatewayPlugin {
       switch (credential.kind) {
         case 'none':
           if (!required) return undefined;
-          throw httpError(401, ClientErrorCode.UNAUTHENTICATED, MISSING_MESSAGE, { 'www-authenticate': schemeName });
+          throw httpError(ClientErrorCode.UNAUTHENTICATED, MISSING_MESSAGE, { 'www-authenticate': schemeName });
         case 'other-scheme':
-          throw httpError(401, ClientErrorCode.UNAUTHENTICATED, MISSING_MESSAGE, { 'www-authenticate': schemeName });
+          throw httpError(ClientErrorCode.UNAUTHENTICATED, MISSING_MESSAGE, { 'www-authenticate': schemeName });
         case 'malformed':
-          throw httpError(400, ClientErrorCode.BAD_REQUEST, malformedMessage, {
+          throw httpError(ClientErrorCode.BAD_REQUEST, malformedMessage, {
             'www-authenticate': `${schemeName} error="invalid_request"`,
           });
       }

@@ -6,7 +6,7 @@ import {
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { ClientErrorCode } from '../error-codes.js';
+import { ClientErrorCode } from '../error-registry.js';
 import { PluginOptionsError } from '../errors.js';
 import { httpError } from './http-error.js';
 import type { GatewayPlugin } from './types.js';
@@ -42,7 +42,7 @@ export function operationLimits(options: OperationLimitsOptions = DEFAULT_OPERAT
     .map(([field]) => ({ field, message: 'must be a positive integer' }));
   if (issues.length > 0) throw new PluginOptionsError('operation-limits', issues);
 
-  const reject = (message: string) => httpError(400, ClientErrorCode.OPERATION_LIMIT_EXCEEDED, message);
+  const reject = (message: string) => httpError(ClientErrorCode.OPERATION_LIMIT_EXCEEDED, message);
   // Apollo Server reuses the parsed document of a repeated query: measure each one once.
   const measured = new WeakMap<DocumentNode, Measurements>();
   return {

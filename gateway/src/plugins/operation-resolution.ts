@@ -1,4 +1,4 @@
-import { ClientErrorCode } from '../error-codes.js';
+import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from './http-error.js';
 import type { GatewayPlugin } from './types.js';
 
@@ -20,7 +20,6 @@ export function operationResolution(): GatewayPlugin {
               const named = request.operationName;
               const several = document.definitions.filter((d) => d.kind === 'OperationDefinition').length > 1;
               throw httpError(
-                400,
                 ClientErrorCode.OPERATION_RESOLUTION_FAILURE,
                 named !== undefined && named !== null
                   ? `Unknown operation named "${named}".`
@@ -31,7 +30,6 @@ export function operationResolution(): GatewayPlugin {
             }
             if (operation.operation === 'subscription') {
               throw httpError(
-                400,
                 ClientErrorCode.SUBSCRIPTION_NOT_SUPPORTED,
                 schema.getSubscriptionType()
                   ? 'Subscriptions are not served over HTTP by this gateway.'
@@ -40,7 +38,6 @@ export function operationResolution(): GatewayPlugin {
             }
             if (!schema.getRootType(operation.operation)) {
               throw httpError(
-                400,
                 ClientErrorCode.OPERATION_RESOLUTION_FAILURE,
                 `The schema has no ${operation.operation} root type.`,
               );

@@ -1,4 +1,4 @@
-import { ClientErrorCode } from '../error-codes.js';
+import { ClientErrorCode } from '../error-registry.js';
 import type { GatewayPlugin } from './types.js';
 
 /**

@@ -11,6 +11,7 @@ import {
   type JWTVerifyGetKey,
   type LocalJWKSet,
 } from 'jose';
+import type { StartupErrorCode } from '../../error-registry.js';
 
 /** A JWKS document larger than this is refused (a real one is a few KiB). */
 export const MAX_JWKS_BYTES = 1024 * 1024;
@@ -30,12 +31,12 @@ export interface RemoteKeyResolverOptions {
 /** Thrown instead of fetching while a failed fetch's cooldown runs and no fresh key matches. */
 export class JwksUnavailableError extends Error {
   override name = 'JwksUnavailableError';
-  readonly code = 'ERR_JWKS_UNAVAILABLE';
+  readonly code: StartupErrorCode = 'ERR_JWKS_UNAVAILABLE';
 }
 
 class JwksFetchError extends Error {
   override name = 'JwksFetchError';
-  readonly code = 'ERR_JWKS_FETCH_FAILED';
+  readonly code: StartupErrorCode = 'ERR_JWKS_FETCH_FAILED';
 }
 
 export function createRemoteKeyResolver(options: RemoteKeyResolverOptions): JWTVerifyGetKey {

@@ -1,6 +1,6 @@
 import type { GatewayContext } from '../../context.js';
 import type { ResolvedRequest } from '../../demand-control/cost-estimator.js';
-import { ClientErrorCode } from '../../error-codes.js';
+import { ClientErrorCode } from '../../error-registry.js';
 import { LogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../logger.js';
 import { httpError } from '../http-error.js';
@@ -112,7 +112,6 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
               reportFailure(error);
               if (failureMode === 'open') return;
               throw httpError(
-                503,
                 ClientErrorCode.RATE_LIMIT_UNAVAILABLE,
                 'Rate limiting is unavailable, so the request was refused; try again later',
               );
@@ -120,7 +119,6 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
             const headers = rateLimitHeaders(max, hit);
             if (hit.count > max) {
               throw httpError(
-                429,
                 ClientErrorCode.RATE_LIMITED,
                 `Rate limit exceeded: at most ${max} per ${formatWindow(windowMs)}; retry in ${headers['ratelimit-reset']} s`,
                 { 'retry-after': headers['ratelimit-reset'], ...headers },

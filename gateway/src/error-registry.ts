@@ -1,0 +1,79 @@
+/**
+ * Every error code the gateway can emit, in one place (fastify's `lib/errors.js` is the
+ * model): what a client sees (`extensions.code`, with its HTTP status) and what stops
+ * startup (`error.code`). The README's error table is checked against this by a test.
+ */
+export interface ClientErrorSpec {
+  /** The HTTP status of the response; 200 when the error sits on fields of a partial answer. */
+  readonly status: number;
+  /** Its message is written for clients and survives production masking. */
+  readonly clientSafe: boolean;
+}
+
+/** `extensions.code` values a client can receive, ours and those Apollo Server sets. */
+export const CLIENT_ERRORS = {
+  // Refused before execution (the adapters answer the first three themselves).
+  /** 400, or a framework's own 4xx for a request it cannot read (408, 431…). */
+  BAD_REQUEST: { status: 400, clientSafe: true },
+  PAYLOAD_TOO_LARGE: { status: 413, clientSafe: true },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, clientSafe: true },
+  GRAPHQL_PARSE_FAILED: { status: 400, clientSafe: true },
+  GRAPHQL_VALIDATION_FAILED: { status: 400, clientSafe: true },
+  BAD_USER_INPUT: { status: 400, clientSafe: true },
+  PERSISTED_QUERY_NOT_FOUND: { status: 200, clientSafe: true },
+  PERSISTED_QUERY_NOT_SUPPORTED: { status: 200, clientSafe: true },
+  /** The request names no runnable operation (unknown name, several and no name). Apollo Server's code. */
+  OPERATION_RESOLUTION_FAILURE: { status: 400, clientSafe: true },
+  /** A subscription sent over plain HTTP. */
+  SUBSCRIPTION_NOT_SUPPORTED: { status: 400, clientSafe: true },
+  /** The operation is too deep, too wide or too long. */
+  OPERATION_LIMIT_EXCEEDED: { status: 400, clientSafe: true },
+  /** The operation's estimated cost is over MAX_COST (the same code as Apollo Router's). */
+  COST_ESTIMATED_TOO_EXPENSIVE: { status: 400, clientSafe: true },
+  /** No, or a bad, credential. */
+  UNAUTHENTICATED: { status: 401, clientSafe: true },
+  /** Never raised by the gateway: a subgraph's own authorization error, passed on on its fields. */
+  FORBIDDEN: { status: 200, clientSafe: true },
+  /** Over the rate limit; `Retry-After` says when to come back. */
+  RATE_LIMITED: { status: 429, clientSafe: true },
+  /** The rate-limit store is down and the limiter fails closed. */
+  RATE_LIMIT_UNAVAILABLE: { status: 503, clientSafe: true },
+  // On fields of a partial answer.
+  SUBGRAPH_TIMEOUT: { status: 200, clientSafe: true },
+  SUBGRAPH_UNAVAILABLE: { status: 200, clientSafe: true },
+  SUBGRAPH_BAD_RESPONSE: { status: 200, clientSafe: true },
+  /** A subgraph's answer was larger than SUBGRAPH_MAX_RESPONSE_BYTES; its read was aborted. */
+  SUBGRAPH_RESPONSE_TOO_LARGE: { status: 200, clientSafe: true },
+  /** The answer would be larger than MAX_RESPONSE_BYTES; it is replaced by this one error (`data: null`). */
+  RESPONSE_TOO_LARGE: { status: 200, clientSafe: true },
+  /** Anything else, masked in production; the original is logged with the request id. */
+  INTERNAL_SERVER_ERROR: { status: 500, clientSafe: false },
+} as const satisfies Readonly<Record<string, ClientErrorSpec>>;
+
+/** `error.code` of errors that stop configuration or startup (never sent to a client). */
+export const STARTUP_ERRORS = {
+  ERR_GATEWAY_CONFIG_INVALID: 'the configuration has invalid fields (each is named)',
+  ERR_GATEWAY_CONFIG_FILE_UNREADABLE: 'GATEWAY_CONFIG_FILE cannot be read',
+  ERR_GATEWAY_SUPERGRAPH_UNREADABLE: 'the supergraph file cannot be read (the cause says why: ENOENT, EISDIR…)',
+  ERR_GATEWAY_SUPERGRAPH_INVALID: 'the supergraph cannot be loaded',
+  ERR_GATEWAY_START_FAILED: 'the gateway was started twice, or after it stopped',
+  ERR_GATEWAY_PLUGIN_OPTIONS_INVALID: "a plugin factory's options are invalid (each is named)",
+  ERR_JWKS_UNAVAILABLE: 'the JWKS is in its cooldown after a failed fetch (logged; the token gets 401)',
+  ERR_JWKS_FETCH_FAILED: 'the JWKS fetch failed (logged; the token gets 401)',
+} as const;
+
+export type ClientErrorCode = keyof typeof CLIENT_ERRORS;
+export type StartupErrorCode = keyof typeof STARTUP_ERRORS;
+
+/** Each client code as a constant: `ClientErrorCode.RATE_LIMITED`. */
+export const ClientErrorCode: { readonly [K in ClientErrorCode]: K } = Object.freeze(
+  Object.fromEntries(Object.keys(CLIENT_ERRORS).map((code) => [code, code])) as { [K in ClientErrorCode]: K },
+);
+
+export function isClientErrorCode(code: unknown): code is ClientErrorCode {
+  return typeof code === 'string' && Object.hasOwn(CLIENT_ERRORS, code);
+}
+
+export function isClientSafe(code: unknown): boolean {
+  return isClientErrorCode(code) && CLIENT_ERRORS[code].clientSafe;
+}

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { httpErrorResponse } from '@fedgw/adapters';
+import { describe, expect, it } from 'vitest';
+import { CLIENT_ERRORS, type ClientErrorCode, isClientSafe, STARTUP_ERRORS } from '../src/error-registry.js';
+import { GatewayErrorCode } from '../src/errors.js';
+import { httpError } from '../src/plugins/http-error.js';
+
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+/** The README's "Errors clients see" table: code → the HTTP cells of the rows naming it. */
+function readmeErrorTable(): Map<string, string[]> {
+  const section = README.slice(README.indexOf('### Errors clients see'), README.indexOf('### Health, readiness'));
+  const rows = new Map<string, string[]>();
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').map((cell) => cell.trim());
+    const code = cells[3]?.match(/^`([A-Z_]+)`/)?.[1];
+    if (code) rows.set(code, [...(rows.get(code) ?? []), cells[2] ?? '']);
+  }
+  return rows;
+}
+
+describe('the error registry', () => {
+  it('matches the README table: every client code has a row with its HTTP status, every row a registered code', () => {
+    const table = readmeErrorTable();
+    expect([...table.keys()].sort()).toEqual(Object.keys(CLIENT_ERRORS).sort());
+    for (const [code, spec] of Object.entries(CLIENT_ERRORS)) {
+      for (const status of table.get(code) ?? []) expect(status, code).toMatch(new RegExp(`^${spec.status}\\b`));
+    }
+  });
+
+  it('gives httpError its status: a plugin cannot answer a code with another status', () => {
+    for (const [code, spec] of Object.entries(CLIENT_ERRORS)) {
+      const error = httpError(code as ClientErrorCode, 'message');
+      expect(error.extensions.code).toBe(code);
+      expect((error.extensions.http as { status: number }).status).toBe(spec.status);
+    }
+  });
+
+  it("registers the adapters' own codes with the statuses they answer", () => {
+    for (const status of [400, 401, 408, 413, 415, 500]) {
+      const answer = httpErrorResponse({ statusCode: status }, 1024);
+      const code = JSON.parse(answer.body).errors[0].extensions.code as ClientErrorCode;
+      expect(CLIENT_ERRORS[code], `${status} → ${code}`).toBeDefined();
+      // BAD_REQUEST keeps a framework's own 4xx (408, 431…); the others are answered with their registered status.
+      if (code === 'BAD_REQUEST') expect(answer.status).toBeGreaterThanOrEqual(400);
+      else expect(CLIENT_ERRORS[code].status).toBe(answer.status);
+    }
+  });
+
+  it('registers every startup code, and masks only what is not client-safe', () => {
+    for (const code of Object.values(GatewayErrorCode)) expect(STARTUP_ERRORS[code]).toBeTypeOf('string');
+    expect(isClientSafe('INTERNAL_SERVER_ERROR')).toBe(false);
+    expect(isClientSafe('DOWNSTREAM_SERVICE_ERROR')).toBe(false);
+    expect(isClientSafe('RATE_LIMITED')).toBe(true);
+  });
+});
