@@ -5,8 +5,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ClientErrorCode } from '../error-registry.js';
 import { firstHeaderValue, isSafeHeaderValue } from './auth/header-values.js';
-import { asOptionsObject, checkKnownKeys, headerName, OptionIssues, optionalBoolean } from './auth/options.js';
 import { httpError } from './http-error.js';
+import { asOptionsObject, checkKnownKeys, headerName, OptionIssues, optionalBoolean } from './options.js';
 import type { GatewayPlugin, Identity } from './types.js';
 
 const PLUGIN = 'api-key';

@@ -4,7 +4,7 @@
 // test 3 of the Apollo Router extensibility benchmark (docs/reference/published-benchmarks.md §C).
 import type { IncomingHttpHeaders } from 'node:http';
 import { claimHeaderValue, firstHeaderValue, isSafeHeaderValue } from './auth/header-values.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues, optionalBoolean } from './auth/options.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues, optionalBoolean } from './options.js';
 import type { GatewayPlugin } from './types.js';
 
 const PLUGIN = 'client-awareness';

@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GatewayContext } from '../context.js';
 import type { ConfigIssue } from '../errors.js';
-import { PluginOptionsError } from '../errors.js';
+import { isHeaderName, RESERVED_HEADERS } from './header-names.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues } from './options.js';
 import type { GatewayPlugin } from './types.js';
 
 /**
@@ -35,29 +36,20 @@ export interface HeaderRulesOptions {
   response?: ResponseHeaderRule[];
 }
 
-/** Never forwarded: connection-level, or describing a body the gateway itself builds. */
-const RESERVED = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-  'content-type',
-  'content-encoding',
-  'accept-encoding',
-  'accept',
-]);
+const PLUGIN = 'header-rules';
+/** The options each kind of request rule takes (Apollo Router's names). */
+const RULE_KEYS = {
+  propagate: ['named', 'matching', 'rename', 'default'],
+  insert: ['name', 'value'],
+  remove: ['named', 'matching'],
+} as const satisfies Record<string, readonly string[]>;
 
 type CompiledRule = (headers: Record<string, string>, incoming: IncomingHttpHeaders) => void;
 
 export function headerRules(options: HeaderRulesOptions): GatewayPlugin {
-  const issues: ConfigIssue[] = [];
+  const toolkit = new OptionIssues();
+  const issues = toolkit.issues;
+  checkKnownKeys(toolkit, asOptionsObject(PLUGIN, options), ['all', 'subgraphs', 'response']);
   const all = compileRules(options.all ?? [], 'all', issues);
   const perSubgraph = new Map(
     Object.entries(options.subgraphs ?? {}).map(([name, rules]) => [
@@ -66,7 +58,7 @@ export function headerRules(options: HeaderRulesOptions): GatewayPlugin {
     ]),
   );
   const responseRules = compileResponseRules(options.response ?? [], issues);
-  if (issues.length > 0) throw new PluginOptionsError('header-rules', issues);
+  toolkit.throwIfAny(PLUGIN);
 
   // Response header values seen so far, per request.
   const collected = new WeakMap<GatewayContext, Map<string, string[]>>();
@@ -130,13 +122,21 @@ function compileRule(rule: RequestHeaderRule, field: string, issues: ConfigIssue
     return undefined;
   };
   if (typeof rule !== 'object' || rule === null) return fail('expected an object');
+  const kinds = Object.keys(rule);
+  if (kinds.length !== 1)
+    return fail(`expected exactly one of propagate, insert, remove; got ${kinds.join(', ') || 'none'}`);
+  const spec = Object.values(rule)[0] as unknown;
+  if (typeof spec !== 'object' || spec === null) return fail(`${kinds[0]} must be an object`);
+  const known: readonly string[] | undefined = RULE_KEYS[kinds[0] as keyof typeof RULE_KEYS];
+  const unknown = known ? Object.keys(spec).filter((key) => !known.includes(key)) : [];
+  if (unknown.length > 0) return fail(`unknown ${kinds[0]} option ${unknown.join(', ')} (known: ${known?.join(', ')})`);
   if ('propagate' in rule) {
     const spec = rule.propagate;
     if ('named' in spec) {
       const from = headerName(spec.named);
       const to = headerName(spec.rename ?? spec.named);
       if (!from || !to) return fail('propagate.named/rename must be valid header names');
-      if (RESERVED.has(to)) return fail(`"${to}" is a hop-by-hop or reserved header and is never forwarded`);
+      if (RESERVED_HEADERS.has(to)) return fail(`"${to}" is a hop-by-hop or reserved header and is never forwarded`);
       return (headers, incoming) => {
         const value = single(incoming[from]) ?? spec.default;
         if (value !== undefined) headers[to] = value;
@@ -147,14 +147,14 @@ function compileRule(rule: RequestHeaderRule, field: string, issues: ConfigIssue
     return (headers, incoming) => {
       for (const [name, value] of Object.entries(incoming)) {
         const text = single(value);
-        if (text !== undefined && !RESERVED.has(name) && pattern.test(name)) headers[name] = text;
+        if (text !== undefined && !RESERVED_HEADERS.has(name) && pattern.test(name)) headers[name] = text;
       }
     };
   }
   if ('insert' in rule) {
     const name = headerName(rule.insert.name);
     if (!name || typeof rule.insert.value !== 'string') return fail('insert needs a valid name and a string value');
-    if (RESERVED.has(name)) return fail(`"${name}" is a hop-by-hop or reserved header and is never forwarded`);
+    if (RESERVED_HEADERS.has(name)) return fail(`"${name}" is a hop-by-hop or reserved header and is never forwarded`);
     return (headers) => {
       headers[name] = rule.insert.value;
     };
@@ -180,9 +180,17 @@ function compileRule(rule: RequestHeaderRule, field: string, issues: ConfigIssue
 function compileResponseRules(rules: ResponseHeaderRule[], issues: ConfigIssue[]): Map<string, MergeStrategy> {
   const compiled = new Map<string, MergeStrategy>();
   rules.forEach((rule, index) => {
+    const unknown = Object.keys(rule ?? {}).filter((key) => key !== 'name' && key !== 'merge');
+    if (unknown.length > 0) {
+      issues.push({
+        field: `response[${index}]`,
+        message: `unknown option ${unknown.join(', ')} (known: name, merge)`,
+      });
+      return;
+    }
     const name = headerName(rule?.name);
     const strategy = rule?.merge ?? defaultMerge(name ?? '');
-    if (!name || RESERVED.has(name)) {
+    if (!name || RESERVED_HEADERS.has(name)) {
       issues.push({ field: `response[${index}].name`, message: 'must be a header name that is not hop-by-hop' });
     } else if (!['first', 'last', 'append', 'most-restrictive'].includes(strategy)) {
       issues.push({ field: `response[${index}].merge`, message: 'expected first | last | append | most-restrictive' });
@@ -244,7 +252,7 @@ function parseCacheControl(value: string): Map<string, string | undefined> {
 }
 
 function headerName(name: unknown): string | undefined {
-  return typeof name === 'string' && /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name) ? name.toLowerCase() : undefined;
+  return isHeaderName(name) ? name.toLowerCase() : undefined;
 }
 
 function regex(source: unknown): RegExp | undefined {

@@ -16,6 +16,8 @@ import { ClientErrorCode } from '../error-registry.js';
 import type { Logger } from '../logger.js';
 import { readCredential, type TokenSource } from './auth/bearer.js';
 import { claimHeaderValue } from './auth/header-values.js';
+import { createRemoteKeyResolver } from './auth/remote-jwks.js';
+import { httpError } from './http-error.js';
 import {
   asOptionsObject,
   checkKnownKeys,
@@ -24,9 +26,7 @@ import {
   optionalBoolean,
   optionalDuration,
   optionalNonEmptyString,
-} from './auth/options.js';
-import { createRemoteKeyResolver } from './auth/remote-jwks.js';
-import { httpError } from './http-error.js';
+} from './options.js';
 import type { GatewayPlugin, Identity } from './types.js';
 
 const PLUGIN = 'jwt';

@@ -7,8 +7,8 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { ClientErrorCode } from '../error-registry.js';
-import { PluginOptionsError } from '../errors.js';
 import { httpError } from './http-error.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues } from './options.js';
 import type { GatewayPlugin } from './types.js';
 
 /**
@@ -37,10 +37,11 @@ export const DEFAULT_OPERATION_LIMITS: Readonly<OperationLimitsOptions> = Object
 });
 
 export function operationLimits(options: OperationLimitsOptions = DEFAULT_OPERATION_LIMITS): GatewayPlugin {
-  const issues = Object.entries(options)
-    .filter(([, value]) => !Number.isInteger(value) || value < 1)
-    .map(([field]) => ({ field, message: 'must be a positive integer' }));
-  if (issues.length > 0) throw new PluginOptionsError('operation-limits', issues);
+  const issues = new OptionIssues();
+  const known = Object.keys(DEFAULT_OPERATION_LIMITS);
+  checkKnownKeys(issues, asOptionsObject('operation-limits', options), known);
+  for (const field of known) issues.integer(field, options[field as keyof OperationLimitsOptions], 1, undefined, true);
+  issues.throwIfAny('operation-limits');
 
   const reject = (message: string) => httpError(ClientErrorCode.OPERATION_LIMIT_EXCEEDED, message);
   // Apollo Server reuses the parsed document of a repeated query: measure each one once.

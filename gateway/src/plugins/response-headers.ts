@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { PluginOptionsError } from '../errors.js';
+import { isHeaderName, RESERVED_HEADERS } from './header-names.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues } from './options.js';
 import type { GatewayPlugin } from './types.js';
 
 /**
@@ -16,22 +17,24 @@ export interface ResponseHeadersOptions {
   headers: ResponseHeader[];
 }
 
+const PLUGIN = 'response-headers';
 const PLACEHOLDER = /\{(uuid|requestId)\}/g;
 
 export function responseHeaders(options: ResponseHeadersOptions): GatewayPlugin {
-  const headers = options.headers ?? [];
-  const issues = headers.flatMap((header, index) => {
-    const problems = [];
-    if (typeof header?.name !== 'string' || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(header.name)) {
-      problems.push({ field: `headers[${index}].name`, message: 'must be a valid header name' });
+  const issues = new OptionIssues();
+  checkKnownKeys(issues, asOptionsObject(PLUGIN, options), ['headers']);
+  const headers = Array.isArray(options.headers) ? options.headers : [];
+  if (headers.length === 0) issues.add('headers', 'expected at least one header');
+  headers.forEach((header, index) => {
+    checkKnownKeys(issues, header ?? {}, ['name', 'value'], `headers[${index}].`);
+    if (!isHeaderName(header?.name) || RESERVED_HEADERS.has(header.name.toLowerCase())) {
+      issues.add(`headers[${index}].name`, 'must be a header name that is not reserved');
     }
     if (typeof header?.value !== 'string' || /[\r\n]/.test(header.value)) {
-      problems.push({ field: `headers[${index}].value`, message: 'must be a string without line breaks' });
+      issues.add(`headers[${index}].value`, 'must be a string without line breaks');
     }
-    return problems;
   });
-  if (headers.length === 0) issues.push({ field: 'headers', message: 'expected at least one header' });
-  if (issues.length > 0) throw new PluginOptionsError('response-headers', issues);
+  issues.throwIfAny(PLUGIN);
 
   const compiled = headers.map(({ name, value }) => ({
     name: name.toLowerCase(),

@@ -6,78 +6,26 @@ import type { Logger } from '../../logger.js';
 import { httpError } from '../http-error.js';
 import type { GatewayPlugin } from '../types.js';
 import { MemoryStore } from './memory-store.js';
+import {
+  checkOptions,
+  PLUGIN_NAME,
+  type RateLimitFailureMode,
+  type RateLimitKey,
+  type RateLimitOptions,
+} from './options.js';
 import { RedisStore } from './redis-store.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
-import { describe, isRedisUrl, OptionIssues, PLUGIN_NAME } from './validate.js';
 
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export {
+  RATE_LIMIT_FAILURE_MODES,
+  RATE_LIMIT_KEYS,
+  type RateLimitFailureMode,
+  type RateLimitKey,
+  type RateLimitOptions,
+} from './options.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';
 export type { RateLimitHit, RateLimitStore } from './store.js';
-
-export const RATE_LIMIT_KEYS = ['ip', 'sub', 'api-key', 'global'] as const;
-/**
- * Who shares a bucket:
- * - `ip`: the client address (`context.scope.ip`), key `ip:<address>`;
- * - `sub`: the JWT subject (`context.identity.subject`), key `sub:<subject>`;
- * - `api-key`: the API key's consumer (`context.identity.consumer`), key `api-key:<consumer>`;
- * - `global`: one bucket for every caller, key `global` (a ceiling on the whole gateway).
- *
- * With `sub` and `api-key`, a caller without that identity (anonymous) is counted by IP
- * (`ip:<address>`), so anonymous traffic is limited too. There is deliberately no key or
- * cost by operation name: the client chooses the name freely, so renaming an operation
- * would get a fresh bucket or a free pass. Names become trustworthy only with trusted
- * documents (an allowlist of operations), which this gateway does not have yet.
- */
-export type RateLimitKey = (typeof RATE_LIMIT_KEYS)[number];
-
-export const RATE_LIMIT_FAILURE_MODES = ['open', 'closed'] as const;
-/** What happens to a request when the store fails (Redis down or too slow). */
-export type RateLimitFailureMode = (typeof RATE_LIMIT_FAILURE_MODES)[number];
-
-export interface RateLimitOptions {
-  /** Requests allowed per key and window (the sum of their costs). Required; an integer >= 1. */
-  max: number;
-  /** Length of the fixed window in ms, opened by a key's first request. Required; an integer >= 1. */
-  windowMs: number;
-  /** Who shares a bucket (see `RateLimitKey`). Default: `'ip'`. */
-  keyBy?: RateLimitKey;
-  /**
-   * What one request costs, computed from the operation itself (never from its
-   * client-chosen name): for example demand control's estimate
-   * (`RATE_LIMIT_COST=estimated`). Rounded up, and at least 1, so no request is free.
-   * Default: every request costs 1.
-   */
-  cost?: (request: ResolvedRequest) => number;
-  /**
-   * Where counters live. Default: a `MemoryStore` (per process), or a `RedisStore` when
-   * `redisUrl` is given. A store passed here is yours to close; the ones the plugin builds
-   * are closed when the gateway stops. Give `store` or `redisUrl`, not both.
-   */
-  store?: RateLimitStore;
-  /** Builds a `RedisStore` with its defaults (key prefix `gw:rl:`, 500 ms command timeout). */
-  redisUrl?: string;
-  /**
-   * When the store fails: `'open'` lets the request through and logs a warning (at most one
-   * per `warnIntervalMs`); `'closed'` answers 503 `RATE_LIMIT_UNAVAILABLE`. Default: `'open'`.
-   */
-  failureMode?: RateLimitFailureMode;
-  /** Least time between two "store unavailable" warnings. Default: 30 000 ms. */
-  warnIntervalMs?: number;
-  /** Where store failures are reported. Required. */
-  logger: Logger;
-}
-
-const KNOWN = [
-  'max',
-  'windowMs',
-  'keyBy',
-  'cost',
-  'store',
-  'redisUrl',
-  'failureMode',
-  'warnIntervalMs',
-  'logger',
-] as const;
 
 /**
  * Limits requests per key (IP, JWT subject, API key consumer, or one global bucket) in a fixed
@@ -137,63 +85,6 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
       if (ownsStore) await store.close();
     },
   };
-}
-
-interface Settings {
-  max: number;
-  windowMs: number;
-  keyBy: RateLimitKey;
-  cost: ((request: ResolvedRequest) => number) | undefined;
-  failureMode: RateLimitFailureMode;
-  warnIntervalMs: number;
-}
-
-function checkOptions(options: RateLimitOptions): Settings {
-  const issues = new OptionIssues();
-  if (typeof options !== 'object' || options === null) {
-    issues.add('options', `expected an object, got ${describe(options)}`);
-    issues.throwIfAny();
-  }
-  issues.unknownKeys('', options, KNOWN);
-  issues.integer('max', options.max, 1, Number.MAX_SAFE_INTEGER, true);
-  issues.integer('windowMs', options.windowMs, 1, 2 ** 31 - 1, true);
-  issues.oneOf('keyBy', options.keyBy, RATE_LIMIT_KEYS);
-  issues.oneOf('failureMode', options.failureMode, RATE_LIMIT_FAILURE_MODES);
-  issues.integer('warnIntervalMs', options.warnIntervalMs, 0);
-
-  if (options.cost !== undefined && typeof options.cost !== 'function') {
-    issues.add('cost', `expected a function of the resolved request, got ${describe(options.cost)}`);
-  }
-
-  if (options.store !== undefined && options.redisUrl !== undefined) {
-    issues.add('redisUrl', 'give either store or redisUrl, not both');
-  }
-  if (options.store !== undefined && !isStore(options.store)) {
-    issues.add('store', 'expected a RateLimitStore (an object with hit() and close())');
-  }
-  if (options.redisUrl !== undefined && !isRedisUrl(options.redisUrl)) {
-    issues.add('redisUrl', `expected a redis:// or rediss:// URL`);
-  }
-  if (typeof options.logger?.warn !== 'function' || typeof options.logger?.child !== 'function') {
-    issues.add('logger', 'expected a pino logger');
-  }
-  issues.throwIfAny();
-
-  return {
-    max: options.max,
-    windowMs: options.windowMs,
-    keyBy: options.keyBy ?? 'ip',
-    cost: options.cost,
-    failureMode: options.failureMode ?? 'open',
-    warnIntervalMs: options.warnIntervalMs ?? 30_000,
-  };
-}
-
-function isStore(value: unknown): value is RateLimitStore {
-  const store = value as Partial<RateLimitStore> | null;
-  return (
-    typeof store === 'object' && store !== null && typeof store.hit === 'function' && typeof store.close === 'function'
-  );
 }
 
 function keyFor(keyBy: RateLimitKey, context: GatewayContext): string {

@@ -1,5 +1,6 @@
+import { checkKnownKeys, OptionIssues } from '../options.js';
+import { PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
-import { OptionIssues } from './validate.js';
 
 export interface MemoryStoreOptions {
   /**
@@ -34,13 +35,13 @@ export class MemoryStore implements RateLimitStore {
 
   constructor(options: MemoryStoreOptions = {}) {
     const issues = new OptionIssues();
-    issues.unknownKeys('MemoryStore.', options, KNOWN);
+    checkKnownKeys(issues, options, KNOWN, 'MemoryStore.');
     issues.integer('MemoryStore.maxKeys', options.maxKeys, 1);
     issues.integer('MemoryStore.sweepIntervalMs', options.sweepIntervalMs, 10, 2 ** 31 - 1);
     if (options.now !== undefined && typeof options.now !== 'function') {
       issues.add('MemoryStore.now', 'expected a function returning milliseconds');
     }
-    issues.throwIfAny();
+    issues.throwIfAny(PLUGIN_NAME);
 
     this.#maxKeys = options.maxKeys ?? 100_000;
     this.#now = options.now ?? Date.now;

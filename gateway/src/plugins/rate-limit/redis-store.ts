@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
+import { checkKnownKeys, OptionIssues } from '../options.js';
+import { isRedisUrl, PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
-import { isRedisUrl, OptionIssues } from './validate.js';
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://...` (TLS). Required. */
@@ -57,7 +58,7 @@ export class RedisStore implements RateLimitStore {
 
   constructor(options: RedisStoreOptions) {
     const issues = new OptionIssues();
-    issues.unknownKeys('RedisStore.', options, KNOWN);
+    checkKnownKeys(issues, options, KNOWN, 'RedisStore.');
     if (!isRedisUrl(options.url)) issues.add('RedisStore.url', 'expected a redis:// or rediss:// URL');
     if (options.keyPrefix !== undefined && typeof options.keyPrefix !== 'string') {
       issues.add('RedisStore.keyPrefix', 'expected a string');
@@ -65,7 +66,7 @@ export class RedisStore implements RateLimitStore {
     issues.integer('RedisStore.commandTimeoutMs', options.commandTimeoutMs, 1, 60_000);
     issues.integer('RedisStore.connectTimeoutMs', options.connectTimeoutMs, 1, 60_000);
     issues.integer('RedisStore.maxReconnectDelayMs', options.maxReconnectDelayMs, 1, 60_000);
-    issues.throwIfAny();
+    issues.throwIfAny(PLUGIN_NAME);
 
     this.#keyPrefix = options.keyPrefix ?? 'gw:rl:';
     this.#commandTimeoutMs = options.commandTimeoutMs ?? 500;

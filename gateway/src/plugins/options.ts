@@ -1,34 +1,32 @@
-// Shared option checks for the auth plugins: each factory collects every problem into a
-// list and throws one PluginOptionsError, so a deploy is fixed in one round.
-import { type ConfigIssue, PluginOptionsError } from '../../errors.js';
-
-/** An HTTP field name (RFC 9110 `token`), lower-cased the way Node reports incoming headers. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
-
-/**
- * Headers a plugin must never be configured to read from or write claims into: transport
- * framing (undici owns them), the body type, and headers the gateway itself sets.
- */
-const RESERVED_HEADERS = new Set([
-  'host',
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'content-length',
-  'content-type',
-  'accept',
-  'x-request-id',
-]);
+// The options toolkit every plugin factory uses: it collects every problem into one list
+// and throws one PluginOptionsError naming each, so a deploy is fixed in one round.
+import { type ConfigIssue, PluginOptionsError } from '../errors.js';
+import { isHeaderName, RESERVED_HEADERS } from './header-names.js';
 
 export class OptionIssues {
   readonly issues: ConfigIssue[] = [];
 
   add(field: string, message: string): void {
     this.issues.push({ field, message });
+  }
+
+  /** An integer in [min, max]; `undefined` is fine unless `required`. */
+  integer(field: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER, required = false): void {
+    if (value === undefined) {
+      if (required) this.add(field, 'is required');
+      return;
+    }
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+      this.add(field, `expected an integer ${range}, got ${describe(value)}`);
+    }
+  }
+
+  /** One of `allowed`; `undefined` is fine. */
+  oneOf(field: string, value: unknown, allowed: readonly string[]): void {
+    if (value !== undefined && !allowed.includes(value as string)) {
+      this.add(field, `expected one of ${allowed.join(' | ')}, got ${describe(value)}`);
+    }
   }
 
   /** Throws a PluginOptionsError listing every issue added so far, if any. */
@@ -46,9 +44,15 @@ export function asOptionsObject(plugin: string, value: unknown): Record<string, 
 }
 
 /** Reports keys the factory does not know: a typo (`algorithm`) must not be silently ignored. */
-export function checkKnownKeys(issues: OptionIssues, options: Record<string, unknown>, known: readonly string[]): void {
+export function checkKnownKeys(
+  issues: OptionIssues,
+  options: object,
+  known: readonly string[],
+  /** Prefixes the field named in the issue (`MemoryStore.`). */
+  prefix = '',
+): void {
   for (const key of Object.keys(options)) {
-    if (!known.includes(key)) issues.add(key, `unknown option (known: ${known.join(', ')})`);
+    if (!known.includes(key)) issues.add(`${prefix}${key}`, `unknown option (known: ${known.join(', ')})`);
   }
 }
 
@@ -91,7 +95,7 @@ export function headerName(
   value: unknown,
   forbidden: readonly string[] = [],
 ): string | undefined {
-  if (typeof value !== 'string' || !HEADER_NAME.test(value.toLowerCase())) {
+  if (!isHeaderName(value)) {
     issues.add(field, "must be an HTTP header name (letters, digits and !#$%&'*+.^_`|~-)");
     return undefined;
   }
@@ -118,4 +122,11 @@ export function optionalDuration(
     return fallback;
   }
   return value;
+}
+
+/** A value as an error message shows it: strings quoted, objects by type (never their content). */
+export function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  return typeof value;
 }
