@@ -1,5 +1,4 @@
 import type { GatewayContext } from '../../context.js';
-import type { ResolvedRequest } from '../../demand-control/cost-estimator.js';
 import { ClientErrorCode } from '../../error-registry.js';
 import { LogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../logger.js';
@@ -14,7 +13,7 @@ import {
   type RateLimitOptions,
 } from './options.js';
 import { RedisStore } from './redis-store.js';
-import type { RateLimitHit, RateLimitStore } from './store.js';
+import type { RateLimitHit } from './store.js';
 
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export {
