@@ -1,17 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
+import { API_KEY_DEFAULTS } from '../plugins/api-key-auth.js';
+import { JWT_DEFAULTS } from '../plugins/auth/jwt-defaults.js';
+import { CLIENT_AWARENESS_DEFAULTS } from '../plugins/client-awareness.js';
 import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../plugins/demand-control.js';
+import { DEFAULT_OPERATION_LIMITS } from '../plugins/operation-limits.js';
+import {
+  isRedisUrl,
+  RATE_LIMIT_DEFAULTS,
+  RATE_LIMIT_FAILURE_MODES,
+  RATE_LIMIT_KEYS,
+} from '../plugins/rate-limit/options.js';
 import { closestName } from './closest-name.js';
 import { apiKeys, headerPairs, pluginList } from './plugin-values.js';
 import {
   ADAPTERS,
-  FAILURE_MODES,
   GATEWAY_ENVS,
   type GatewayConfig,
   LOG_LEVELS,
   RATE_LIMIT_COSTS,
-  RATE_LIMIT_KEYS,
   RUNTIMES,
   type SubgraphOverride,
 } from './types.js';
@@ -49,8 +57,8 @@ const isDev = (c: { env: GatewayConfig['env'] }) => c.env === 'development';
 const none = () => undefined;
 const redisUrl: ValueParser<string> = secret(
   (raw) =>
-    typeof raw === 'string' && /^rediss?:\/\//.test(raw)
-      ? { ok: true, value: raw }
+    isRedisUrl(raw)
+      ? { ok: true, value: raw as string }
       : { ok: false, message: 'expected a redis:// or rediss:// URL' },
   'expected a redis:// or rediss:// URL',
 );
@@ -103,49 +111,94 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   { key: 'jwtIssuer', env: 'JWT_ISSUER', parse: nonEmpty, fallback: none },
   { key: 'jwtAudience', env: 'JWT_AUDIENCE', parse: list(), fallback: none },
   { key: 'jwtAlgorithms', env: 'JWT_ALGORITHMS', parse: list(), fallback: () => [] },
-  { key: 'jwtRequired', env: 'JWT_REQUIRED', parse: boolean, fallback: () => true },
+  { key: 'jwtRequired', env: 'JWT_REQUIRED', parse: boolean, fallback: () => JWT_DEFAULTS.required },
   {
     key: 'jwtClaimHeaders',
     env: 'JWT_CLAIM_HEADERS',
     parse: pairs(nonEmpty, 'claim:header'),
     fallback: () => ({ sub: 'x-user-id' }),
   },
-  { key: 'jwtHeader', env: 'JWT_HEADER', parse: nonEmpty, fallback: () => 'authorization' },
-  { key: 'jwtPrefix', env: 'JWT_PREFIX', parse: nonEmpty, fallback: () => 'Bearer' },
+  { key: 'jwtHeader', env: 'JWT_HEADER', parse: nonEmpty, fallback: () => JWT_DEFAULTS.header },
+  { key: 'jwtPrefix', env: 'JWT_PREFIX', parse: nonEmpty, fallback: () => JWT_DEFAULTS.scheme },
   { key: 'jwtCookie', env: 'JWT_COOKIE', parse: nonEmpty, fallback: none },
-  { key: 'jwtClockToleranceSec', env: 'JWT_CLOCK_TOLERANCE_S', parse: integer(0, 600), fallback: () => 30 },
-  { key: 'jwtJwksTimeoutMs', env: 'JWT_JWKS_TIMEOUT_MS', parse: integer(1, 60_000), fallback: () => 5000 },
-  { key: 'jwtJwksCooldownMs', env: 'JWT_JWKS_COOLDOWN_MS', parse: integer(0, 3_600_000), fallback: () => 30_000 },
+  {
+    key: 'jwtClockToleranceSec',
+    env: 'JWT_CLOCK_TOLERANCE_S',
+    parse: integer(0, 600),
+    fallback: () => JWT_DEFAULTS.clockToleranceSec,
+  },
+  {
+    key: 'jwtJwksTimeoutMs',
+    env: 'JWT_JWKS_TIMEOUT_MS',
+    parse: integer(1, 60_000),
+    fallback: () => JWT_DEFAULTS.jwksTimeoutMs,
+  },
+  {
+    key: 'jwtJwksCooldownMs',
+    env: 'JWT_JWKS_COOLDOWN_MS',
+    parse: integer(0, 3_600_000),
+    fallback: () => JWT_DEFAULTS.jwksCooldownMs,
+  },
   {
     key: 'jwtJwksCacheMaxAgeMs',
     env: 'JWT_JWKS_CACHE_MAX_AGE_MS',
     parse: integer(1000, 86_400_000),
-    fallback: () => 600_000,
+    fallback: () => JWT_DEFAULTS.jwksCacheMaxAgeMs,
   },
-  { key: 'jwtForwardToken', env: 'JWT_FORWARD_TOKEN', parse: boolean, fallback: () => false },
+  { key: 'jwtForwardToken', env: 'JWT_FORWARD_TOKEN', parse: boolean, fallback: () => JWT_DEFAULTS.forwardToken },
   { key: 'apiKeys', env: 'API_KEYS', parse: apiKeys, fallback: () => [] },
-  { key: 'apiKeyHeader', env: 'API_KEY_HEADER', parse: nonEmpty, fallback: () => 'x-api-key' },
-  { key: 'clientNameClaim', env: 'CLIENT_NAME_CLAIM', parse: nonEmpty, fallback: () => 'client_name' },
-  { key: 'clientVersionClaim', env: 'CLIENT_VERSION_CLAIM', parse: nonEmpty, fallback: () => 'client_version' },
+  { key: 'apiKeyHeader', env: 'API_KEY_HEADER', parse: nonEmpty, fallback: () => API_KEY_DEFAULTS.header },
+  {
+    key: 'clientNameClaim',
+    env: 'CLIENT_NAME_CLAIM',
+    parse: nonEmpty,
+    fallback: () => CLIENT_AWARENESS_DEFAULTS.nameClaim,
+  },
+  {
+    key: 'clientVersionClaim',
+    env: 'CLIENT_VERSION_CLAIM',
+    parse: nonEmpty,
+    fallback: () => CLIENT_AWARENESS_DEFAULTS.versionClaim,
+  },
   { key: 'headerRules', env: 'HEADER_RULES', parse: json, fallback: none },
   { key: 'responseHeaders', env: 'RESPONSE_HEADERS', parse: headerPairs, fallback: () => [] },
   { key: 'rateLimitMax', env: 'RATE_LIMIT_MAX', parse: integer(1, 1_000_000_000), fallback: () => 600 },
   { key: 'rateLimitWindowMs', env: 'RATE_LIMIT_WINDOW', parse: duration(100, 86_400_000), fallback: () => 60_000 },
-  { key: 'rateLimitKey', env: 'RATE_LIMIT_KEY', parse: oneOf(RATE_LIMIT_KEYS), fallback: () => 'ip' },
+  {
+    key: 'rateLimitKey',
+    env: 'RATE_LIMIT_KEY',
+    parse: oneOf(RATE_LIMIT_KEYS),
+    fallback: () => RATE_LIMIT_DEFAULTS.keyBy,
+  },
   { key: 'rateLimitCost', env: 'RATE_LIMIT_COST', parse: oneOf(RATE_LIMIT_COSTS), fallback: () => 'request' },
   {
     key: 'rateLimitFailureMode',
     env: 'RATE_LIMIT_FAILURE_MODE',
-    parse: oneOf(FAILURE_MODES),
-    fallback: () => 'open',
+    parse: oneOf(RATE_LIMIT_FAILURE_MODES),
+    fallback: () => RATE_LIMIT_DEFAULTS.failureMode,
   },
   { key: 'redisUrl', env: 'REDIS_URL', parse: redisUrl, fallback: none },
 
-  { key: 'maxDepth', env: 'MAX_DEPTH', parse: integer(1, 1000), fallback: () => 15 },
-  { key: 'maxAliases', env: 'MAX_ALIASES', parse: integer(1, 10_000), fallback: () => 30 },
-  { key: 'maxRootFields', env: 'MAX_ROOT_FIELDS', parse: integer(1, 10_000), fallback: () => 20 },
+  { key: 'maxDepth', env: 'MAX_DEPTH', parse: integer(1, 1000), fallback: () => DEFAULT_OPERATION_LIMITS.maxDepth },
+  {
+    key: 'maxAliases',
+    env: 'MAX_ALIASES',
+    parse: integer(1, 10_000),
+    fallback: () => DEFAULT_OPERATION_LIMITS.maxAliases,
+  },
+  {
+    key: 'maxRootFields',
+    env: 'MAX_ROOT_FIELDS',
+    parse: integer(1, 10_000),
+    fallback: () => DEFAULT_OPERATION_LIMITS.maxRootFields,
+  },
   { key: 'maxTokens', env: 'MAX_TOKENS', parse: integer(10, 1_000_000), fallback: () => 5000 },
-  { key: 'maxCharacters', env: 'MAX_CHARACTERS', parse: integer(10, 10_000_000), fallback: () => 20_000 },
+  {
+    key: 'maxCharacters',
+    env: 'MAX_CHARACTERS',
+    parse: integer(10, 10_000_000),
+    fallback: () => DEFAULT_OPERATION_LIMITS.maxCharacters,
+  },
   { key: 'maxCost', env: 'MAX_COST', parse: integer(0, 1_000_000_000), fallback: () => DEFAULT_MAX_COST },
   { key: 'defaultListSize', env: 'DEFAULT_LIST_SIZE', parse: integer(0, 1_000_000), fallback: () => DEFAULT_LIST_SIZE },
   {

@@ -1,3 +1,7 @@
+import type { ApiKeyEntry } from '../plugins/api-key-auth.js';
+import type { RateLimitFailureMode, RateLimitKey } from '../plugins/rate-limit/options.js';
+
+export type { ApiKeyEntry };
 export const GATEWAY_ENVS = ['production', 'development'] as const;
 export const RUNTIMES = ['nest', 'bare'] as const;
 export const ADAPTERS = ['fastify', 'express'] as const;
@@ -21,12 +25,9 @@ export const PLUGIN_PROFILES: Readonly<Record<string, readonly PluginName[]>> = 
   'rate-limit+api-key+jwt': ['jwt', 'api-key', 'rate-limit'],
   full: ['header-rules', 'client-awareness', 'jwt', 'rate-limit', 'response-headers'],
 };
-export const RATE_LIMIT_KEYS = ['ip', 'sub', 'api-key', 'global'] as const;
 export const RATE_LIMIT_COSTS = ['request', 'estimated'] as const;
-export const FAILURE_MODES = ['open', 'closed'] as const;
 
 export type PluginName = (typeof PLUGIN_NAMES)[number];
-export type RateLimitKey = (typeof RATE_LIMIT_KEYS)[number];
 export type GatewayEnv = (typeof GATEWAY_ENVS)[number];
 /** `nest`: the gateway mounted by GatewayModule in a NestJS app; `bare`: the framework alone. */
 export type Runtime = (typeof RUNTIMES)[number];
@@ -112,7 +113,7 @@ export interface GatewayConfig {
   readonly rateLimitKey: RateLimitKey;
   /** `request`: each request costs 1; `estimated`: demand control's cost estimate (at least 1). */
   readonly rateLimitCost: (typeof RATE_LIMIT_COSTS)[number];
-  readonly rateLimitFailureMode: (typeof FAILURE_MODES)[number];
+  readonly rateLimitFailureMode: RateLimitFailureMode;
   /** Set: the rate limit is kept in Redis (shared by replicas); unset: in memory. */
   readonly redisUrl?: string;
 
@@ -129,7 +130,3 @@ export interface GatewayConfig {
   /** Subgraph bytes one request may merge into its answer; past it, RESPONSE_TOO_LARGE. */
   readonly maxResponseBytes: number;
 }
-
-export type ApiKeyEntry =
-  | { readonly consumer: string; readonly key: string }
-  | { readonly consumer: string; readonly sha256: string };

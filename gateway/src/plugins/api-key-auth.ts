@@ -16,6 +16,9 @@ export type ApiKeyEntry =
   | { readonly consumer: string; readonly key: string }
   | { readonly consumer: string; readonly sha256: string };
 
+/** The defaults of the options below; the config parser uses them too. */
+export const API_KEY_DEFAULTS = Object.freeze({ header: 'x-api-key' });
+
 export interface ApiKeyAuthOptions {
   /** The accepted keys, one per consumer. Required, non-empty; consumers and keys are unique. */
   keys: readonly ApiKeyEntry[];
@@ -91,7 +94,8 @@ function parseOptions(input: ApiKeyAuthOptions): {
   const issues = new OptionIssues();
   checkKnownKeys(issues, options, KNOWN_OPTIONS);
   const header =
-    headerName(issues, 'header', options.header ?? 'x-api-key', ['authorization', 'cookie']) ?? 'x-api-key';
+    headerName(issues, 'header', options.header ?? API_KEY_DEFAULTS.header, ['authorization', 'cookie']) ??
+    API_KEY_DEFAULTS.header;
   const required = optionalBoolean(issues, options, 'required', true);
   const consumerHeader =
     options.consumerHeader === undefined

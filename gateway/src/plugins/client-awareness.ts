@@ -11,6 +11,9 @@ const PLUGIN = 'client-awareness';
 export const CLIENT_NAME_HEADER = 'apollographql-client-name';
 export const CLIENT_VERSION_HEADER = 'apollographql-client-version';
 
+/** The defaults of the options below; the config parser uses them too. */
+export const CLIENT_AWARENESS_DEFAULTS = Object.freeze({ nameClaim: 'client_name', versionClaim: 'client_version' });
+
 export interface ClientAwarenessOptions {
   /** JWT claim holding the client name (from `context.identity.claims`). Default: 'client_name' */
   nameClaim?: string;
@@ -38,8 +41,8 @@ export function clientAwareness(options: ClientAwarenessOptions = {}): GatewayPl
   const parsed = asOptionsObject(PLUGIN, options);
   const issues = new OptionIssues();
   checkKnownKeys(issues, parsed, KNOWN_OPTIONS);
-  const nameClaim = claimName(issues, parsed, 'nameClaim', 'client_name');
-  const versionClaim = claimName(issues, parsed, 'versionClaim', 'client_version');
+  const nameClaim = claimName(issues, parsed, 'nameClaim', CLIENT_AWARENESS_DEFAULTS.nameClaim);
+  const versionClaim = claimName(issues, parsed, 'versionClaim', CLIENT_AWARENESS_DEFAULTS.versionClaim);
   const headerFallback = optionalBoolean(issues, parsed, 'headerFallback', true);
   issues.throwIfAny(PLUGIN);
 

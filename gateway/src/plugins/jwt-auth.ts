@@ -16,6 +16,7 @@ import { ClientErrorCode } from '../error-registry.js';
 import type { Logger } from '../logger.js';
 import { readCredential, type TokenSource } from './auth/bearer.js';
 import { claimHeaderValue } from './auth/header-values.js';
+import { JWT_DEFAULTS } from './auth/jwt-defaults.js';
 import { createRemoteKeyResolver } from './auth/remote-jwks.js';
 import { httpError } from './http-error.js';
 import {
@@ -49,6 +50,8 @@ const ASYMMETRIC_ALGORITHMS = [
 ] as const;
 
 export type JwtAlgorithm = keyof typeof HMAC_ALGORITHMS | (typeof ASYMMETRIC_ALGORITHMS)[number];
+
+export { JWT_DEFAULTS };
 
 export interface JwtAuthOptions {
   /**
@@ -240,20 +243,23 @@ function parseOptions(input: JwtAuthOptions): Settings {
   }
   const keySource = keySources.length === 1 ? keySources[0] : undefined;
   const algorithms = parseAlgorithms(issues, options.algorithms, keySource);
-  const jwksTimeoutMs = optionalDuration(issues, options, 'jwksTimeoutMs', 5_000, { positive: true });
-  const jwksCooldownMs = optionalDuration(issues, options, 'jwksCooldownMs', 30_000);
-  const jwksCacheMaxAgeMs = optionalDuration(issues, options, 'jwksCacheMaxAgeMs', 600_000, { positive: true });
+  const D = JWT_DEFAULTS;
+  const jwksTimeoutMs = optionalDuration(issues, options, 'jwksTimeoutMs', D.jwksTimeoutMs, { positive: true });
+  const jwksCooldownMs = optionalDuration(issues, options, 'jwksCooldownMs', D.jwksCooldownMs);
+  const jwksCacheMaxAgeMs = optionalDuration(issues, options, 'jwksCacheMaxAgeMs', D.jwksCacheMaxAgeMs, {
+    positive: true,
+  });
   const allowInsecureJwksUrl = optionalBoolean(issues, options, 'allowInsecureJwksUrl', false);
   const issuer = stringOrList(issues, options, 'issuer');
   const audience = stringOrList(issues, options, 'audience');
-  const clockToleranceSec = options.clockToleranceSec ?? 30;
+  const clockToleranceSec = options.clockToleranceSec ?? D.clockToleranceSec;
   if (typeof clockToleranceSec !== 'number' || !Number.isFinite(clockToleranceSec) || clockToleranceSec < 0) {
     issues.add('clockToleranceSec', 'must be a non-negative number of seconds');
   }
-  const required = optionalBoolean(issues, options, 'required', true);
-  const forwardToken = optionalBoolean(issues, options, 'forwardToken', false);
-  const header = headerName(issues, 'header', options.header ?? 'authorization', ['cookie']) ?? 'authorization';
-  const scheme = options.scheme ?? 'Bearer';
+  const required = optionalBoolean(issues, options, 'required', D.required);
+  const forwardToken = optionalBoolean(issues, options, 'forwardToken', D.forwardToken);
+  const header = headerName(issues, 'header', options.header ?? D.header, ['cookie']) ?? D.header;
+  const scheme = options.scheme ?? D.scheme;
   if (typeof scheme !== 'string' || (scheme !== '' && !TOKEN_CHARS.test(scheme))) {
     issues.add('scheme', "must be an auth scheme name such as 'Bearer', or '' for a bare token");
   }

@@ -17,6 +17,8 @@ import type { RateLimitHit } from './store.js';
 
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export {
+  isRedisUrl,
+  RATE_LIMIT_DEFAULTS,
   RATE_LIMIT_FAILURE_MODES,
   RATE_LIMIT_KEYS,
   type RateLimitFailureMode,

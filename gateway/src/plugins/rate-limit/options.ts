@@ -5,6 +5,13 @@ import type { RateLimitStore } from './store.js';
 
 export const PLUGIN_NAME = 'rate-limit';
 
+/** The defaults of the optional options below; the config parser uses them too. */
+export const RATE_LIMIT_DEFAULTS = Object.freeze({
+  keyBy: 'ip' as const,
+  failureMode: 'open' as const,
+  warnIntervalMs: 30_000,
+});
+
 export const RATE_LIMIT_KEYS = ['ip', 'sub', 'api-key', 'global'] as const;
 /**
  * Who shares a bucket:
@@ -113,10 +120,10 @@ export function checkOptions(options: RateLimitOptions): Settings {
   return {
     max: options.max,
     windowMs: options.windowMs,
-    keyBy: options.keyBy ?? 'ip',
+    keyBy: options.keyBy ?? RATE_LIMIT_DEFAULTS.keyBy,
     cost: options.cost,
-    failureMode: options.failureMode ?? 'open',
-    warnIntervalMs: options.warnIntervalMs ?? 30_000,
+    failureMode: options.failureMode ?? RATE_LIMIT_DEFAULTS.failureMode,
+    warnIntervalMs: options.warnIntervalMs ?? RATE_LIMIT_DEFAULTS.warnIntervalMs,
   };
 }
 

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_FIELDS, parseConfig } from '../src/config/parse.js';
+import type { GatewayConfig } from '../src/config/types.js';
+import { API_KEY_DEFAULTS } from '../src/plugins/api-key-auth.js';
+import { CLIENT_AWARENESS_DEFAULTS } from '../src/plugins/client-awareness.js';
+import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../src/plugins/demand-control.js';
+import { JWT_DEFAULTS } from '../src/plugins/jwt-auth.js';
+import { DEFAULT_OPERATION_LIMITS } from '../src/plugins/operation-limits.js';
+import { RATE_LIMIT_DEFAULTS } from '../src/plugins/rate-limit/index.js';
+
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const defaults: GatewayConfig = parseConfig({}, { cwd: '/srv/gateway' });
+
+/**
+ * Every README table with a "default" column: the environment variables named in its
+ * first column, with the backticked defaults of that row (several when the row lists
+ * several variables, `A` / `B` and `1` / `2`, or `1`, `2`).
+ */
+function readmeDefaults(): { env: string; value: string }[] {
+  const found: { env: string; value: string }[] = [];
+  let defaultColumn = -1;
+  for (const line of README.split('\n')) {
+    if (!line.startsWith('|')) {
+      defaultColumn = -1;
+      continue;
+    }
+    const cells = line.split('|').map((cell) => cell.trim());
+    const header = cells.findIndex((cell) => cell === 'default');
+    if (header >= 0) {
+      defaultColumn = header;
+      continue;
+    }
+    if (defaultColumn < 0) continue;
+    const envs = [...(cells[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1] as string);
+    const values = [...(cells[defaultColumn] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
+    const known = envs.filter((env) => CONFIG_FIELDS.some((field) => field.env === env));
+    if (known.length === 0 || known.length !== envs.length || values.length !== envs.length) continue;
+    if (/dev:|prod:/.test(cells[defaultColumn] ?? '')) continue;
+    known.forEach((env, index) => {
+      found.push({ env, value: values[index] as string });
+    });
+  }
+  return found;
+}
+
+describe('defaults, one source', () => {
+  it("the README's defaults are the parser's", () => {
+    const documented = readmeDefaults();
+    expect(documented.length).toBeGreaterThan(25);
+    for (const { env, value } of documented) {
+      const field = CONFIG_FIELDS.find((f) => f.env === env);
+      if (!field || field.key === 'supergraphPath') continue;
+      const parsed = field.parse(value);
+      expect(parsed.ok, `${env}: README default ${value} does not parse`).toBe(true);
+      if (parsed.ok) expect(parsed.value, `${env}: README says ${value}`).toEqual(defaults[field.key]);
+    }
+  });
+
+  it("the plugins' defaults are the parser's", () => {
+    expect({
+      maxDepth: defaults.maxDepth,
+      maxAliases: defaults.maxAliases,
+      maxRootFields: defaults.maxRootFields,
+      maxCharacters: defaults.maxCharacters,
+    }).toEqual(DEFAULT_OPERATION_LIMITS);
+    expect([defaults.maxCost, defaults.defaultListSize]).toEqual([DEFAULT_MAX_COST, DEFAULT_LIST_SIZE]);
+    expect({
+      jwksTimeoutMs: defaults.jwtJwksTimeoutMs,
+      jwksCooldownMs: defaults.jwtJwksCooldownMs,
+      jwksCacheMaxAgeMs: defaults.jwtJwksCacheMaxAgeMs,
+      clockToleranceSec: defaults.jwtClockToleranceSec,
+      required: defaults.jwtRequired,
+      forwardToken: defaults.jwtForwardToken,
+      header: defaults.jwtHeader,
+      scheme: defaults.jwtPrefix,
+    }).toEqual(JWT_DEFAULTS);
+    expect(defaults.apiKeyHeader).toBe(API_KEY_DEFAULTS.header);
+    expect([defaults.clientNameClaim, defaults.clientVersionClaim]).toEqual([
+      CLIENT_AWARENESS_DEFAULTS.nameClaim,
+      CLIENT_AWARENESS_DEFAULTS.versionClaim,
+    ]);
+    expect([defaults.rateLimitKey, defaults.rateLimitFailureMode]).toEqual([
+      RATE_LIMIT_DEFAULTS.keyBy,
+      RATE_LIMIT_DEFAULTS.failureMode,
+    ]);
+  });
+});
