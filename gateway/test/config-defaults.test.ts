@@ -26,7 +26,7 @@ function readmeDefaults(): { env: string; value: string }[] {
       continue;
     }
     const cells = line.split('|').map((cell) => cell.trim());
-    const header = cells.findIndex((cell) => cell === 'default');
+    const header = cells.indexOf('default');
     if (header >= 0) {
       defaultColumn = header;
       continue;
