@@ -41,5 +41,3 @@ function kindOf(name: string): TargetKind {
   if (name === STANDALONE) return 'standalone';
   return 'mount';
 }
-
-/** True for targets that run our gateway code (and so have its plugins). */

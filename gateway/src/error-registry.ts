@@ -50,7 +50,10 @@ export const CLIENT_ERRORS = {
   INTERNAL_SERVER_ERROR: { status: 500, clientSafe: false },
 } as const satisfies Readonly<Record<string, ClientErrorSpec>>;
 
-/** `error.code` of errors that stop configuration or startup (never sent to a client). */
+/**
+ * `error.code` of errors that are never sent to a client: those that stop configuration
+ * or startup, and internal failures that are only logged (a JWKS fetch).
+ */
 export const STARTUP_ERRORS = {
   ERR_GATEWAY_CONFIG_INVALID: 'the configuration has invalid fields (each is named)',
   ERR_GATEWAY_CONFIG_FILE_UNREADABLE: 'GATEWAY_CONFIG_FILE cannot be read',

@@ -15,11 +15,12 @@ export function createFormatError(maskErrors: boolean) {
     if (!maskErrors) return formatted;
     const rawCode = formatted.extensions?.code;
     const code = typeof rawCode === 'string' ? rawCode : ClientErrorCode.INTERNAL_SERVER_ERROR;
+    const safe = isClientSafe(code);
     return {
-      message: isClientSafe(code) ? withoutSuggestions(formatted.message) : MASKED_MESSAGE,
+      message: safe ? withoutSuggestions(formatted.message) : MASKED_MESSAGE,
       ...(formatted.locations ? { locations: formatted.locations } : {}),
       ...(formatted.path ? { path: formatted.path } : {}),
-      extensions: { code, ...(isClientSafe(code) && safeExtensions(formatted.extensions)) },
+      extensions: { code, ...(safe && safeExtensions(formatted.extensions)) },
     };
   };
 }

@@ -135,9 +135,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       }
       const limit = Math.min(this.#maxResponseBytes, (context?.responseBudget.remaining ?? Infinity) + 1);
       const read = await readBoundedBody(response.body, response.headers, limit);
-      if (read === TOO_LARGE) {
-        failure = this.#tooLarge(context, response.statusCode);
-      } else if (context && !context.responseBudget.take(read.bytes)) {
+      if (read === TOO_LARGE || (context && !context.responseBudget.take(read.bytes))) {
         failure = this.#tooLarge(context, response.statusCode);
       } else {
         const parsed = parseGraphQLResponse(read.text);

@@ -63,6 +63,11 @@ const redisUrl: ValueParser<string> = secret(
   'expected a redis:// or rediss:// URL',
 );
 
+/** `RATE_LIMIT_KEY=operation` existed once; it was removed as unsafe (see REMOVED_SETTINGS). */
+const OPERATION_KEY_REMOVED =
+  'removed: operation names are chosen by the client, so each new name got a fresh bucket; ' +
+  'use ip, sub, api-key or global';
+
 /** Every setting, in the order the README documents them. */
 export const CONFIG_FIELDS: readonly FieldSpec[] = [
   { key: 'env', env: 'GATEWAY_ENV', parse: oneOf(GATEWAY_ENVS), fallback: () => 'production' },
@@ -167,7 +172,7 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   {
     key: 'rateLimitKey',
     env: 'RATE_LIMIT_KEY',
-    parse: oneOf(RATE_LIMIT_KEYS),
+    parse: (raw) => (raw === 'operation' ? { ok: false, message: OPERATION_KEY_REMOVED } : oneOf(RATE_LIMIT_KEYS)(raw)),
     fallback: () => RATE_LIMIT_DEFAULTS.keyBy,
   },
   { key: 'rateLimitCost', env: 'RATE_LIMIT_COST', parse: oneOf(RATE_LIMIT_COSTS), fallback: () => 'request' },
@@ -310,10 +315,6 @@ const REMOVED_SETTINGS: Readonly<Record<string, { env: string; message: string }
       '(name any query "Health"); use RATE_LIMIT_COST=estimated to charge what the operation costs',
   },
 };
-const OPERATION_KEY_REMOVED =
-  'removed: operation names are chosen by the client, so each new name got a fresh bucket; ' +
-  'use ip, sub, api-key or global';
-
 function rejectRemovedSettings(
   env: Env,
   file: Record<string, unknown>,
@@ -323,13 +324,6 @@ function rejectRemovedSettings(
   for (const [key, { env: name, message }] of Object.entries(REMOVED_SETTINGS)) {
     if (env[name] !== undefined) issues.push({ field: name, message });
     else if (file[key] !== undefined) issues.push({ field: `${fileName}: ${key}`, message });
-  }
-  const key = env.RATE_LIMIT_KEY ?? file.rateLimitKey;
-  if (key === 'operation') {
-    const field = env.RATE_LIMIT_KEY !== undefined ? 'RATE_LIMIT_KEY' : `${fileName}: rateLimitKey`;
-    const index = issues.findIndex((issue) => issue.field === field);
-    if (index >= 0) issues.splice(index, 1);
-    issues.push({ field, message: OPERATION_KEY_REMOVED });
   }
 }
 

@@ -1,7 +1,7 @@
 import type { CostEstimator } from '../demand-control/cost-estimator.js';
 import { ClientErrorCode } from '../error-registry.js';
-import { PluginOptionsError } from '../errors.js';
 import { httpError } from './http-error.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues } from './options.js';
 import type { GatewayPlugin } from './types.js';
 
 export interface DemandControlOptions {
@@ -11,6 +11,7 @@ export interface DemandControlOptions {
   estimator: CostEstimator;
 }
 
+const PLUGIN = 'demand-control';
 export const DEFAULT_MAX_COST = 25_000;
 export const DEFAULT_LIST_SIZE = 10;
 
@@ -21,12 +22,13 @@ export const DEFAULT_LIST_SIZE = 10;
  * bound work: nested lists multiply (a 184-byte query of depth 14 answers 1.6 MB). Always on.
  */
 export function demandControl(options: DemandControlOptions): GatewayPlugin {
-  if (!Number.isInteger(options.maxCost) || options.maxCost < 1) {
-    throw new PluginOptionsError('demand-control', [{ field: 'maxCost', message: 'must be a positive integer' }]);
-  }
+  const issues = new OptionIssues();
+  checkKnownKeys(issues, asOptionsObject(PLUGIN, options), ['maxCost', 'estimator']);
+  issues.integer('maxCost', options.maxCost, 1, undefined, true);
+  issues.throwIfAny(PLUGIN);
   const { maxCost, estimator } = options;
   return {
-    name: 'demand-control',
+    name: PLUGIN,
     apollo: {
       async requestDidStart() {
         return {

@@ -1,6 +1,6 @@
 import type { ResolvedRequest } from '../../demand-control/cost-estimator.js';
 import type { Logger } from '../../logger.js';
-import { checkKnownKeys, describe, OptionIssues } from '../options.js';
+import { asOptionsObject, checkKnownKeys, describe, OptionIssues } from '../options.js';
 import type { RateLimitStore } from './store.js';
 
 export const PLUGIN_NAME = 'rate-limit';
@@ -88,11 +88,7 @@ export interface Settings {
 
 export function checkOptions(options: RateLimitOptions): Settings {
   const issues = new OptionIssues();
-  if (typeof options !== 'object' || options === null) {
-    issues.add('options', `expected an object, got ${describe(options)}`);
-    issues.throwIfAny(PLUGIN_NAME);
-  }
-  checkKnownKeys(issues, options, KNOWN);
+  checkKnownKeys(issues, asOptionsObject(PLUGIN_NAME, options), KNOWN);
   issues.integer('max', options.max, 1, Number.MAX_SAFE_INTEGER, true);
   issues.integer('windowMs', options.windowMs, 1, 2 ** 31 - 1, true);
   issues.oneOf('keyBy', options.keyBy, RATE_LIMIT_KEYS);
