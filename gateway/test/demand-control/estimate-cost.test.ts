@@ -101,3 +101,37 @@ describe('estimateCost', () => {
     expect(cost(deep)).toBeGreaterThan(1e80);
   });
 });
+
+describe("estimateCost on this project's supergraph (the figures the README quotes)", () => {
+  const sdl = readFileSync(new URL('../../../supergraph.graphql', import.meta.url), 'utf8');
+  const supergraph = { schema: buildSchema(sdl, { assumeValidSDL: true }), directives: readCostDirectives(sdl) };
+  const estimate = (query: string) => {
+    const document = parse(query);
+    const operation = document.definitions[0] as OperationDefinitionNode;
+    return estimateCost(operation, new Map(), { ...supergraph, variables: { userId: 'user-5' }, defaultListSize: 10 });
+  };
+  const nested = (levels: number) =>
+    `{ user(id: "user-1") { ${'orders { product { reviews { author { '.repeat(levels)}name${' } } } }'.repeat(levels)} } }`;
+
+  it.each([
+    [
+      'GetUserWithProducts',
+      'query Q($userId: ID!) { user(id: $userId) { id name email orders { id product { id name price } } } }',
+      11,
+    ],
+    [
+      'ComplexQuery',
+      'query Q($userId: ID!) { user(id: $userId) { id name orders { id product { id name reviews { rating comment author { name } } } } } }',
+      261,
+    ],
+    [
+      "top 50 products, their reviews, authors, and those authors' reviews",
+      '{ topProducts(first: 50) { id name reviews { rating author { name reviews { comment } } } } }',
+      21_300,
+    ],
+    ['nested lists, 2 levels (depth 10)', nested(2), 32_761],
+    ['nested lists, 3 levels (depth 14)', nested(3), 4_095_261],
+  ])('%s costs %d', (_name, query, expected) => {
+    expect(estimate(query)).toBe(expected);
+  });
+});
