@@ -295,7 +295,8 @@ async function drip(url: URL, start: string): Promise<{ status: number | undefin
   const timer = setInterval(() => {
     if (!socket.destroyed) socket.write(start.includes('content-length') ? 'x' : 'x-drip: y\r\n');
   }, 200);
-  const closed = once(socket, 'close');
+  // Not events.once: it rejects on 'error', and a reset is an expected way to be cut off.
+  const closed = new Promise((resolve) => socket.once('close', resolve));
   const gaveUp = new Promise((resolve) => setTimeout(resolve, 10_000));
   await Promise.race([closed, gaveUp]);
   clearInterval(timer);
