@@ -15,6 +15,7 @@ RUN npm install -g pnpm@10.34.9
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
 COPY adapters/package.json adapters/
 COPY gateway/package.json gateway/
+COPY server/package.json server/
 COPY subgraphs/package.json subgraphs/
 COPY bench/package.json bench/
 RUN pnpm install --frozen-lockfile
@@ -29,6 +30,7 @@ RUN npm install -g pnpm@10.34.9
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
 COPY adapters/package.json adapters/
 COPY gateway/package.json gateway/
+COPY server/package.json server/
 COPY subgraphs/package.json subgraphs/
 COPY bench/package.json bench/
 RUN pnpm install --frozen-lockfile --prod
@@ -42,12 +44,15 @@ ENV NODE_ENV=production
 COPY --from=prod-deps /app/node_modules node_modules
 COPY --from=prod-deps /app/adapters/node_modules adapters/node_modules
 COPY --from=prod-deps /app/gateway/node_modules gateway/node_modules
+COPY --from=prod-deps /app/server/node_modules server/node_modules
 COPY --from=prod-deps /app/subgraphs/node_modules subgraphs/node_modules
 COPY --from=build /app/package.json ./
 COPY --from=build /app/adapters/package.json adapters/
 COPY --from=build /app/adapters/dist adapters/dist
 COPY --from=build /app/gateway/package.json gateway/
 COPY --from=build /app/gateway/dist gateway/dist
+COPY --from=build /app/server/package.json server/
+COPY --from=build /app/server/dist server/dist
 COPY --from=build /app/subgraphs/package.json subgraphs/
 COPY --from=build /app/subgraphs/dist subgraphs/dist
 # Each subgraph reads its SDL at startup from subgraphs/src/<name>/schema.graphql.
@@ -58,4 +63,4 @@ COPY --from=build /app/supergraph.graphql ./
 USER node
 EXPOSE 4000
 # The gateway (GATEWAY_RUNTIME / GATEWAY_ADAPTER pick the mount); subgraphs override the command.
-CMD ["node", "gateway/dist/main.js"]
+CMD ["node", "server/dist/main.js"]

@@ -7,7 +7,7 @@ export default defineConfig({
       // @apollo/server-integration-testsuite is written against jest's globals; vitest's are compatible.
       {
         find: '@jest/globals',
-        replacement: fileURLToPath(new URL('./tests/helpers/jest-globals.ts', import.meta.url)),
+        replacement: fileURLToPath(new URL('./tests/integration-suite/jest-globals.ts', import.meta.url)),
       },
       // Vite would give inlined code graphql's ESM build while Node gives @apollo/server the CJS
       // build: two graphql realms. Resolve it as Node does (the regex spares `graphql/...` subpaths).
@@ -18,6 +18,7 @@ export default defineConfig({
     include: [
       'gateway/test/**/*.test.ts',
       'adapters/test/**/*.test.ts',
+      'server/test/**/*.test.ts',
       'subgraphs/test/**/*.test.ts',
       'bench/test/**/*.test.ts',
       'tests/**/*.test.ts',

@@ -12,7 +12,7 @@ const env = { GATEWAY_ENV: 'development', ...process.env };
 const tasks = [
   { name: 'tsc', args: [tsc, '-b', '--watch', '--preserveWatchOutput'] },
   { name: 'subgraphs', args: ['subgraphs/dist/run-all.js'] },
-  { name: 'gateway', args: ['--watch', 'gateway/dist/main.js'] },
+  { name: 'gateway', args: ['--watch', 'server/dist/main.js'] },
 ];
 
 const children = tasks.map(({ name, args }) => {

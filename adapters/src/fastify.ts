@@ -1,7 +1,8 @@
 import type { BaseContext } from '@apollo/server';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
+import type { MountableGateway, RequestScope } from '@fedgw/gateway/contract';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { ListeningServer, ListenOptions, MountableGateway, RequestScope } from './contract.js';
+import type { ListeningServer, ListenOptions } from './contract.js';
 import { closeGracefully } from './graceful-close.js';
 import { errorBody, httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';

@@ -1,3 +1,5 @@
+import type { ClientErrorCode } from '@fedgw/gateway/contract';
+
 /**
  * Errors raised before Apollo Server sees a request (body parsing, size limit) are
  * answered with the same JSON shape and codes on every platform.
@@ -7,7 +9,8 @@ export interface HttpErrorResponse {
   body: string;
 }
 
-const CODES: Record<number, { code: string; message: (limit: number) => string }> = {
+// Typed by the core's error registry: an unregistered code does not compile.
+const CODES: Record<number, { code: ClientErrorCode; message: (limit: number) => string }> = {
   400: { code: 'BAD_REQUEST', message: () => 'Malformed request body: it is not valid JSON.' },
   413: {
     code: 'PAYLOAD_TOO_LARGE',
@@ -29,7 +32,7 @@ export function httpErrorResponse(error: unknown, bodyLimitBytes: number): HttpE
   return { status: 500, body: errorBody('Internal server error.', 'INTERNAL_SERVER_ERROR') };
 }
 
-export function errorBody(message: string, code: string): string {
+export function errorBody(message: string, code: ClientErrorCode): string {
   return JSON.stringify({ errors: [{ message, extensions: { code } }] });
 }
 

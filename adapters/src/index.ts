@@ -1,11 +1,6 @@
-export type {
-  ListeningServer,
-  ListenOptions,
-  MountableGateway,
-  RequestScope,
-} from './contract.js';
-export { listenExpress, mountExpress } from './express.js';
-export { listenFastify, mountFastify } from './fastify.js';
+// What every mount shares. Each framework has its own entry point, so a process loads
+// only the one it serves with: `@fedgw/adapters/fastify`, `@fedgw/adapters/express`.
+export type { ListeningServer, ListenOptions } from './contract.js';
 export { closeGracefully } from './graceful-close.js';
 export { errorBody, httpErrorResponse } from './http-errors.js';
 export { REQUEST_ID_HEADER } from './request-scope.js';

@@ -1,4 +1,4 @@
-import type { MountableGateway } from './contract.js';
+import type { MountableGateway } from '@fedgw/gateway/contract';
 
 /** `/health` is liveness (the process answers); `/ready` is readiness (serve traffic now?). */
 export const HEALTH_PATH = '/health';

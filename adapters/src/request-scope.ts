@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RequestScope } from './contract.js';
+import type { RequestScope } from '@fedgw/gateway/contract';
 
 // A client-chosen id is kept only if it is short and plain, so it cannot inject into logs.
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,3 +1,4 @@
+import { CLIENT_ERRORS, type ClientErrorCode } from '@fedgw/gateway';
 import { describe, expect, it } from 'vitest';
 import { errorBody, httpErrorResponse } from '../src/http-errors.js';
 
@@ -110,5 +111,18 @@ describe('httpErrorResponse: other statuses', () => {
 describe('errorBody', () => {
   it('is a GraphQL error response with one error carrying the code', () => {
     expect(JSON.parse(errorBody('Nope.', 'FORBIDDEN'))).toEqual(graphqlError('Nope.', 'FORBIDDEN'));
+  });
+});
+
+describe('the error registry', () => {
+  it("registers the adapters' own codes with the statuses they answer", () => {
+    for (const status of [400, 401, 408, 413, 415, 500]) {
+      const answer = httpErrorResponse({ statusCode: status }, 1024);
+      const code = JSON.parse(answer.body).errors[0].extensions.code as ClientErrorCode;
+      expect(CLIENT_ERRORS[code], `${status} → ${code}`).toBeDefined();
+      // BAD_REQUEST keeps a framework's own 4xx (408, 431…); the others are answered with their registered status.
+      if (code === 'BAD_REQUEST') expect(answer.status).toBeGreaterThanOrEqual(400);
+      else expect(CLIENT_ERRORS[code].status).toBe(answer.status);
+    }
   });
 });

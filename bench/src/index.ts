@@ -6,7 +6,6 @@ export type { LoadResult } from './load-result.js';
 export { type OpenLoopOptions, runOpenLoop } from './open-loop.js';
 export { readCpuSeconds, readPeakRssMb } from './proc-stats.js';
 export { type BenchQuery, COMPLEX, GET_USER_WITH_PRODUCTS_QUERY, sampleUserIds, TYPENAME } from './queries.js';
-export * from './reference-answers.js';
 export type * from './results.js';
 export { findRouterBinary } from './router-binary.js';
 export { percentile, Samples, summarize } from './samples.js';

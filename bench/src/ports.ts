@@ -15,14 +15,3 @@ export async function assertPortFree(port: number, what: string, host = '127.0.0
     if (server.listening) await new Promise((resolve) => server.close(resolve));
   }
 }
-
-/** Any free loopback port (for helpers with no fixed port: Redis, the Router's health check). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

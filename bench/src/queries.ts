@@ -1,11 +1,11 @@
-import { USER_COUNT } from '@fedgw/subgraphs';
 import {
   COMPLEX_QUERY,
   expectedComplex,
   expectedUserWithProducts,
   GET_USER_WITH_PRODUCTS,
   TYPENAME_QUERY,
-} from './reference-answers.js';
+  USER_COUNT,
+} from '@fedgw/subgraphs';
 
 /** One operation the load generators send, with the answer every target must give. */
 export interface BenchQuery {

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '@fedgw/test-support';
 import { type ManagedProcess, spawnManaged } from './child.js';
 import { repoPath } from './paths.js';
-import { freePort } from './ports.js';
 
 export interface RunningRedis {
   readonly url: string;

@@ -1,6 +1,7 @@
+import { freePort } from '@fedgw/test-support';
 import { type ManagedProcess, spawnManaged } from './child.js';
 import { repoPath } from './paths.js';
-import { assertPortFree, freePort } from './ports.js';
+import { assertPortFree } from './ports.js';
 import { waitForGraphQL } from './readiness.js';
 import type { RouterBinary } from './router-binary.js';
 import type { Setup, SetupContext } from './setups.js';
@@ -72,7 +73,7 @@ async function spawnTarget(
     return spawnManaged({
       ...common,
       command: process.execPath,
-      args: [repoPath('gateway', 'dist', 'main.js')],
+      args: [repoPath('server', 'dist', 'main.js')],
       env: {
         ...base,
         ...listen,

@@ -1,4 +1,4 @@
-/** Our gateway process (`node gateway/dist/main.js`) on each of its four mounts. */
+/** Our gateway process (`node server/dist/main.js`) on each of its four mounts. */
 export const GATEWAY_MOUNTS = ['nest-fastify', 'nest-express', 'fastify', 'express'] as const;
 export const ROUTER = 'apollo-router';
 export const STANDALONE = 'standalone';

@@ -1,10 +1,10 @@
+import { expectedUserWithProducts } from '@fedgw/subgraphs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAnswers } from '../src/answer-check.js';
 import { firstDifference } from '../src/diff.js';
 import { postJson } from '../src/http-post.js';
 import { Progress } from '../src/progress.js';
 import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY, requestBody, sampleUserIds, TYPENAME } from '../src/queries.js';
-import { expectedUserWithProducts } from '../src/reference-answers.js';
 import { runScenario } from '../src/run-scenario.js';
 import { createSetups } from '../src/setups.js';
 import { type RunningSubgraphs, startSubgraphs } from '../src/subgraph-processes.js';

@@ -11,14 +11,10 @@ import {
   routerCachedBinary,
   routerEnv,
 } from '../src/router-binary.js';
-import {
-  cargoInstallArgs,
-  cargoProgress,
-  findBuildTools,
-  installRouter,
-  missingBuildToolsMessage,
-  releaseAssetName,
-} from '../src/router-install.js';
+import { cargoInstallArgs, cargoProgress } from '../src/router-install/cargo-build.js';
+import { releaseAssetName } from '../src/router-install/download.js';
+import { installRouter } from '../src/router-install/install.js';
+import { findBuildTools, missingBuildToolsMessage } from '../src/router-install/tools.js';
 
 let dir: string;
 beforeEach(async () => {

@@ -1,21 +1,22 @@
-import type { RequestScope } from '@fedgw/adapters';
-import type { Identity } from './plugins/types.js';
+import type { GatewayContext, Identity, RequestScope, ResolvedRequest } from './contract/index.js';
 import { ResponseBudget } from './response-budget.js';
 
-/** The context every resolver, plugin and the subgraph data source receives. */
-export interface GatewayContext {
-  readonly requestId: string;
-  readonly scope: RequestScope;
-  /** Set by the auth plugins while the context is built; `{}` when anonymous. */
-  readonly identity: Identity;
-  /** Bytes of subgraph answers this request may still merge (MAX_RESPONSE_BYTES). */
-  readonly responseBudget: ResponseBudget;
-}
+/** Estimates an operation's cost; the gateway gives it the current supergraph's estimator. */
+export type CostOf = (request: ResolvedRequest) => number;
+
+const NO_COST: CostOf = () => 0;
 
 export function createContext(
   scope: RequestScope,
   identity: Identity = {},
   maxResponseBytes = Number.POSITIVE_INFINITY,
+  costOf: CostOf = NO_COST,
 ): GatewayContext {
-  return { requestId: scope.requestId, scope, identity, responseBudget: new ResponseBudget(maxResponseBytes) };
+  return {
+    requestId: scope.requestId,
+    scope,
+    identity,
+    responseBudget: new ResponseBudget(maxResponseBytes),
+    estimateCost: costOf,
+  };
 }

@@ -3,29 +3,29 @@ import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import type { MountableGateway, RequestScope } from '@fedgw/adapters';
 import { GraphQLError } from 'graphql';
-import { subgraphKey } from './config/parse.js';
-import type { GatewayConfig } from './config/types.js';
-import { createContext, type GatewayContext } from './context.js';
+import { type GatewayConfig, subgraphKey } from './config/types.js';
+import { createContext } from './context.js';
+import type { GatewayContext, GatewayPlugin, Identity, MountableGateway, RequestScope } from './contract/index.js';
 import { CostEstimator } from './demand-control/cost-estimator.js';
 import { ClientErrorCode } from './error-registry.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
 import { createFormatError } from './format-error.js';
 import type { Logger } from './logger.js';
 import { demandControl } from './plugins/demand-control.js';
-import { pluginsFromConfig } from './plugins/from-config.js';
 import { httpError } from './plugins/http-error.js';
 import { operationLimits } from './plugins/operation-limits.js';
 import { operationResolution } from './plugins/operation-resolution.js';
 import { responseSizeLimit } from './plugins/response-size-limit.js';
-import type { GatewayPlugin, Identity } from './plugins/types.js';
 import { logRequest, requestLogPlugin } from './request-log-plugin.js';
 import { SubgraphDataSource } from './subgraph-data-source.js';
 
 export interface CreateGatewayOptions {
   logger: Logger;
-  /** Plugins added in code, after those the config enables (GATEWAY_PLUGINS); hooks run in order. */
+  /**
+   * The plugins, after the gateway's own checks; hooks run in this order. `config.plugins`
+   * is not read here: `createGatewayFromConfig` builds those and puts them first.
+   */
   plugins?: readonly GatewayPlugin[];
 }
 
@@ -56,9 +56,8 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
       maxRootFields: config.maxRootFields,
       maxCharacters: config.maxCharacters,
     }),
-    ...(config.maxCost > 0 ? [demandControl({ maxCost: config.maxCost, estimator: costs })] : []),
+    ...(config.maxCost > 0 ? [demandControl({ maxCost: config.maxCost })] : []),
     responseSizeLimit(),
-    ...pluginsFromConfig(config, logger, costs),
     ...(options.plugins ?? []),
   ];
   const authenticators = plugins.filter((plugin) => plugin.authenticate);
@@ -126,7 +125,9 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
         const found = await authenticateWith(plugin, scope, logger);
         if (found) identity = { ...identity, ...found };
       }
-      const context = createContext(scope, Object.freeze(identity), config.maxResponseBytes);
+      const context = createContext(scope, Object.freeze(identity), config.maxResponseBytes, (request) =>
+        costs.costOf(request),
+      );
       contexts.set(scope, context);
       return context;
     },

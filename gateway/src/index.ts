@@ -1,6 +1,21 @@
+// The core: importing it loads no HTTP framework, no NestJS, and neither jose nor ioredis
+// (the JWT and rate-limit plugins have their own entry points, `@fedgw/gateway/jwt` and
+// `@fedgw/gateway/rate-limit`). Its public types are in `./contract/`.
+
+export { createGatewayFromConfig, pluginsFromConfig } from './config/gateway-from-config.js';
 export { CONFIG_FIELDS, CONFIG_FILE_ENV, type ParseConfigOptions, parseConfig } from './config/parse.js';
 export type { AdapterName, GatewayConfig, GatewayEnv, LogLevel, Runtime, SubgraphOverride } from './config/types.js';
-export type { GatewayContext } from './context.js';
+export { type CostOf, createContext } from './context.js';
+export type {
+  GatewayContext,
+  GatewayPlugin,
+  Identity,
+  MountableGateway,
+  RequestScope,
+  ResolvedRequest,
+  SubgraphRequest,
+  SubgraphResponse,
+} from './contract/index.js';
 export { type CreateGatewayOptions, createGateway, type Gateway } from './create-gateway.js';
 export {
   CLIENT_ERRORS,
@@ -27,22 +42,6 @@ export {
   type ResponseHeaderRule,
 } from './plugins/header-rules.js';
 export { httpError } from './plugins/http-error.js';
-export { type JwtAlgorithm, type JwtAuthOptions, jwtAuth } from './plugins/jwt-auth.js';
 export { DEFAULT_OPERATION_LIMITS, type OperationLimitsOptions, operationLimits } from './plugins/operation-limits.js';
-export {
-  MemoryStore,
-  type MemoryStoreOptions,
-  type RateLimitFailureMode,
-  type RateLimitHit,
-  type RateLimitKey,
-  type RateLimitOptions,
-  type RateLimitStore,
-  RedisStore,
-  type RedisStoreOptions,
-  rateLimit,
-} from './plugins/rate-limit/index.js';
 export { type ResponseHeader, type ResponseHeadersOptions, responseHeaders } from './plugins/response-headers.js';
-export type { GatewayPlugin, Identity, SubgraphRequest, SubgraphResponse } from './plugins/types.js';
-export { type RunningGateway, serveGateway } from './serve.js';
-export { installShutdown } from './shutdown.js';
 export { SubgraphDataSource, type SubgraphDataSourceOptions } from './subgraph-data-source.js';

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { GatewayContext } from './context.js';
+import type { GatewayContext } from './contract/index.js';
 import { isClientSafe } from './error-registry.js';
 import type { Logger } from './logger.js';
 

@@ -1,11 +1,10 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { Pool } from 'undici';
-import type { GatewayContext } from './context.js';
+import type { GatewayContext, GatewayPlugin } from './contract/index.js';
 import { ClientErrorCode } from './error-registry.js';
 import { failedFetchErrors } from './fetch-error-paths.js';
 import { LogThrottle } from './log-throttle.js';
 import type { Logger } from './logger.js';
-import type { GatewayPlugin } from './plugins/types.js';
 import { discardBody, readBoundedBody, TOO_LARGE } from './read-bounded-body.js';
 
 type SubgraphResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;

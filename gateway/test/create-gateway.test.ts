@@ -1,15 +1,14 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { SUPERGRAPH_PATH } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
-import { spawnNode } from '../../tests/helpers/processes.js';
 import { parseConfig } from '../src/config/parse.js';
 import { createGateway } from '../src/create-gateway.js';
 import { GatewayError } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
 
-const SUPERGRAPH = fileURLToPath(new URL('../../supergraph.graphql', import.meta.url));
+const SUPERGRAPH = SUPERGRAPH_PATH;
 const silent = createLogger({ logLevel: 'silent', logPretty: false });
 
 async function startError(env: Record<string, string>): Promise<GatewayError> {
@@ -56,16 +55,5 @@ describe('createGateway', () => {
     });
     expect(error.code).toBe('ERR_GATEWAY_CONFIG_INVALID');
     expect(error.message).toContain('the supergraph has no subgraph "inventory" (it has: ');
-  });
-});
-
-describe('the gateway process', () => {
-  it('exits 1 on bad configuration, naming every bad variable', async () => {
-    const started = spawnNode('gateway/dist/main.js', { PORT: 'eighty', GATEWAY_ADAPTER: 'koa' }, /never/);
-    await expect(started).rejects.toThrow(/exited with 1 before it was ready/);
-    const message = String(await started.catch((error: Error) => error.message));
-    expect(message).toContain('ERR_GATEWAY_CONFIG_INVALID');
-    expect(message).toContain('PORT: expected an integer');
-    expect(message).toContain('GATEWAY_ADAPTER: expected one of fastify | express, got "koa"');
   });
 });

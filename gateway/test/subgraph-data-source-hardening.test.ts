@@ -1,13 +1,12 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closedPortUrl, json, startTestHttpServer, type TestHttpServer, writeEndlessBody } from '@fedgw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeEndlessBody } from '../../tests/helpers/endless-body.js';
+import type { GatewayPlugin } from '../src/contract/index.js';
 import { headerRules } from '../src/plugins/header-rules.js';
-import type { GatewayPlugin } from '../src/plugins/types.js';
 import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-data-source.js';
 import { captureLogger } from './helpers/captured-logger.js';
-import { closedPortUrl, json, startTestHttpServer, type TestHttpServer } from './helpers/http-server.js';
 import { incomingOperation } from './helpers/operation.js';
 
 /**

@@ -5,6 +5,13 @@ export { PRODUCT_COUNT, REVIEW_COUNT, SEED, USER_COUNT } from './dataset.js';
 export type { SubgraphDefinition, SubgraphName } from './definition.js';
 export { subgraphDefinitions } from './definitions.js';
 export { getProduct, type ProductRecord, products } from './products/data.js';
+export {
+  COMPLEX_QUERY,
+  expectedComplex,
+  expectedUserWithProducts,
+  GET_USER_WITH_PRODUCTS,
+  TYPENAME_QUERY,
+} from './reference-answers.js';
 export { createReviewStore, type ReviewRecord, ReviewStore, reviewStore } from './reviews/data.js';
 export { type RunningSubgraph, type StartSubgraphOptions, startSubgraph } from './serve.js';
 export { type CompositionResult, composeSupergraph } from './supergraph.js';

@@ -1,22 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphQL, send } from '../helpers/graphql.js';
-import { closedPortUrl } from '../helpers/ports.js';
+import { COMPLEX_QUERY, expectedComplex, expectedUserWithProducts, GET_USER_WITH_PRODUCTS } from '@fedgw/subgraphs';
 import {
+  closedPortUrl,
   MOUNTS,
+  postGraphQL,
   type RunningGateway,
   type RunningSubgraph,
+  send,
   startGateway,
   startSubgraph,
   startSubgraphs,
   subgraphUrlEnv,
-} from '../helpers/processes.js';
-import {
-  COMPLEX_QUERY,
-  expectedComplex,
-  expectedUserWithProducts,
-  GET_USER_WITH_PRODUCTS,
-} from '../helpers/seed-queries.js';
+} from '@fedgw/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * One end-to-end contract, over real HTTP, against every mount: the compiled gateway
@@ -190,9 +186,9 @@ describe.each(MOUNTS)('gateway contract on %s', (mount) => {
         { query: GET_USER_WITH_PRODUCTS, variables: { userId: 'user-7' }, operationName: 'GetUserWithProducts' },
         { 'x-request-id': 'log-check-1', authorization: `Bearer ${secret}`, cookie: `session=${secret}` },
       );
-      await sleep(100);
+      // The line is written after the response is sent: wait for it rather than race it.
+      await expect.poll(() => gateway.logLines().filter((line) => line.requestId === 'log-check-1')).toHaveLength(1);
       const lines = gateway.logLines().filter((line) => line.requestId === 'log-check-1');
-      expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({
         msg: 'request completed',
         operationName: 'GetUserWithProducts',

@@ -2,16 +2,16 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeEndlessBody } from '../helpers/endless-body.js';
-import { postGraphQL } from '../helpers/graphql.js';
 import {
   MOUNTS,
+  postGraphQL,
   type RunningGateway,
   type RunningSubgraph,
   startGateway,
   startSubgraph,
-} from '../helpers/processes.js';
+  writeEndlessBody,
+} from '@fedgw/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * What one hostile request or one broken subgraph can do to a gateway, on every mount:

@@ -1,14 +1,14 @@
-import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphQL } from '../helpers/graphql.js';
 import {
   MOUNTS,
+  postGraphQL,
   type RunningGateway,
   type RunningSubgraph,
   startGateway,
   startSubgraphs,
   subgraphUrlEnv,
-} from '../helpers/processes.js';
+} from '@fedgw/test-support';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The plugins, configured by environment alone, over real HTTP on every mount:
@@ -205,8 +205,10 @@ describe.each(MOUNTS)('plugins on %s', (mount) => {
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
       expect(gateway.output()).not.toContain(API_KEY);
-      const logged = gateway.logLines().filter((line) => line.msg === 'request completed' && line.status === 200);
-      expect(logged.at(-1)).toMatchObject({ consumer: 'bench', operationName: 'GetUser' });
+      // The line is written after the response is sent: wait for it rather than race it.
+      await expect
+        .poll(() => gateway.logLines().filter((line) => line.msg === 'request completed' && line.status === 200)[2])
+        .toMatchObject({ consumer: 'bench', operationName: 'GetUser' });
     });
   });
 

@@ -4,9 +4,11 @@ import type {
   CreateServerForIntegrationTests,
   CreateServerForIntegrationTestsOptions,
 } from '@apollo/server-integration-testsuite';
-import type { ListeningServer, MountableGateway, RequestScope } from '@fedgw/adapters';
-import { listenExpress, listenFastify } from '@fedgw/adapters';
-import { GatewayModule } from '@fedgw/gateway/nest';
+import type { ListeningServer } from '@fedgw/adapters';
+import { listenExpress } from '@fedgw/adapters/express';
+import { listenFastify } from '@fedgw/adapters/fastify';
+import type { MountableGateway, RequestScope } from '@fedgw/gateway';
+import { GatewayModule } from '@fedgw/server/nest';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';

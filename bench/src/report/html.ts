@@ -1,7 +1,7 @@
 import type { BenchResults, ScenarioResult } from '../results.js';
 import { latencyChart } from './chart-latency.js';
 import { throughputChart } from './chart-throughput.js';
-import { comparisonTables } from './comparison-tables.js';
+import { comparisonTables } from './comparison/index.js';
 import { environmentFacts, type Fact, packageFacts, runFacts } from './environment.js';
 import { escapeHtml } from './escape-html.js';
 import { REPORT_CSS } from './html-style.js';

@@ -1,5 +1,5 @@
 import type { BenchResults, ScenarioResult } from '../results.js';
-import { comparisonTables } from './comparison-tables.js';
+import { comparisonTables } from './comparison/index.js';
 import { environmentFacts, packageFacts, runFacts } from './environment.js';
 import { resultsTable, type Table } from './table.js';
 

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
 import { API_KEY_DEFAULTS } from '../plugins/api-key-auth.js';
-import { JWT_DEFAULTS } from '../plugins/auth/jwt-defaults.js';
 import { CLIENT_AWARENESS_DEFAULTS } from '../plugins/client-awareness.js';
 import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../plugins/demand-control.js';
+import { JWT_DEFAULTS } from '../plugins/jwt/options.js';
 import { DEFAULT_OPERATION_LIMITS } from '../plugins/operation-limits.js';
 import {
   isRedisUrl,
@@ -22,6 +22,7 @@ import {
   RATE_LIMIT_COSTS,
   RUNTIMES,
   type SubgraphOverride,
+  subgraphKey,
 } from './types.js';
 import {
   boolean,
@@ -325,11 +326,6 @@ function rejectRemovedSettings(
     if (env[name] !== undefined) issues.push({ field: name, message });
     else if (file[key] !== undefined) issues.push({ field: `${fileName}: ${key}`, message });
   }
-}
-
-/** Subgraph names compare in lower case with `-` as `_`, since env names cannot hold `-`. */
-export function subgraphKey(name: string): string {
-  return name.toLowerCase().replaceAll('-', '_');
 }
 
 /** What a field needs only when a plugin that uses it is on, named by environment variable. */

@@ -35,6 +35,11 @@ export type AdapterName = (typeof ADAPTERS)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Per-subgraph settings; unset fields fall back to the supergraph URL and `subgraphTimeoutMs`. */
+/** Subgraph names compare in lower case with `-` as `_`, since env names cannot hold `-`. */
+export function subgraphKey(name: string): string {
+  return name.toLowerCase().replaceAll('-', '_');
+}
+
 export interface SubgraphOverride {
   /** Replaces the URL written in the supergraph (like Apollo Router's `override_subgraph_url`). */
   readonly url?: string;

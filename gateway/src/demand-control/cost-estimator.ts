@@ -1,10 +1,7 @@
-import type { GraphQLRequestContextDidResolveOperation } from '@apollo/server';
 import { type FragmentDefinitionNode, Kind } from 'graphql';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext, ResolvedRequest } from '../contract/index.js';
 import { type CostDirectives, NO_COST_DIRECTIVES, readCostDirectives } from './cost-directives.js';
 import { estimateCost } from './estimate-cost.js';
-
-export type ResolvedRequest = GraphQLRequestContextDidResolveOperation<GatewayContext>;
 
 /**
  * Estimates operation costs against the current supergraph's `@cost`/`@listSize`

@@ -3,11 +3,11 @@
 // digests, so neither a key's content nor its length leaks through timing. The key never
 // appears in an error message, a log line, or a subgraph request.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { GatewayPlugin, Identity } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { firstHeaderValue, isSafeHeaderValue } from './auth/header-values.js';
 import { httpError } from './http-error.js';
 import { asOptionsObject, checkKnownKeys, headerName, OptionIssues, optionalBoolean } from './options.js';
-import type { GatewayPlugin, Identity } from './types.js';
 
 const PLUGIN = 'api-key';
 

@@ -3,9 +3,9 @@
 // JWT claim is the trustworthy source; the client's own headers are the fallback. This is
 // test 3 of the Apollo Router extensibility benchmark (docs/reference/published-benchmarks.md §C).
 import type { IncomingHttpHeaders } from 'node:http';
+import type { GatewayPlugin } from '../contract/index.js';
 import { claimHeaderValue, firstHeaderValue, isSafeHeaderValue } from './auth/header-values.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues, optionalBoolean } from './options.js';
-import type { GatewayPlugin } from './types.js';
 
 const PLUGIN = 'client-awareness';
 export const CLIENT_NAME_HEADER = 'apollographql-client-name';

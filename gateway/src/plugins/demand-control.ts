@@ -1,14 +1,11 @@
-import type { CostEstimator } from '../demand-control/cost-estimator.js';
+import type { GatewayPlugin } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from './http-error.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues } from './options.js';
-import type { GatewayPlugin } from './types.js';
 
 export interface DemandControlOptions {
   /** Operations whose estimated cost is above this are refused. Default: 25,000 */
   maxCost: number;
-  /** Computes the cost (shared with the rate limiter). */
-  estimator: CostEstimator;
 }
 
 const PLUGIN = 'demand-control';
@@ -23,17 +20,18 @@ export const DEFAULT_LIST_SIZE = 10;
  */
 export function demandControl(options: DemandControlOptions): GatewayPlugin {
   const issues = new OptionIssues();
-  checkKnownKeys(issues, asOptionsObject(PLUGIN, options), ['maxCost', 'estimator']);
+  checkKnownKeys(issues, asOptionsObject(PLUGIN, options), ['maxCost']);
   issues.integer('maxCost', options.maxCost, 1, undefined, true);
   issues.throwIfAny(PLUGIN);
-  const { maxCost, estimator } = options;
+  const { maxCost } = options;
   return {
     name: PLUGIN,
     apollo: {
       async requestDidStart() {
         return {
           async didResolveOperation(request) {
-            const cost = estimator.costOf(request);
+            // The context's estimate, shared with a cost-based rate limit.
+            const cost = request.contextValue.estimateCost(request);
             if (cost <= maxCost) return;
             const estimatedCost = Math.min(Math.round(cost), Number.MAX_SAFE_INTEGER);
             throw httpError(

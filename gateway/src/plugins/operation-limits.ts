@@ -6,10 +6,10 @@ import {
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
+import type { GatewayPlugin } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from './http-error.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues } from './options.js';
-import type { GatewayPlugin } from './types.js';
 
 /**
  * Rejects operations that are too deep, too wide or too long with 400

@@ -1,5 +1,5 @@
+import type { GatewayPlugin } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
-import type { GatewayPlugin } from './types.js';
 
 /**
  * Answers a request whose subgraph answers add up to more than its response budget

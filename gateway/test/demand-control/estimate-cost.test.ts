@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { SUPERGRAPH_PATH } from '@fedgw/test-support';
 import { buildSchema, type FragmentDefinitionNode, Kind, type OperationDefinitionNode, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { readCostDirectives } from '../../src/demand-control/cost-directives.js';
@@ -51,7 +52,7 @@ describe('readCostDirectives', () => {
   });
 
   it("reads this project's composed supergraph (Federation 2.9 @listSize)", () => {
-    const supergraph = readFileSync(new URL('../../../supergraph.graphql', import.meta.url), 'utf8');
+    const supergraph = readFileSync(SUPERGRAPH_PATH, 'utf8');
     const { fields } = readCostDirectives(supergraph);
     expect(fields.get('User.orders')).toEqual({ assumedSize: 5 });
     expect(fields.get('Product.reviews')).toEqual({ assumedSize: 25 });
@@ -103,7 +104,7 @@ describe('estimateCost', () => {
 });
 
 describe("estimateCost on this project's supergraph (the figures the README quotes)", () => {
-  const sdl = readFileSync(new URL('../../../supergraph.graphql', import.meta.url), 'utf8');
+  const sdl = readFileSync(SUPERGRAPH_PATH, 'utf8');
   const supergraph = { schema: buildSchema(sdl, { assumeValidSDL: true }), directives: readCostDirectives(sdl) };
   const estimate = (query: string) => {
     const document = parse(query);

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { signingKey, token } from '@fedgw/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ClientAwarenessOptions, clientAwareness } from '../../src/plugins/client-awareness.js';
-import { jwtAuth } from '../../src/plugins/jwt-auth.js';
-import { signingKey, token } from './helpers/keys.js';
+import { jwtAuth } from '../../src/plugins/jwt/index.js';
 import { issueFields, optionsError } from './helpers/options-error.js';
 import { authenticate, gatewayContext, subgraphHeaders } from './helpers/scope.js';
 

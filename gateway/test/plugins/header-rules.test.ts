@@ -1,8 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { HeaderMap } from '@apollo/server';
 import { describe, expect, it } from 'vitest';
-import { createContext, type GatewayContext } from '../../src/context.js';
-import { headerRules, mostRestrictiveCacheControl } from '../../src/plugins/header-rules.js';
+import { createContext } from '../../src/context.js';
+import type { GatewayContext } from '../../src/contract/index.js';
+import { headerRules } from '../../src/plugins/header-rules.js';
 import { optionsError } from './helpers/options-error.js';
 
 function contextWith(headers: IncomingHttpHeaders, appended: [string, string][] = []): GatewayContext {
@@ -139,14 +140,5 @@ describe('headerRules: subgraph response headers back to the client', () => {
   it('passes nothing back when no subgraph sent the header', async () => {
     const plugin = headerRules({ response: [{ name: 'cache-control' }] });
     expect(await respond(plugin, [{ subgraph: 'users', headers: {} }])).toEqual([]);
-  });
-
-  it('computes the most restrictive cache-control', () => {
-    expect(mostRestrictiveCacheControl(['public, max-age=60', 'no-store'])).toBe('no-store');
-    expect(mostRestrictiveCacheControl(['public, max-age=60, s-maxage=120', 'public, max-age=10, s-maxage=5'])).toBe(
-      'public, max-age=10, s-maxage=5',
-    );
-    expect(mostRestrictiveCacheControl(['public, max-age=60', 'public'])).toBe('public, max-age=0');
-    expect(mostRestrictiveCacheControl(['public, max-age=60', 'no-cache'])).toBe('no-cache, public, max-age=0');
   });
 });

@@ -3,14 +3,22 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import {
+  closedPortUrl,
+  jwks,
+  now,
+  type SigningKey,
+  signingKey,
+  startTestHttpServer,
+  token,
+  unsignedToken,
+} from '@fedgw/test-support';
 import { exportJWK, exportPKCS8, exportSPKI } from 'jose';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type JwtAuthOptions, jwtAuth } from '../../src/plugins/jwt-auth.js';
-import type { GatewayPlugin } from '../../src/plugins/types.js';
-import { closedPortUrl, startTestHttpServer } from '../helpers/http-server.js';
+import type { GatewayPlugin } from '../../src/contract/index.js';
+import { type JwtAuthOptions, jwtAuth } from '../../src/plugins/jwt/index.js';
 import { type JwksServer, startJwksServer } from './helpers/jwks-server.js';
-import { jwks, now, type SigningKey, signingKey, token, unsignedToken } from './helpers/keys.js';
 import { issueFields, optionsError } from './helpers/options-error.js';
 import { authenticate, gatewayContext, rejection, subgraphHeaders } from './helpers/scope.js';
 

@@ -1,6 +1,6 @@
 import { ApolloServer } from '@apollo/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GatewayContext } from '../../src/context.js';
+import type { GatewayContext } from '../../src/contract/index.js';
 import { operationResolution } from '../../src/plugins/operation-resolution.js';
 import { gatewayContext } from './helpers/scope.js';
 

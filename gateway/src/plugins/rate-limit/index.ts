@@ -1,9 +1,8 @@
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext, GatewayPlugin } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
 import { LogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../logger.js';
 import { httpError } from '../http-error.js';
-import type { GatewayPlugin } from '../types.js';
 import { MemoryStore } from './memory-store.js';
 import {
   checkOptions,

@@ -1,4 +1,4 @@
-import type { ResolvedRequest } from '../../demand-control/cost-estimator.js';
+import type { ResolvedRequest } from '../../contract/index.js';
 import type { Logger } from '../../logger.js';
 import { asOptionsObject, checkKnownKeys, describe, OptionIssues } from '../options.js';
 import type { RateLimitStore } from './store.js';

@@ -1,5 +1,5 @@
+import { startTestHttpServer } from '@fedgw/test-support';
 import type { JWK } from 'jose';
-import { startTestHttpServer } from '../../helpers/http-server.js';
 
 /** A JWKS endpoint on a real loopback HTTP server that counts fetches and can misbehave. */
 export interface JwksServer {

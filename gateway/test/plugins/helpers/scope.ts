@@ -1,9 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RequestScope } from '@fedgw/adapters';
 import { GraphQLError } from 'graphql';
 import { expect } from 'vitest';
-import { createContext, type GatewayContext } from '../../../src/context.js';
-import type { GatewayPlugin, Identity } from '../../../src/plugins/types.js';
+import { createContext } from '../../../src/context.js';
+import type { GatewayContext, GatewayPlugin, Identity, RequestScope } from '../../../src/contract/index.js';
 
 let counter = 0;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { startRedis, type TestRedis } from '@fedgw/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from '../../../../tests/helpers/redis.js';
 import { PluginOptionsError } from '../../../src/errors.js';
 import { RedisStore, type RedisStoreOptions } from '../../../src/plugins/rate-limit/redis-store.js';
 

@@ -1,0 +1,67 @@
+import type { GatewayPlugin } from '../contract/index.js';
+import { type CreateGatewayOptions, createGateway, type Gateway } from '../create-gateway.js';
+import type { Logger } from '../logger.js';
+import { apiKeyAuth } from '../plugins/api-key-auth.js';
+import { clientAwareness } from '../plugins/client-awareness.js';
+import { type HeaderRulesOptions, headerRules } from '../plugins/header-rules.js';
+import type { JwtAlgorithm } from '../plugins/jwt/options.js';
+import { responseHeaders } from '../plugins/response-headers.js';
+import type { GatewayConfig, PluginName } from './types.js';
+
+/**
+ * The gateway a deployment configures by environment: the plugins GATEWAY_PLUGINS names
+ * (in their fixed hook order), then `options.plugins` added in code.
+ */
+export async function createGatewayFromConfig(config: GatewayConfig, options: CreateGatewayOptions): Promise<Gateway> {
+  const configured = await pluginsFromConfig(config, options.logger);
+  return createGateway(config, { ...options, plugins: [...configured, ...(options.plugins ?? [])] });
+}
+
+/**
+ * Builds the plugins `config.plugins` names, in that (hook) order, each from its settings.
+ * The JWT and rate-limit plugins are imported only when named, so a gateway without them
+ * never loads jose or ioredis.
+ */
+export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): Promise<GatewayPlugin[]> {
+  const factories: Record<PluginName, () => GatewayPlugin | Promise<GatewayPlugin>> = {
+    'header-rules': () => headerRules(config.headerRules as HeaderRulesOptions),
+    'client-awareness': () =>
+      clientAwareness({ nameClaim: config.clientNameClaim, versionClaim: config.clientVersionClaim }),
+    jwt: async () =>
+      (await import('../plugins/jwt/index.js')).jwtAuth({
+        algorithms: config.jwtAlgorithms as JwtAlgorithm[],
+        ...(config.jwtJwksUrl !== undefined && { jwksUrl: config.jwtJwksUrl }),
+        ...(config.jwtJwksFile !== undefined && { jwksFile: config.jwtJwksFile }),
+        ...(config.jwtSecret !== undefined && { secret: config.jwtSecret }),
+        ...(config.jwtIssuer !== undefined && { issuer: config.jwtIssuer }),
+        ...(config.jwtAudience !== undefined && { audience: config.jwtAudience }),
+        ...(config.jwtCookie !== undefined && { cookieName: config.jwtCookie }),
+        jwksTimeoutMs: config.jwtJwksTimeoutMs,
+        jwksCooldownMs: config.jwtJwksCooldownMs,
+        jwksCacheMaxAgeMs: config.jwtJwksCacheMaxAgeMs,
+        clockToleranceSec: config.jwtClockToleranceSec,
+        required: config.jwtRequired,
+        header: config.jwtHeader,
+        scheme: config.jwtPrefix,
+        claimHeaders: config.jwtClaimHeaders,
+        forwardToken: config.jwtForwardToken,
+        // Without it a JWKS outage would never be logged (the plugin's lines carry `plugin` themselves).
+        logger,
+      }),
+    'api-key': () => apiKeyAuth({ keys: config.apiKeys, header: config.apiKeyHeader }),
+    'rate-limit': async () =>
+      (await import('../plugins/rate-limit/index.js')).rateLimit({
+        max: config.rateLimitMax,
+        windowMs: config.rateLimitWindowMs,
+        keyBy: config.rateLimitKey,
+        ...(config.rateLimitCost === 'estimated' && { cost: (request) => request.contextValue.estimateCost(request) }),
+        failureMode: config.rateLimitFailureMode,
+        ...(config.redisUrl !== undefined && { redisUrl: config.redisUrl }),
+        logger, // the plugin adds `plugin: 'rate-limit'` itself
+      }),
+    'response-headers': () => responseHeaders({ headers: [...config.responseHeaders] }),
+  };
+  const plugins: GatewayPlugin[] = [];
+  for (const name of config.plugins) plugins.push(await factories[name]());
+  return plugins;
+}

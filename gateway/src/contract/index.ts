@@ -1,0 +1,9 @@
+// Every public type of the gateway: what adapters mount, what plugins implement, what
+// resolvers and hooks receive. Types only: importing this folder loads no code.
+
+export type { ClientErrorCode } from '../error-registry.js';
+export type { GatewayContext, ResolvedRequest } from './context.js';
+export type { Identity } from './identity.js';
+export type { MountableGateway } from './mountable-gateway.js';
+export type { GatewayPlugin, SubgraphRequest, SubgraphResponse } from './plugin.js';
+export type { RequestScope } from './request-scope.js';

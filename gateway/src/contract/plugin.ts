@@ -1,0 +1,57 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { GatewayContext } from './context.js';
+import type { Identity } from './identity.js';
+import type { RequestScope } from './request-scope.js';
+
+/** One outgoing subgraph request; plugins edit `headers` (lower-case names) in place. */
+export interface SubgraphRequest {
+  readonly subgraph: string;
+  readonly headers: Record<string, string>;
+  readonly context: GatewayContext;
+}
+
+/** One subgraph response, seen by plugins that pass headers back to the client. */
+export interface SubgraphResponse {
+  readonly subgraph: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly context: GatewayContext;
+}
+
+/**
+ * A gateway plugin: a named bundle of hooks at the four points a gateway needs.
+ * Build one with a factory (`jwtAuth(options)`, `rateLimit(options)`...) that checks its
+ * options and throws an error naming any bad one. Per-request state lives in the
+ * context or in a WeakMap keyed by it, never in module variables.
+ *
+ * Order: the gateway's own checks first (operation resolution, operation limits, demand
+ * control, response size), then the configured plugins in one fixed order (header rules,
+ * client awareness, JWT, API key, rate limit, response headers; `PLUGIN_NAMES` in
+ * config/types.ts), then plugins added in code. It matters: auth runs after header rules,
+ * so a rule that propagates `x-` headers cannot spoof an identity header the auth plugin
+ * sets; the rate limit runs after auth, so it can key by the verified identity.
+ *
+ * When a hook throws: an error made with `httpError()` is the plugin's answer (its status
+ * and code reach the client). Anything else is a bug in that plugin: from `authenticate`
+ * and the subgraph hooks it is logged at error with the plugin's name and answered
+ * INTERNAL_SERVER_ERROR (500 for `authenticate`; the affected fields for subgraph hooks,
+ * never a subgraph code); from the Apollo hooks, Apollo Server answers 500 and the request
+ * log plugin logs it.
+ */
+export interface GatewayPlugin {
+  readonly name: string;
+  /**
+   * Runs while the request context is built, before the operation is even parsed.
+   * Returns identity facts to merge into `context.identity`, or throws an error made
+   * with `httpError()` (401, 400...) to reject the request.
+   */
+  authenticate?(scope: RequestScope): Promise<Partial<Identity> | undefined> | Partial<Identity> | undefined;
+  /** Operation-level hooks (rate limits, limits, response headers). Throw `httpError()` to reject. */
+  readonly apollo?: ApolloServerPlugin<GatewayContext>;
+  /** Edits the headers of each subgraph request. Plugins run in the gateway's plugin order. */
+  onSubgraphRequest?(request: SubgraphRequest): void;
+  /** Sees the headers of each subgraph response. */
+  onSubgraphResponse?(response: SubgraphResponse): void;
+  /** Releases connections and timers when the gateway stops. */
+  close?(): Promise<void>;
+}

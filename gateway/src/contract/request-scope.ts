@@ -1,0 +1,24 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/**
+ * What one HTTP request looks like to the gateway core, whatever the framework.
+ * The same object is handed to `context()` and to `onResponse()`, so per-request
+ * facts (the operation name, say) can be recorded by plugins and logged at the end.
+ */
+export interface RequestScope {
+  readonly requestId: string;
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly ip: string;
+  /** `process.hrtime.bigint()` when the request arrived. */
+  readonly startedAt: bigint;
+  /** Set by the gateway once the operation is parsed. */
+  operationName?: string | undefined;
+  /**
+   * Adds a response header, keeping earlier values of the same name (so several
+   * `set-cookie` headers survive, which Apollo Server's HeaderMap cannot hold).
+   * Call it before the response is written, e.g. from an Apollo `willSendResponse` hook.
+   */
+  appendResponseHeader(name: string, value: string): void;
+}

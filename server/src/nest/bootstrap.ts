@@ -1,0 +1,43 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { applyServerTimeouts, closeGracefully, type ListeningServer } from '@fedgw/adapters';
+import type { Gateway, GatewayConfig, Logger } from '@fedgw/gateway';
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { GatewayModule } from './gateway.module.js';
+import { PinoNestLogger } from './pino-nest-logger.js';
+import { GATEWAY } from './tokens.js';
+
+export interface NestServer extends ListeningServer {
+  readonly gateway: Gateway;
+  readonly app: INestApplication;
+}
+
+/** Creates the NestJS app on the configured platform, with GatewayModule, and listens. */
+export async function listenNest(config: GatewayConfig, logger: Logger): Promise<NestServer> {
+  // Only the platform in use is loaded.
+  const httpAdapter =
+    config.adapter === 'fastify'
+      ? new (await import('@nestjs/platform-fastify')).FastifyAdapter({ logger: false, return503OnClosing: true })
+      : new (await import('@nestjs/platform-express')).ExpressAdapter();
+  const app = await NestFactory.create(GatewayModule.forRoot(config, { logger }), httpAdapter, {
+    // The gateway mounts its own body parsing with its own limit and error shape.
+    bodyParser: false,
+    // Nest would log a startup error itself (without its code or cause) and abort the process:
+    // let it reach main.ts, which logs code and cause as on the bare runtime.
+    abortOnError: false,
+    logger: new PinoNestLogger(logger.child({ component: 'nest' })),
+  });
+  const httpServer: Server = app.getHttpServer();
+  applyServerTimeouts(httpServer, config);
+  await app.listen(config.port, config.host);
+  const { port } = httpServer.address() as AddressInfo;
+  return {
+    app,
+    gateway: app.get<Gateway>(GATEWAY),
+    port,
+    url: await app.getUrl(),
+    close: () => closeGracefully(httpServer, () => app.close()),
+  };
+}

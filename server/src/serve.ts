@@ -1,0 +1,41 @@
+import type { ListeningServer } from '@fedgw/adapters';
+import { createGatewayFromConfig, type Gateway, type GatewayConfig, type Logger } from '@fedgw/gateway';
+
+export interface RunningGateway extends ListeningServer {
+  readonly gateway: Gateway;
+}
+
+/**
+ * Starts the gateway on the configured runtime and platform: `nest` (GatewayModule in
+ * a NestJS app) or `bare` (the framework alone), on `fastify` or `express`. Only the
+ * framework in use is loaded. `close()` stops accepting, waits for in-flight requests,
+ * then stops the gateway.
+ */
+export async function serveGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+  if (config.runtime === 'nest') {
+    const { listenNest } = await import('./nest/bootstrap.js');
+    return listenNest(config, logger);
+  }
+  const gateway = await createGatewayFromConfig(config, { logger });
+  await gateway.start();
+  const listen =
+    config.adapter === 'fastify'
+      ? (await import('@fedgw/adapters/fastify')).listenFastify
+      : (await import('@fedgw/adapters/express')).listenExpress;
+  let server: ListeningServer;
+  try {
+    server = await listen(gateway, { port: config.port, host: config.host, timeouts: config });
+  } catch (error) {
+    await gateway.stop();
+    throw error;
+  }
+  return {
+    gateway,
+    url: server.url,
+    port: server.port,
+    async close() {
+      await server.close();
+      await gateway.stop();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '@fedgw/gateway';
+import type { RunningGateway } from './serve.js';
+
+export interface ShutdownOptions {
+  /** Time for in-flight requests to finish once the listener closes. */
+  graceMs: number;
+  /** Time between `/ready` turning 503 and the listener closing. */
+  delayMs: number;
+  exit?: (code: number) => void;
+}
+
+/**
+ * On SIGTERM/SIGINT: `/ready` turns 503, wait `delayMs` for load balancers to notice,
+ * stop accepting connections, let in-flight requests finish, exit 0. If they are not
+ * done within `graceMs`, exit 1. A second SIGINT (Ctrl-C) exits at once.
+ */
+export function installShutdown(running: RunningGateway, logger: Logger, options: ShutdownOptions): void {
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  let shuttingDown = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    logger.info({ signal, delayMs: options.delayMs, graceMs: options.graceMs }, 'shutting down');
+    running.gateway.beginDrain();
+    await sleep(options.delayMs);
+    const deadline = sleep(options.graceMs, 'timeout' as const, { ref: false });
+    const outcome = await Promise.race([running.close().then(() => 'closed' as const), deadline]).catch(
+      (error: unknown) => {
+        logger.error({ err: error }, 'error while shutting down');
+        return 'failed' as const;
+      },
+    );
+    if (outcome === 'closed') {
+      logger.info('shutdown complete');
+      exit(0);
+    } else {
+      logger.error({ outcome }, 'in-flight requests did not finish within the grace period');
+      exit(1);
+    }
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (shuttingDown) {
+      // Process managers often deliver SIGTERM twice (to the group and to the child); only a
+      // second Ctrl-C means "stop waiting".
+      if (signal === 'SIGINT') {
+        logger.warn({ signal }, 'second SIGINT: exiting now');
+        exit(1);
+      }
+      return;
+    }
+    shuttingDown = true;
+    void shutdown(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

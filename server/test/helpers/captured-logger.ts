@@ -1,0 +1,10 @@
+import { createLogger, type Logger } from '@fedgw/gateway';
+import { captureLines } from '@fedgw/test-support';
+
+export type CapturedLogger = ReturnType<typeof captureLines> & { logger: Logger };
+
+/** The gateway's pino logger (redaction included), whose lines the test reads. */
+export function captureLogger(level: 'debug' | 'warn' = 'debug'): CapturedLogger {
+  const captured = captureLines();
+  return { ...captured, logger: createLogger({ logLevel: level, logPretty: false }, captured.stream) };
+}

@@ -1,0 +1,137 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+/** The repository's root (this file runs from test-support/dist/). */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The composed supergraph the gateway serves. */
+export const SUPERGRAPH_PATH = `${ROOT}supergraph.graphql`;
+
+/** A compiled entry point running as its own process, with its output kept for assertions. */
+export interface RunningProcess {
+  readonly child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code once the process ended. */
+  readonly exited: Promise<number | null>;
+  /** Sends `signal` (default SIGTERM) and waits for the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `node <script>` and waits until its output matches `ready` (or it dies, or 20 s pass). */
+export async function spawnNode(
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ process: RunningProcess; match: RegExpMatchArray }> {
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const running: RunningProcess = {
+    child,
+    output: () => output,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`not ready after 20 s`)), 20_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${script}: ${error.message}\n--- output ---\n${output}`));
+    };
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = output.match(ready);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    void exited.then((code) => fail(new Error(`exited with ${code} before it was ready`)));
+  });
+  return { process: running, match };
+}
+
+export type SubgraphName = 'users' | 'products' | 'reviews';
+
+export interface RunningSubgraph extends RunningProcess {
+  readonly url: string;
+}
+
+export async function startSubgraph(name: SubgraphName, env: Record<string, string> = {}): Promise<RunningSubgraph> {
+  const { process, match } = await spawnNode(
+    `subgraphs/dist/${name}/main.js`,
+    { PORT: '0', ...env },
+    /ready at (http:\/\/\S+\/graphql)/,
+  );
+  return Object.assign(process, { url: match[1] as string });
+}
+
+export async function startSubgraphs(): Promise<Record<SubgraphName, RunningSubgraph>> {
+  const [users, products, reviews] = await Promise.all([
+    startSubgraph('users'),
+    startSubgraph('products'),
+    startSubgraph('reviews'),
+  ]);
+  return { users, products, reviews };
+}
+
+export const MOUNTS = ['nest-fastify', 'nest-express', 'fastify', 'express'] as const;
+export type Mount = (typeof MOUNTS)[number];
+
+export function mountEnv(mount: Mount): Record<string, string> {
+  const [runtime, adapter] = mount.startsWith('nest-') ? ['nest', mount.slice(5)] : ['bare', mount];
+  return { GATEWAY_RUNTIME: runtime as string, GATEWAY_ADAPTER: adapter as string };
+}
+
+export interface RunningGateway extends RunningProcess {
+  /** The GraphQL endpoint, e.g. http://127.0.0.1:41234/graphql */
+  readonly url: string;
+  /** The server's origin, for /health and /ready. */
+  readonly origin: string;
+  /** Every JSON log line written so far. */
+  logLines(): Record<string, unknown>[];
+}
+
+/** Starts the compiled gateway (`node server/dist/main.js`) on a free port. */
+export async function startGateway(mount: Mount, env: Record<string, string>): Promise<RunningGateway> {
+  const { process, match } = await spawnNode(
+    'server/dist/main.js',
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_PRETTY: 'false',
+      SUPERGRAPH_PATH: 'supergraph.graphql',
+      ...mountEnv(mount),
+      ...env,
+    },
+    /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/,
+  );
+  const url = match[1] as string;
+  return Object.assign(process, {
+    url,
+    origin: new URL(url).origin,
+    logLines: () =>
+      process
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  });
+}
+
+/** Env that points the gateway at the given subgraph processes. */
+export function subgraphUrlEnv(subgraphs: Partial<Record<SubgraphName, { url: string }>>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, subgraph] of Object.entries(subgraphs)) env[`SUBGRAPH_${name.toUpperCase()}_URL`] = subgraph.url;
+  return env;
+}
