@@ -3,12 +3,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from '@fedgw/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchResults } from '../src/results.js';
 import { freeConsecutivePorts } from './ports.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let out: string | undefined;
 
 afterAll(async () => {

@@ -3,16 +3,17 @@
  * JSON schema (the copy dclint ships, schemas/compose.schema.json), and naming the same ports,
  * supergraph and Router config as the native setup.
  */
+
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from '@fedgw/test-support';
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROUTER_CONFIGS, ROUTER_SUBGRAPHS, ROUTER_VERSION } from '../src/router-binary.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const REPO_ROOT = ROOT;
 const require = createRequire(import.meta.url);
 
 interface Service {

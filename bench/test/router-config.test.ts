@@ -5,12 +5,13 @@
  * headers). The Router takes ~20 minutes to build, so when none is installed these tests are
  * skipped with the reason in their name; `pnpm router:install` fills the cache they look in.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
@@ -23,7 +24,7 @@ import {
   routerEnv,
 } from '../src/router-binary.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const REPO_ROOT = ROOT;
 const SUPERGRAPH = join(REPO_ROOT, 'supergraph.graphql');
 const CONFIG_NAMES = Object.keys(ROUTER_CONFIGS) as RouterConfigName[];
 

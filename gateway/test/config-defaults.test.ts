@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { ROOT } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FIELDS, parseConfig } from '../src/config/parse.js';
 import type { GatewayConfig } from '../src/config/types.js';
@@ -9,7 +10,7 @@ import { JWT_DEFAULTS } from '../src/plugins/jwt/options.js';
 import { DEFAULT_OPERATION_LIMITS } from '../src/plugins/operation-limits.js';
 import { RATE_LIMIT_DEFAULTS } from '../src/plugins/rate-limit/index.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const README = readFileSync(`${ROOT}README.md`, 'utf8');
 const defaults: GatewayConfig = parseConfig({}, { cwd: '/srv/gateway' });
 
 /**
