@@ -5,7 +5,7 @@
 #   docker build --target build -t fedgw-build .  # everything, for `pnpm bench`
 
 # --- build: full install (dev deps included) and tsc -----------------------------------------
-FROM node:20-bookworm AS build
+FROM node:24-bookworm AS build
 WORKDIR /app
 ENV CI=true
 # The repository's pinned pnpm (package.json "packageManager"), installed once so that `pnpm`
@@ -23,7 +23,7 @@ COPY . .
 RUN pnpm build
 
 # --- prod-deps: production dependencies only, same lockfile ----------------------------------
-FROM node:20-bookworm AS prod-deps
+FROM node:24-bookworm AS prod-deps
 WORKDIR /app
 ENV CI=true
 RUN npm install -g pnpm@10.34.9
@@ -36,7 +36,7 @@ COPY bench/package.json bench/
 RUN pnpm install --frozen-lockfile --prod
 
 # --- runtime: compiled JavaScript, production deps, the supergraph ---------------------------
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production
 # node_modules hold pnpm's relative symlinks (workspace packages link to ../adapters etc.),

@@ -24,7 +24,7 @@ export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts): v
   server.requestTimeout = timeouts.requestTimeoutMs;
   server.headersTimeout = timeouts.headersTimeoutMs;
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
-  // A createServer option that is also an own property of the server; @types/node 20 does not declare the property.
+  // A createServer option that is also an own property of the server; @types/node declares it only as an option.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(
     1000,
     timeouts.requestTimeoutMs,

@@ -75,6 +75,9 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     const url = new URL(options.url);
     this.#path = `${url.pathname}${url.search}`;
     this.#pool = new Pool(url.origin, {
+      // undici 8 negotiates HTTP/2 over TLS by default; stay on HTTP/1.1 so `connections` still
+      // bounds sockets per subgraph (SUBGRAPH_POOL_CONNECTIONS) as with undici 7.
+      allowH2: false,
       connections: options.connections,
       keepAliveTimeout: options.keepAliveMs,
       keepAliveMaxTimeout: options.keepAliveMs,

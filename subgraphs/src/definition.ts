@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
+import type { GraphQLResolverMap } from '@apollo/subgraph';
 import { type DocumentNode, parse } from 'graphql';
 import type { SubgraphContext } from './context.js';
 

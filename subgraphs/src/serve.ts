@@ -7,8 +7,7 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginInlineTrace } from '@apollo/server/plugin/inlineTrace';
-import { buildSubgraphSchema } from '@apollo/subgraph';
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
+import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import type { DocumentNode } from 'graphql';
 import type { SubgraphContext } from './context.js';
 import { createRequestHandler } from './http-handler.js';

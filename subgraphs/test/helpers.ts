@@ -1,7 +1,6 @@
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
-import { buildSubgraphSchema } from '@apollo/subgraph';
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
+import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import type { DocumentNode } from 'graphql';
 import type { SubgraphContext } from '../src/context.js';
 

@@ -1,4 +1,4 @@
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
+import type { GraphQLResolverMap } from '@apollo/subgraph';
 import type { SubgraphContext } from '../context.js';
 import { badUserInput } from '../errors.js';
 import { getProduct, products } from './data.js';

@@ -1,4 +1,4 @@
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
+import type { GraphQLResolverMap } from '@apollo/subgraph';
 import { identityOf, type SubgraphContext } from '../context.js';
 import { type ReviewStore, reviewStore } from './data.js';
 import { type AddReviewInput, validateNewReview } from './validation.js';

@@ -1,4 +1,4 @@
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
+import type { GraphQLResolverMap } from '@apollo/subgraph';
 import { identityOf, type SubgraphContext } from '../context.js';
 import { getUser } from './data.js';
 import { paginateUsers } from './pagination.js';

@@ -17,7 +17,7 @@ export const PLUGIN_NAME = 'jwt';
 
 /** HMAC algorithms: only with `secret`. The value is the minimum secret length in bytes (RFC 7518 §3.2). */
 export const HMAC_ALGORITHMS = { HS256: 32, HS384: 48, HS512: 64 } as const;
-/** Public-key algorithms Node 20's WebCrypto verifies: only with `jwksUrl` / `jwksFile`. */
+/** Public-key algorithms Node's WebCrypto verifies: only with `jwksUrl` / `jwksFile`. */
 const ASYMMETRIC_ALGORITHMS = [
   'RS256',
   'RS384',
