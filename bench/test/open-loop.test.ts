@@ -52,7 +52,9 @@ describe('open-loop generator', () => {
     const latency = summarize(result.samples);
     // ~30 requests were due during the stall; the first waited ~300 ms, so the max shows it.
     expect(latency?.max).toBeGreaterThan(200);
-    expect(latency?.p50).toBeLessThan(50);
+    // Most requests came after the stall and are not charged for it. Relative, not a fixed
+    // number of ms: on a busy machine event-loop lag adds the same delay to every sample.
+    expect(latency?.p50).toBeLessThan((latency?.max ?? 0) / 2);
     expect(result.ok).toBe(100);
   });
 
