@@ -6,7 +6,14 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { GraphQLError } from 'graphql';
 import { type GatewayConfig, subgraphKey } from './config/types.js';
 import { createContext } from './context.js';
-import type { GatewayContext, GatewayPlugin, Identity, MountableGateway, RequestScope } from './contract/index.js';
+import type {
+  GatewayContext,
+  GatewayPlugin,
+  Identity,
+  MountableGateway,
+  RequestScope,
+  ResolvedRequest,
+} from './contract/index.js';
 import { CostEstimator } from './demand-control/cost-estimator.js';
 import { ClientErrorCode } from './error-registry.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
@@ -46,6 +53,8 @@ type State = 'created' | 'starting' | 'ready' | 'draining' | 'stopped';
 export function createGateway(config: GatewayConfig, options: CreateGatewayOptions): Gateway {
   const { logger } = options;
   const costs = new CostEstimator(config.defaultListSize);
+  // One function for every request's context (the estimator caches per context).
+  const costOf = (request: ResolvedRequest) => costs.costOf(request);
   // Operation limits, demand control and the response size limit are always on (the
   // token limit is enforced by the parser itself): cheap checks first, cost last.
   const plugins = [
@@ -125,9 +134,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
         const found = await authenticateWith(plugin, scope, logger);
         if (found) identity = { ...identity, ...found };
       }
-      const context = createContext(scope, Object.freeze(identity), config.maxResponseBytes, (request) =>
-        costs.costOf(request),
-      );
+      const context = createContext(scope, Object.freeze(identity), config.maxResponseBytes, costOf);
       contexts.set(scope, context);
       return context;
     },

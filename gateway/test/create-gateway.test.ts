@@ -8,7 +8,6 @@ import { createGateway } from '../src/create-gateway.js';
 import { GatewayError } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
 
-const SUPERGRAPH = SUPERGRAPH_PATH;
 const silent = createLogger({ logLevel: 'silent', logPretty: false });
 
 async function startError(env: Record<string, string>): Promise<GatewayError> {
@@ -24,7 +23,7 @@ async function startError(env: Record<string, string>): Promise<GatewayError> {
 
 describe('createGateway', () => {
   it('loads the supergraph from a file path and becomes ready, then stops', async () => {
-    const gateway = createGateway(parseConfig({ SUPERGRAPH_PATH: SUPERGRAPH }), { logger: silent });
+    const gateway = createGateway(parseConfig({ SUPERGRAPH_PATH }), { logger: silent });
     expect(gateway.isReady()).toBe(false);
     await gateway.start();
     expect(gateway.isReady()).toBe(true);
@@ -50,7 +49,7 @@ describe('createGateway', () => {
 
   it('rejects URL overrides for subgraphs the supergraph does not have', async () => {
     const error = await startError({
-      SUPERGRAPH_PATH: SUPERGRAPH,
+      SUPERGRAPH_PATH,
       SUBGRAPH_INVENTORY_URL: 'http://127.0.0.1:1/graphql',
     });
     expect(error.code).toBe('ERR_GATEWAY_CONFIG_INVALID');

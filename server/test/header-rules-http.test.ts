@@ -5,8 +5,6 @@ import { createGatewayFromConfig, createLogger, type Gateway, parseConfig } from
 import { closedPortUrl, SUPERGRAPH_PATH, startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const SUPERGRAPH = SUPERGRAPH_PATH;
-
 /**
  * Header rules end to end, in process, on both platforms: what reaches a subgraph, and
  * which subgraph response headers reach the client (several set-cookie headers included,
@@ -28,7 +26,7 @@ describe.each([
       response.end(JSON.stringify({ data: { user: { id: 'user-1', name: 'Ada' } } }));
     });
     const config = parseConfig({
-      SUPERGRAPH_PATH: SUPERGRAPH,
+      SUPERGRAPH_PATH,
       SUBGRAPH_USERS_URL: users.url,
       SUBGRAPH_PRODUCTS_URL: await closedPortUrl(),
       SUBGRAPH_REVIEWS_URL: await closedPortUrl(),

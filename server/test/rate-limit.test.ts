@@ -29,7 +29,6 @@ import {
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CapturedLogger, captureLogger } from './helpers/captured-logger.js';
 
-const SUPERGRAPH = SUPERGRAPH_PATH;
 /** Upper bound for "settles without hanging": generous, it only catches a hang. */
 const NO_HANG_MS = 5_000;
 const TYPENAME = { query: '{ __typename }' };
@@ -96,7 +95,7 @@ describe('rateLimit plugin', () => {
   /** A started gateway with these plugins, served by bare Fastify on a free port. */
   async function serve(plugins: GatewayPlugin[]): Promise<{ url: string; close(): Promise<void> }> {
     const config = parseConfig({
-      SUPERGRAPH_PATH: SUPERGRAPH,
+      SUPERGRAPH_PATH,
       SUBGRAPH_USERS_URL: subgraph.url,
       SUBGRAPH_PRODUCTS_URL: await closedPortUrl(),
       SUBGRAPH_REVIEWS_URL: await closedPortUrl(),

@@ -2,8 +2,6 @@ import { listenFastify } from '@fedgw/adapters/fastify';
 import { createGatewayFromConfig, createLogger, type GatewayPlugin, type Logger, parseConfig } from '@fedgw/gateway';
 import { closedPortUrl, SUPERGRAPH_PATH } from '@fedgw/test-support';
 
-export const SUPERGRAPH = SUPERGRAPH_PATH;
-
 export interface ServedGateway {
   /** The GraphQL endpoint. */
   readonly url: string;
@@ -19,7 +17,7 @@ export async function serveGateway(
   options: { logger?: Logger; plugins?: GatewayPlugin[] } = {},
 ): Promise<ServedGateway> {
   const config = parseConfig({
-    SUPERGRAPH_PATH: SUPERGRAPH,
+    SUPERGRAPH_PATH,
     SUBGRAPH_USERS_URL: await closedPortUrl(),
     SUBGRAPH_PRODUCTS_URL: await closedPortUrl(),
     SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
