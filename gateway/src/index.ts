@@ -5,7 +5,6 @@
 export { createGatewayFromConfig, pluginsFromConfig } from './config/gateway-from-config.js';
 export { CONFIG_FIELDS, CONFIG_FILE_ENV, type ParseConfigOptions, parseConfig } from './config/parse.js';
 export type { AdapterName, GatewayConfig, GatewayEnv, LogLevel, Runtime, SubgraphOverride } from './config/types.js';
-export { type CostOf, createContext } from './context.js';
 export type {
   GatewayContext,
   GatewayPlugin,
