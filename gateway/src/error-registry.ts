@@ -59,7 +59,8 @@ export const STARTUP_ERRORS = {
   ERR_GATEWAY_CONFIG_FILE_UNREADABLE: 'GATEWAY_CONFIG_FILE cannot be read',
   ERR_GATEWAY_SUPERGRAPH_UNREADABLE: 'the supergraph file cannot be read (the cause says why: ENOENT, EISDIR…)',
   ERR_GATEWAY_SUPERGRAPH_INVALID: 'the supergraph cannot be loaded',
-  ERR_GATEWAY_START_FAILED: 'the gateway was started twice, or after it stopped',
+  ERR_GATEWAY_START_FAILED:
+    'the gateway was started twice or after it stopped, or GatewayModule was mounted on a platform other than express or fastify',
   ERR_GATEWAY_PLUGIN_OPTIONS_INVALID: "a plugin factory's options are invalid (each is named)",
   ERR_JWKS_UNAVAILABLE: 'the JWKS is in its cooldown after a failed fetch (logged; the token gets 401)',
   ERR_JWKS_FETCH_FAILED: 'the JWKS fetch failed (logged; the token gets 401)',
