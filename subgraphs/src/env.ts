@@ -6,6 +6,8 @@ export interface SubgraphEnv {
   readonly host: string;
   readonly delayMs: number;
   readonly inlineTrace: boolean;
+  /** SUBGRAPH_COUNT_HEADER: a request header counted by value at GET /header-counts. */
+  readonly countHeader?: string;
 }
 
 export type ParsedEnv = { ok: true; env: SubgraphEnv } | { ok: false; errors: string[] };
@@ -14,7 +16,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * Reads PORT (else USERS_PORT / PRODUCTS_PORT / REVIEWS_PORT, else defaultPort), HOST,
- * SUBGRAPH_DELAY_MS and SUBGRAPH_INLINE_TRACE. Empty values count as unset. Reports every
+ * SUBGRAPH_DELAY_MS, SUBGRAPH_INLINE_TRACE and SUBGRAPH_COUNT_HEADER. Empty values count as unset. Reports every
  * invalid variable at once, each message naming it.
  */
 export function parseSubgraphEnv(name: SubgraphName, defaultPort: number, env: Env): ParsedEnv {
@@ -31,8 +33,13 @@ export function parseSubgraphEnv(name: SubgraphName, defaultPort: number, env: E
     else errors.push(`SUBGRAPH_INLINE_TRACE must be "true" or "false" (got "${trace}")`);
   }
 
+  const countHeader = present(env.SUBGRAPH_COUNT_HEADER) ? env.SUBGRAPH_COUNT_HEADER.trim() : undefined;
+  if (countHeader !== undefined && !/^[A-Za-z0-9-]+$/.test(countHeader)) {
+    errors.push(`SUBGRAPH_COUNT_HEADER must be a header name: letters, digits and "-" (got "${countHeader}")`);
+  }
+
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, env: Object.freeze({ port, host, delayMs, inlineTrace }) };
+  return { ok: true, env: Object.freeze({ port, host, delayMs, inlineTrace, ...(countHeader && { countHeader }) }) };
 }
 
 function present(value: string | undefined): value is string {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ApolloServer, HeaderMap, type HTTPGraphQLResponse } from '@apollo/server';
 import type { SubgraphContext } from './context.js';
+import type { HeaderCounter } from './header-counter.js';
 
 /** Bodies larger than this are refused with 413; real operations are a few KB. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -10,11 +11,16 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * The whole HTTP surface of a subgraph: POST/GET /graphql through Apollo's
- * executeHTTPGraphQLRequest, GET /health, 404 otherwise. Nothing is logged per request.
+ * executeHTTPGraphQLRequest, GET /health, GET /header-counts when a HeaderCounter is given,
+ * 404 otherwise. Nothing is logged per request.
  */
-export function createRequestHandler(server: ApolloServer<SubgraphContext>, delayMs: number): Handler {
+export function createRequestHandler(
+  server: ApolloServer<SubgraphContext>,
+  delayMs: number,
+  headerCounter?: HeaderCounter,
+): Handler {
   return (req, res) => {
-    handle(server, delayMs, req, res).catch((error: unknown) => {
+    handle(server, delayMs, headerCounter, req, res).catch((error: unknown) => {
       if (res.headersSent) res.destroy(error as Error);
       else sendJson(res, 500, graphqlError('Internal server error', 'INTERNAL_SERVER_ERROR'));
     });
@@ -24,6 +30,7 @@ export function createRequestHandler(server: ApolloServer<SubgraphContext>, dela
 async function handle(
   server: ApolloServer<SubgraphContext>,
   delayMs: number,
+  headerCounter: HeaderCounter | undefined,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -34,7 +41,11 @@ async function handle(
   if (path === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
     return sendJson(res, 200, { status: 'ok' });
   }
+  if (headerCounter && path === '/header-counts' && req.method === 'GET') {
+    return sendJson(res, 200, headerCounter.toJSON());
+  }
   if (path !== '/graphql') return sendJson(res, 404, { error: 'not found' });
+  headerCounter?.count(req.headers);
 
   const headers = new HeaderMap();
   for (const [key, value] of Object.entries(req.headers)) {

@@ -13,6 +13,7 @@ export {
   TYPENAME_QUERY,
 } from './reference-answers.js';
 export { createReviewStore, type ReviewRecord, ReviewStore, reviewStore } from './reviews/data.js';
+export type { HeaderCounts } from './header-counter.js';
 export { type RunningSubgraph, type StartSubgraphOptions, startSubgraph } from './serve.js';
 export { type CompositionResult, composeSupergraph } from './supergraph.js';
 export { getUser, type OrderRecord, type UserRecord, users } from './users/data.js';

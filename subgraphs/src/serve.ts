@@ -10,6 +10,7 @@ import { ApolloServerPluginInlineTrace } from '@apollo/server/plugin/inlineTrace
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import type { DocumentNode } from 'graphql';
 import type { SubgraphContext } from './context.js';
+import { HeaderCounter } from './header-counter.js';
 import { createRequestHandler } from './http-handler.js';
 
 export interface StartSubgraphOptions {
@@ -28,6 +29,8 @@ export interface StartSubgraphOptions {
   delayMs?: number;
   /** Default: false. Adds ftv1 inline traces when the gateway asks for them; costs CPU. */
   inlineTrace?: boolean;
+  /** A request header whose values are counted and served at GET /header-counts. Default: none. */
+  countHeader?: string;
 }
 
 export interface RunningSubgraph {
@@ -38,7 +41,7 @@ export interface RunningSubgraph {
   close(): Promise<void>;
 }
 
-/** Serves one subgraph over plain node:http: POST/GET /graphql and GET /health. */
+/** Serves one subgraph over plain node:http: POST/GET /graphql, GET /health (and GET /header-counts). */
 export async function startSubgraph(options: StartSubgraphOptions): Promise<RunningSubgraph> {
   const { port = 0, host = '127.0.0.1', delayMs = 0, inlineTrace = false } = options;
   checkOptions(options.name, port, delayMs);
@@ -65,7 +68,8 @@ export async function startSubgraph(options: StartSubgraphOptions): Promise<Runn
   });
   await server.start();
 
-  httpServer.on('request', createRequestHandler(server, delayMs));
+  const headerCounter = options.countHeader ? new HeaderCounter(options.countHeader) : undefined;
+  httpServer.on('request', createRequestHandler(server, delayMs, headerCounter));
 
   try {
     await listen(httpServer, port, host);

@@ -18,6 +18,9 @@ describe('parseSubgraphEnv', () => {
     expect(parseSubgraphEnv('reviews', 4003, { REVIEWS_PORT: '6000' })).toMatchObject({
       env: { port: 6000 },
     });
+    expect(parseSubgraphEnv('users', 4001, { SUBGRAPH_COUNT_HEADER: ' source ' })).toMatchObject({
+      env: { countHeader: 'source' },
+    });
   });
 
   it('reports every invalid variable at once, by name', () => {
@@ -25,10 +28,12 @@ describe('parseSubgraphEnv', () => {
       PRODUCTS_PORT: '70000',
       SUBGRAPH_DELAY_MS: '-5',
       SUBGRAPH_INLINE_TRACE: 'yes',
+      SUBGRAPH_COUNT_HEADER: 'x: y',
     });
     expect(result.ok).toBe(false);
     const errors = result.ok ? [] : result.errors;
-    expect(errors).toHaveLength(3);
+    expect(errors).toHaveLength(4);
+    expect(errors[3]).toMatch(/^SUBGRAPH_COUNT_HEADER /);
     expect(errors[0]).toMatch(/^PRODUCTS_PORT /);
     expect(errors[1]).toMatch(/^SUBGRAPH_DELAY_MS /);
     expect(errors[2]).toMatch(/^SUBGRAPH_INLINE_TRACE /);

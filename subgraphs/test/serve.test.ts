@@ -57,6 +57,34 @@ describe('startSubgraph over HTTP', () => {
   });
 });
 
+describe('startSubgraph with countHeader', () => {
+  let subgraph: RunningSubgraph;
+  beforeAll(async () => {
+    subgraph = await startSubgraph({ ...usersSubgraph, port: 0, countHeader: 'Source' });
+  });
+  afterAll(() => subgraph.close());
+
+  it('counts /graphql requests by the header value and serves the counts at GET /header-counts', async () => {
+    const query = JSON.stringify({ query: '{ user(id: "user-1") { id } }' });
+    await post(subgraph.url, query, { source: 'gateway' });
+    await post(subgraph.url, query, { source: 'gateway' });
+    await post(subgraph.url, query, { source: 'other' });
+    await post(subgraph.url, query);
+    const response = await fetch(new URL('/header-counts', subgraph.url));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ header: 'source', counts: { gateway: 2, other: 1 }, missing: 1 });
+  });
+
+  it('has no /header-counts without countHeader', async () => {
+    const plain = await startSubgraph({ ...usersSubgraph, port: 0 });
+    try {
+      expect((await fetch(new URL('/header-counts', plain.url))).status).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
 describe('startSubgraph options', () => {
   it('delays each GraphQL response by delayMs, but not /health', async () => {
     const slow = await startSubgraph({ ...usersSubgraph, port: 0, delayMs: 150 });
