@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { isGraphQLSuccess, type LoadResult } from './load-result.js';
+import { isGraphQLSuccess, type LiveTick, type LoadResult } from './load-result.js';
 import { Samples } from './samples.js';
 
 export interface ClosedLoopOptions {
@@ -11,6 +11,8 @@ export interface ClosedLoopOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Per-request timeout, seconds. Default 10. */
   readonly timeoutSec?: number;
+  /** Live progress, once a second. */
+  readonly onTick?: LiveTick;
 }
 
 /**
@@ -58,6 +60,14 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<LoadRes
   instance.on('response', ((_client: unknown, _status: number, _bytes: number, responseTimeMs: number) => {
     if (lastOk) samples.push(responseTimeMs * 1000);
   }) as never);
+  // autocannon's once-a-second 'tick' serves as the clock; the count is ours (every answer).
+  let seconds = 0;
+  let answeredBefore = 0;
+  instance.on('tick', () => {
+    const answered = ok + failed;
+    options.onTick?.(++seconds, answered - answeredBefore);
+    answeredBefore = answered;
+  });
   const result = await done;
   // result.errors: connection errors and timeouts (no response at all).
   return { durationSec: result.duration, ok, errors: failed + result.errors, samples };

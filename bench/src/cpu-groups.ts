@@ -55,18 +55,17 @@ export function cpuUsage(
 export const SATURATED = 0.9;
 
 /**
- * What limited the run: the most loaded of the groups and of the pinned CPU sets that several
- * groups share (`subgraphs+load`: on 2 cores the subgraphs and the load generator share CPU 1),
- * when it is at ≥ 90%. When the target and the CPU set beside it are both saturated, the set is
- * named (its share is a sum, so it wins ties): the throughput is then not the target's alone.
- * Undefined when nothing was saturated.
+ * Every group, and every pinned CPU set that several groups share (`subgraphs+load`: on 2
+ * cores the subgraphs and the load generator share CPU 1), that used ≥ 90% of what it may
+ * use, busiest first. When the target and the set beside it are both saturated, both are
+ * named: the throughput is then not the target's alone. Empty when nothing was saturated.
  */
-export function findBottleneck(
+export function findSaturated(
   groups: readonly ProcessGroup[],
   usage: Readonly<Record<string, CpuUsage>>,
   wallSec: number,
   cpusIn: (list: string) => number,
-): string | undefined {
+): string[] {
   const candidates = groups.map((group) => ({ name: group.name, share: usage[group.name]?.share ?? 0 }));
   const shared = new Map<string, ProcessGroup[]>();
   for (const group of groups) {
@@ -77,8 +76,10 @@ export function findBottleneck(
     const seconds = members.reduce((sum, group) => sum + (usage[group.name]?.cpuSeconds ?? 0), 0);
     candidates.push({ name: members.map((group) => group.name).join('+'), share: seconds / (wallSec * cpusIn(list)) });
   }
-  const busiest = candidates.sort((a, b) => b.share - a.share)[0];
-  return busiest && busiest.share >= SATURATED ? busiest.name : undefined;
+  return candidates
+    .filter((candidate) => candidate.share >= SATURATED)
+    .sort((a, b) => b.share - a.share)
+    .map((candidate) => candidate.name);
 }
 
 function round(value: number, digits: number): number {

@@ -9,11 +9,16 @@ export interface LoadResult {
   readonly ok: number;
   /** Non-2xx, GraphQL errors, timeouts and transport errors. */
   readonly errors: number;
-  /** Latency of each successful request, µs. */
+  /** Latency of each successful request, µs; open loop: of every request (see failedAtMs). */
   readonly samples: Samples;
   /** Open loop only: how well the intended schedule was kept. */
   readonly schedule?: SendSchedule;
+  /** Open loop only: the latency each failed request was counted at (its timeout), ms. */
+  readonly failedAtMs?: number;
 }
+
+/** Called about once a second during a measured window: seconds done, answers in the last second. */
+export type LiveTick = (secondsDone: number, answersPerSec: number) => void;
 
 /** A send later than this behind schedule counts as late. */
 export const LATE_SEND_MS = 1;

@@ -1,12 +1,18 @@
 import { runClosedLoop } from './closed-loop.js';
-import type { LoadResult } from './load-result.js';
+import type { LiveTick, LoadResult } from './load-result.js';
 import { runOpenLoop } from './open-loop.js';
 import type { RowPlan } from './plan.js';
 import { requestBody } from './queries.js';
 
 /** Drives `url` with the row's load shape for `seconds`: autocannon closed loop or our open loop. */
-export function runLoad(row: RowPlan, url: string, seconds: number): Promise<LoadResult> {
-  const common = { url, durationSec: seconds, body: () => requestBody(row.query), headers: row.setup.headers };
+export function runLoad(row: RowPlan, url: string, seconds: number, onTick?: LiveTick): Promise<LoadResult> {
+  const common = {
+    url,
+    durationSec: seconds,
+    body: () => requestBody(row.query),
+    headers: row.setup.headers,
+    ...(onTick ? { onTick } : {}),
+  };
   return row.load.kind === 'closed'
     ? runClosedLoop({ ...common, connections: row.load.connections })
     : runOpenLoop({ ...common, rate: row.load.rate });

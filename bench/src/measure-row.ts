@@ -1,24 +1,30 @@
-import { cpuUsage, findBottleneck, type ProcessGroup, snapshot, wallSeconds } from './cpu-groups.js';
+import { cpuUsage, findSaturated, type ProcessGroup, snapshot, wallSeconds } from './cpu-groups.js';
 import { runLoad } from './load.js';
 import type { RowPlan } from './plan.js';
-import { readPeakRssMb } from './proc-stats.js';
+import type { LiveTick } from './load-result.js';
+import { readPeakRssMb, resetPeakRss } from './proc-stats.js';
 import type { RowResult } from './results.js';
+import { rowWarnings } from './row-warnings.js';
 import { summarize } from './samples.js';
 import type { RunningTarget } from './start-target.js';
 
 /**
  * Warm-up, then one measured window with every group's CPU read from /proc just before and
- * after it; throughput counts only successful requests.
+ * after it, and the target's peak RSS reset at its start; throughput counts only successful
+ * requests.
  */
 export async function measureRow(
   row: RowPlan,
   target: RunningTarget,
   groups: readonly ProcessGroup[],
   cpusIn: (list: string) => number,
+  onTick?: LiveTick,
 ): Promise<RowResult> {
   if (row.warmupSec > 0) await runLoad(row, target.url, row.warmupSec);
+  const pid = target.process?.pid;
+  const rowPeak = pid !== undefined && resetPeakRss(pid);
   const before = snapshot(groups);
-  const load = await runLoad(row, target.url, row.durationSec);
+  const load = await runLoad(row, target.url, row.durationSec, onTick);
   const after = snapshot(groups);
 
   const base = {
@@ -33,8 +39,15 @@ export async function measureRow(
   }
   const cpu = cpuUsage(groups, before, after);
   const targetCpu = target.group ? cpu[target.group] : undefined;
-  const peakRss = target.process ? readPeakRssMb(target.process.pid) : null;
-  const bottleneck = findBottleneck(groups, cpu, wallSeconds(before, after), cpusIn);
+  const peakRss = pid !== undefined ? readPeakRssMb(pid) : null;
+  const saturated = findSaturated(groups, cpu, wallSeconds(before, after), cpusIn);
+  const warnings = rowWarnings({
+    targetGroup: target.group,
+    saturated,
+    ok: load.ok,
+    errors: load.errors,
+    ...(load.schedule ? { schedule: load.schedule } : {}),
+  });
   return {
     ...base,
     status: 'ok',
@@ -44,9 +57,11 @@ export async function measureRow(
     latencyMs,
     cpu,
     ...(targetCpu ? { gatewayCpuSecPer1k: round(targetCpu.cpuSeconds / (load.ok / 1000), 4) } : {}),
-    ...(peakRss !== null ? { gatewayPeakRssMb: round(peakRss, 1) } : {}),
-    ...(bottleneck ? { bottleneck } : {}),
+    ...(peakRss !== null ? { gatewayPeakRssMb: round(peakRss, 1), peakRssScope: rowPeak ? 'row' : 'process' } : {}),
+    saturated,
+    ...(warnings.length > 0 ? { warnings } : {}),
     ...(load.schedule ? { schedule: load.schedule } : {}),
+    ...(load.failedAtMs !== undefined ? { failedAtMs: load.failedAtMs } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { Pool } from 'undici';
-import { isGraphQLSuccess, LATE_SEND_MS, type LoadResult } from './load-result.js';
+import { isGraphQLSuccess, LATE_SEND_MS, type LiveTick, type LoadResult } from './load-result.js';
 import { Samples } from './samples.js';
 import { type ClockOptions, dueAt, startClock } from './schedule-clock.js';
 
@@ -12,12 +12,14 @@ export interface OpenLoopOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Upper bound on sockets; opened only as needed. Default 512, so the target, not the pool, queues. */
   readonly connections?: number;
-  /** Per-request timeout (counted as an error). Default 10 s. */
+  /** Per-request timeout. A failed request is an error and counts at this latency. Default 10 s. */
   readonly timeoutMs?: number;
   /** Default 200 µs (see ClockOptions.leadNs). */
   readonly leadUs?: number;
   /** Decides success from status and body. Default: isGraphQLSuccess. */
   readonly isSuccess?: (status: number, body: string) => boolean;
+  /** Live progress, once a second. */
+  readonly onTick?: LiveTick;
 }
 
 /**
@@ -25,6 +27,8 @@ export interface OpenLoopOptions {
  * ones were answered, and its latency is measured from that intended start
  * (process.hrtime.bigint(), µs), so a stalled target is charged for the queue it causes (no
  * coordinated omission). Every sample is kept for exact percentiles; late sends are reported.
+ * A failed request (error status, GraphQL errors, timeout, transport error) is counted at the
+ * timeout: under overload the tail grows with the failures instead of shrinking without them.
  */
 export async function runOpenLoop(options: OpenLoopOptions): Promise<LoadResult> {
   const url = new URL(options.url);
@@ -49,6 +53,18 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<LoadResult>
   let late = 0;
   let maxLagNs = 0n;
   const inFlight = new Set<Promise<void>>();
+  const fail = () => {
+    errors++;
+    samples.push(timeoutMs * 1000);
+  };
+  let secondsDone = 0;
+  let answeredBefore = 0;
+  const ticker = setInterval(() => {
+    const answered = ok + errors;
+    options.onTick?.(++secondsDone, answered - answeredBefore);
+    answeredBefore = answered;
+  }, 1000);
+  ticker.unref();
 
   const send = (due: bigint) => {
     const lag = process.hrtime.bigint() - due;
@@ -70,11 +86,9 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<LoadResult>
         if (isSuccess(response.statusCode, text)) {
           ok++;
           samples.push(Number(end - due) / 1000);
-        } else errors++;
+        } else fail();
       })
-      .catch(() => {
-        errors++;
-      })
+      .catch(fail)
       .finally(() => inFlight.delete(request));
     inFlight.add(request);
   };
@@ -100,6 +114,7 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<LoadResult>
     await new Promise((resolve) => setImmediate(resolve));
   }
   await Promise.all([...inFlight]);
+  clearInterval(ticker);
   await pool.close();
 
   return {
@@ -108,5 +123,6 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<LoadResult>
     errors,
     samples,
     schedule: { intended: count, sent, late, maxLagMs: Number(maxLagNs) / 1e6 },
+    failedAtMs: timeoutMs,
   };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 
@@ -33,6 +33,20 @@ export function readCpuSeconds(pid: number): number | null {
   const stime = Number(fields[12]);
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) return null;
   return (utime + stime) / clockTicks();
+}
+
+/**
+ * Resets a process's peak resident set (VmHWM) to its current RSS by writing 5 to
+ * /proc/<pid>/clear_refs (Linux 4.0+; our own children only), so the next readPeakRssMb is
+ * the peak since now. False when refused: VmHWM then stays the lifetime peak.
+ */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Peak resident set size in MB (VmHWM in /proc/<pid>/status); null when unavailable. */

@@ -59,14 +59,35 @@ export interface RowResult {
   /** Non-2xx responses, GraphQL errors and transport errors; never counted as throughput. */
   readonly errors?: number;
   readonly rps?: number;
+  /**
+   * Closed loop: successful requests only. Fixed rate: every request, a failed or timed-out
+   * one counted at `failedAtMs` (its timeout), so under overload the tail grows, never shrinks.
+   */
   readonly latencyMs?: LatencySummary;
+  /** Fixed-rate rows: the latency a failed request is counted at (the per-request timeout), ms. */
+  readonly failedAtMs?: number;
   /** CPU used per process group during the measured window. */
   readonly cpu?: Readonly<Record<string, CpuUsage>>;
   /** Gateway (or Router) CPU-seconds per 1,000 successful requests. */
   readonly gatewayCpuSecPer1k?: number;
+  /**
+   * The target's peak resident set during this row's measured window: its VmHWM is reset
+   * (`/proc/<pid>/clear_refs`) when the window starts and read when it ends. `peakRssScope`
+   * says `process` when the reset was refused (then it is the process's lifetime peak).
+   */
   readonly gatewayPeakRssMb?: number;
-  /** The process group that was saturated (share of its pinned CPUs ≥ 90%), if any. */
-  readonly bottleneck?: string;
+  readonly peakRssScope?: 'row' | 'process';
+  /**
+   * Every process group, and every CPU set several groups share (`subgraphs+load`), that used
+   * ≥ 90% of what it may use, busiest first. Empty: nothing saturated.
+   */
+  readonly saturated?: readonly string[];
+  /**
+   * Why this row may not measure the target alone: a saturated group other than the target
+   * (load generator, subgraphs, their shared core), more than 1% of sends late, errors.
+   * Every report shows them beside the row.
+   */
+  readonly warnings?: readonly string[];
   /** §C: latency minus the baseline row's, same target. */
   readonly deltaVsBaselineMs?: { readonly p50: number; readonly p99: number };
   /** §D: throughput as a percentage of the same target's `none` row. */

@@ -4,6 +4,7 @@ import { measureRow } from './measure-row.js';
 import type { RowPlan, ScenarioPlan } from './plan.js';
 import type { Progress } from './progress.js';
 import type { RowResult, ScenarioResult } from './results.js';
+import { checkLimitInOwnProcess, checkSetup } from './setup-check.js';
 import type { RunningTarget, TargetEnvironment } from './start-target.js';
 import { startTarget } from './start-target.js';
 
@@ -20,7 +21,8 @@ export interface RunContext {
 
 /**
  * Runs a scenario's rows in order. Consecutive rows with the same target and setup share one
- * process, started once, whose answers are checked before any timing.
+ * process, started once, whose answers and setup (refusals, headers, rate limit) are checked
+ * before any timing.
  */
 export async function runScenario(plan: ScenarioPlan, context: RunContext): Promise<ScenarioResult> {
   const rows: RowResult[] = [];
@@ -28,12 +30,17 @@ export async function runScenario(plan: ScenarioPlan, context: RunContext): Prom
     rows.push(result);
     context.progress.row(plan.id, result);
   };
-  for (const group of consecutiveGroups(plan.rows)) await runGroup(group, context, done);
+  for (const group of consecutiveGroups(plan.rows)) await runGroup(plan.id, group, context, done);
   const finished = plan.finish ? plan.finish(rows) : rows;
   return { id: plan.id, title: plan.title, description: plan.description, kind: plan.kind, rows: finished };
 }
 
-async function runGroup(group: readonly RowPlan[], context: RunContext, done: (row: RowResult) => void): Promise<void> {
+async function runGroup(
+  scenario: string,
+  group: readonly RowPlan[],
+  context: RunContext,
+  done: (row: RowResult) => void,
+): Promise<void> {
   const first = group[0] as RowPlan;
   const all = (status: RowResult['status'], message: string | undefined) => {
     for (const row of group) done(unmeasured(row, status, message));
@@ -41,9 +48,12 @@ async function runGroup(group: readonly RowPlan[], context: RunContext, done: (r
   if (first.skip) return all(first.skip.status, first.skip.message);
 
   let target: RunningTarget;
+  // External targets are already running: no port, subgraphs or pinning of ours.
+  let environment: TargetEnvironment | null = null;
   try {
-    // External targets are already running: no port, subgraphs or pinning of ours.
-    const environment = first.target.kind === 'external' ? null : await context.targetEnvironment(first);
+    if (first.target.kind !== 'external') environment = await context.targetEnvironment(first);
+    const limitProblem = await checkLimitInOwnProcess(first, environment);
+    if (limitProblem) return all('wrong-answer', limitProblem);
     target = await startTarget(first.target, first.setup, environment);
   } catch (error) {
     // The full text (with the process's last output) goes to the console; the row keeps the gist.
@@ -60,12 +70,16 @@ async function runGroup(group: readonly RowPlan[], context: RunContext, done: (r
       ...(first.setup.expectHeaders ? { expectHeaders: first.setup.expectHeaders } : {}),
     });
     if (!check.ok) return all('wrong-answer', check.message);
+    const subgraphUrls = environment ? Object.values(environment.subgraphUrls) : [];
+    const setupCheck = await checkSetup(target.url, first.setup, first.query, subgraphUrls);
+    if (!setupCheck.ok) return all('wrong-answer', setupCheck.message);
 
     const targetGroup = context.targetGroup(target);
     for (const row of group) {
       const groups = [...(targetGroup ? [targetGroup] : []), ...context.otherGroups()];
       try {
-        done(await measureRow(row, target, groups, context.cpusIn));
+        const live = context.progress.live(scenario, `${row.target.name} · ${row.variant}`, row.durationSec);
+        done(await measureRow(row, target, groups, context.cpusIn, live));
       } catch (error) {
         done(unmeasured(row, 'failed', errorText(error)));
       }

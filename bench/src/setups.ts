@@ -14,7 +14,24 @@ export interface Setup {
   readonly headers: Readonly<Record<string, string>>;
   /** Response headers the answer check requires (proves the variant is really on). */
   readonly expectHeaders?: readonly string[];
+  /** A header every subgraph request must carry: checked at the subgraphs before timing. */
+  readonly subgraphHeader?: { readonly name: string; readonly value: string };
+  /** Requests the setup must refuse (no API key, a forged token): checked before timing. */
+  readonly refusals?: readonly Refusal[];
+  /**
+   * The timed rows never reach the rate limit; before them, the same setup is started once
+   * with this limit, and the request past it must be refused with 429.
+   */
+  readonly limitCheck?: { readonly max: number };
   readonly needsRedis?: boolean;
+}
+
+export interface Refusal {
+  /** What is wrong with the request, for the check's message: "no API key". */
+  readonly what: string;
+  /** Replaces the setup's headers for this one request. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly status: number;
 }
 
 export interface SetupContext {
@@ -38,6 +55,9 @@ const TRACE_HEADERS = Array.from({ length: 10 }, (_, i) => `x-trace-${i + 1}`);
 // Never reached: §D measures what the plugin costs, not what rejecting costs.
 const UNREACHED_LIMIT = { RATE_LIMIT_MAX: '1000000000', RATE_LIMIT_WINDOW: '60s' };
 const NO_RATE_LIMIT = 'the free Router has no rate-limit plugin like ours (key, cost, Redis store)';
+/** The header our header rule and the Router's config insert (seed §C "static subgraph header"). */
+export const STATIC_HEADER = { name: 'source', value: 'gateway' } as const;
+const LIMIT_CHECK = { max: 3 } as const;
 
 /** Every setup, with fresh credentials: a random HS256 secret, a token signed with it, an API key. */
 export async function createSetups(): Promise<Setups> {
@@ -49,8 +69,20 @@ export async function createSetups(): Promise<Setups> {
     .setIssuedAt()
     .setExpirationTime('12h')
     .sign(new TextEncoder().encode(secret));
+  // Same claims, another secret: a forged token the JWT setups must refuse.
+  const forged = await new SignJWT({ client_name: 'bench' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('user-1')
+    .setExpirationTime('12h')
+    .sign(new TextEncoder().encode(randomBytes(32).toString('hex')));
   const jwtEnv = { JWT_SECRET: secret, JWT_ALGORITHMS: 'HS256' };
   const bearer = { authorization: `Bearer ${token}` };
+  const noApiKey: Refusal = { what: 'no API key', headers: { authorization: `Bearer ${token}` }, status: 401 };
+  const forgedToken = (headers: Record<string, string>): Refusal => ({
+    what: 'a token signed with another secret',
+    headers: { ...headers, authorization: `Bearer ${forged}` },
+    status: 401,
+  });
 
   const setup = (key: SetupKey, rest: Omit<Setup, 'key'>): Setup => ({ key, ...rest });
   return {
@@ -64,10 +96,11 @@ export async function createSetups(): Promise<Setups> {
     'static-header': setup('static-header', {
       gatewayEnv: () => ({
         GATEWAY_PLUGINS: 'header-rules',
-        HEADER_RULES: JSON.stringify({ all: [{ insert: { name: 'source', value: 'gateway' } }] }),
+        HEADER_RULES: JSON.stringify({ all: [{ insert: STATIC_HEADER }] }),
       }),
       router: { config: 'router-static-header.yaml' },
       headers: {},
+      subgraphHeader: STATIC_HEADER,
     }),
     'guid-headers': setup('guid-headers', {
       gatewayEnv: () => ({
@@ -82,16 +115,20 @@ export async function createSetups(): Promise<Setups> {
       gatewayEnv: () => ({ GATEWAY_PLUGINS: 'jwt+client-awareness', ...jwtEnv }),
       router: { skip: 'needs GraphOS-licensed JWT auth' },
       headers: bearer,
+      refusals: [forgedToken({})],
     }),
     'rate-limit': setup('rate-limit', {
       gatewayEnv: () => ({ GATEWAY_PLUGINS: 'rate-limit', ...UNREACHED_LIMIT }),
       router: { skip: NO_RATE_LIMIT },
       headers: {},
+      limitCheck: LIMIT_CHECK,
     }),
     'rate-limit+api-key': setup('rate-limit+api-key', {
       gatewayEnv: () => ({ GATEWAY_PLUGINS: 'rate-limit+api-key', API_KEYS: `bench:${apiKey}`, ...UNREACHED_LIMIT }),
       router: { skip: NO_RATE_LIMIT },
       headers: { 'x-api-key': apiKey },
+      refusals: [noApiKey],
+      limitCheck: LIMIT_CHECK,
     }),
     'rate-limit+api-key+jwt': setup('rate-limit+api-key+jwt', {
       gatewayEnv: () => ({
@@ -102,6 +139,8 @@ export async function createSetups(): Promise<Setups> {
       }),
       router: { skip: 'needs GraphOS-licensed JWT auth' },
       headers: { 'x-api-key': apiKey, ...bearer },
+      refusals: [noApiKey, forgedToken({ 'x-api-key': apiKey })],
+      limitCheck: LIMIT_CHECK,
     }),
     'rate-limit-redis': setup('rate-limit-redis', {
       gatewayEnv: ({ redisUrl }) => ({
@@ -113,6 +152,7 @@ export async function createSetups(): Promise<Setups> {
       }),
       router: { skip: NO_RATE_LIMIT },
       headers: {},
+      limitCheck: LIMIT_CHECK,
       needsRedis: true,
     }),
   };

@@ -6,7 +6,7 @@ import { waitForGraphQL } from './readiness.js';
 import type { RouterBinary } from './router-binary.js';
 import type { Setup, SetupContext } from './setups.js';
 import { type SubgraphName, subgraphUrlEnv } from './subgraph-processes.js';
-import type { TargetSpec } from './targets.js';
+import { STANDALONE_UNDICI, type TargetSpec } from './targets.js';
 
 export interface TargetEnvironment {
   readonly port: number;
@@ -92,7 +92,12 @@ async function spawnTarget(
       ...common,
       command: process.execPath,
       args: [repoPath('bench', 'dist', 'standalone.js')],
-      env: { ...base, ...listen, SUPERGRAPH_PATH: supergraph },
+      env: {
+        ...base,
+        ...listen,
+        SUPERGRAPH_PATH: supergraph,
+        STANDALONE_FETCHER: target.name === STANDALONE_UNDICI ? 'undici' : 'default',
+      },
     });
   }
   if (!env.router || !('config' in setup.router)) throw new Error(`${target.name}: cannot run this setup`);

@@ -2,6 +2,7 @@ import { type ManagedProcess, spawnManaged } from './child.js';
 import { repoPath } from './paths.js';
 import { assertPortFree } from './ports.js';
 import { waitForGraphQL } from './readiness.js';
+import { STATIC_HEADER } from './setups.js';
 
 export const SUBGRAPH_NAMES = ['users', 'products', 'reviews'] as const;
 export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
@@ -22,7 +23,14 @@ export async function startSubgraphs(firstPort: number, cpus: string | undefined
       name: `${name} subgraph`,
       command: process.execPath,
       args: [repoPath('subgraphs', 'dist', name, 'main.js')],
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(ports[i]), HOST: '127.0.0.1' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'production',
+        PORT: String(ports[i]),
+        HOST: '127.0.0.1',
+        // Lets the §C check prove the static header reaches them (one map update per request).
+        SUBGRAPH_COUNT_HEADER: STATIC_HEADER.name,
+      },
       cwd: repoPath(),
       cpus,
     }),

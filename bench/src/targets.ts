@@ -1,8 +1,11 @@
 /** Our gateway process (`node server/dist/main.js`) on each of its four mounts. */
 export const GATEWAY_MOUNTS = ['nest-fastify', 'nest-express', 'fastify', 'express'] as const;
 export const ROUTER = 'apollo-router';
+/** The seed's "Node gateway": startStandaloneServer + @apollo/gateway's default fetcher. */
 export const STANDALONE = 'standalone';
-export const BUILT_IN_TARGETS: readonly string[] = [...GATEWAY_MOUNTS, STANDALONE, ROUTER];
+/** The same server with our undici data source in place of the default fetcher: nothing else differs. */
+export const STANDALONE_UNDICI = 'standalone-undici';
+export const BUILT_IN_TARGETS: readonly string[] = [...GATEWAY_MOUNTS, STANDALONE, STANDALONE_UNDICI, ROUTER];
 
 export type TargetKind = 'mount' | 'standalone' | 'router' | 'external';
 
@@ -38,6 +41,6 @@ export function parseExternal(value: string): TargetSpec {
 
 function kindOf(name: string): TargetKind {
   if (name === ROUTER) return 'router';
-  if (name === STANDALONE) return 'standalone';
+  if (name === STANDALONE || name === STANDALONE_UNDICI) return 'standalone';
   return 'mount';
 }

@@ -58,16 +58,42 @@ describe('open-loop generator', () => {
     expect(result.ok).toBe(100);
   });
 
-  it('counts non-2xx answers and GraphQL errors as errors, never as throughput', async () => {
+  it('counts non-2xx answers and GraphQL errors as errors, never as throughput, each at the timeout', async () => {
     server = await startFakeServer((_body, i, res) => {
       if (i % 4 === 0) sendJson(res, 500, { errors: [{ message: 'boom' }] });
       else if (i % 4 === 1) sendJson(res, 200, { data: null, errors: [{ message: 'partial' }] });
       else sendJson(res, 200, { data: { ok: true } });
     });
-    const result = await runOpenLoop({ url: server.url, rate: 100, durationSec: 0.4, body: () => '{}' });
+    const result = await runOpenLoop({
+      url: server.url,
+      rate: 100,
+      durationSec: 0.4,
+      body: () => '{}',
+      timeoutMs: 2000,
+    });
     expect(result.ok + result.errors).toBe(40);
     expect(result.errors).toBe(20);
-    expect(result.samples.count).toBe(result.ok);
+    expect(result.failedAtMs).toBe(2000);
+    // Every request is in the percentiles; the 20 failures are the 20 slowest, at 2 s each.
+    const sorted = result.samples.sorted();
+    expect(sorted.length).toBe(40);
+    expect([...sorted.slice(20)]).toEqual(Array(20).fill(2_000_000));
+    expect(sorted[19]).toBeLessThan(2_000_000);
+  });
+
+  it('reports live progress once a second: seconds done and answers in that second', async () => {
+    server = await startFakeServer((_body, _i, res) => sendJson(res, 200, { data: { ok: true } }));
+    const ticks: [number, number][] = [];
+    await runOpenLoop({
+      url: server.url,
+      rate: 50,
+      durationSec: 2.2,
+      body: () => '{}',
+      onTick: (seconds, answers) => ticks.push([seconds, answers]),
+    });
+    expect(ticks.map(([seconds]) => seconds).slice(0, 2)).toEqual([1, 2]);
+    // About 50 answers a second; a busy machine may shift a few across the boundary.
+    for (const [, answers] of ticks.slice(0, 2)) expect(answers).toBeGreaterThan(30);
   });
 });
 

@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpuUsage, findBottleneck, type ProcessGroup, snapshot, wallSeconds } from '../src/cpu-groups.js';
-import { readCpuSeconds, readPeakRssMb } from '../src/proc-stats.js';
+import { cpuUsage, findSaturated, type ProcessGroup, snapshot, wallSeconds } from '../src/cpu-groups.js';
+import { readCpuSeconds, readPeakRssMb, resetPeakRss } from '../src/proc-stats.js';
 import type { CpuUsage } from '../src/results.js';
+import { rowWarnings } from '../src/row-warnings.js';
 
 const children: ChildProcess[] = [];
 
@@ -45,6 +47,27 @@ describe('/proc readings', () => {
     expect(readPeakRssMb(child.pid as number)).toBeGreaterThan(200);
   });
 
+  it("resets the peak to the current RSS, so a row's peak is its own", async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--expose-gc',
+        '-e',
+        'let b = Buffer.alloc(200 * 1024 * 1024, 1); setTimeout(() => { b = null; gc(); }, 200); setInterval(() => {}, 1000)',
+      ],
+      { stdio: 'ignore' },
+    );
+    children.push(child);
+    const pid = child.pid as number;
+    const rssMb = () => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+    await sleep(300);
+    for (let i = 0; i < 50 && !(rssMb() < 150); i++) await sleep(100);
+    expect(rssMb()).toBeLessThan(150);
+    expect(readPeakRssMb(pid)).toBeGreaterThan(200);
+    expect(resetPeakRss(pid)).toBe(true);
+    expect(readPeakRssMb(pid)).toBeLessThan(150);
+  });
+
   it('answers null for a process that is gone', async () => {
     const child = node('');
     await new Promise((resolve) => child.on('exit', resolve));
@@ -53,7 +76,7 @@ describe('/proc readings', () => {
   });
 });
 
-describe('bottleneck', () => {
+describe('findSaturated', () => {
   const group = (name: string, cpuList: string | undefined, capacity = 1): ProcessGroup => ({
     name,
     pids: [],
@@ -65,24 +88,48 @@ describe('bottleneck', () => {
   it('names a saturated group', () => {
     const groups = [group('gateway', '0'), group('subgraphs', '1', 1), group('load', '1')];
     const usage = { gateway: use(0.95, 0.95), subgraphs: use(0.3, 0.3), load: use(0.1, 0.1) };
-    expect(findBottleneck(groups, usage, 1, () => 1)).toBe('gateway');
+    expect(findSaturated(groups, usage, 1, () => 1)).toEqual(['gateway']);
   });
 
-  it('names the CPU set shared by several groups when it is busier than the target', () => {
-    const groups = [group('gateway', '0'), group('subgraphs', '1', 1), group('load', '1')];
-    const usage = { gateway: use(0.92, 0.92), subgraphs: use(0.8, 0.8), load: use(0.18, 0.18) };
-    expect(findBottleneck(groups, usage, 1, () => 1)).toBe('subgraphs+load');
+  it('names both the target and the CPU set beside it when both are saturated, busiest first', () => {
+    // The committed Node 20 run's Router rows: router at 92%, CPU 1 (subgraphs + load) at 98%.
+    const groups = [group('router', '0'), group('subgraphs', '1', 1), group('load', '1')];
+    const usage = { router: use(0.92, 0.92), subgraphs: use(0.8, 0.8), load: use(0.18, 0.18) };
+    expect(findSaturated(groups, usage, 1, () => 1)).toEqual(['subgraphs+load', 'router']);
   });
 
   it('names groups that together saturate the CPU they share', () => {
     const groups = [group('gateway', '0'), group('subgraphs', '1', 1), group('load', '1')];
     const usage = { gateway: use(0.6, 0.6), subgraphs: use(0.7, 0.7), load: use(0.25, 0.25) };
-    expect(findBottleneck(groups, usage, 1, () => 1)).toBe('subgraphs+load');
+    expect(findSaturated(groups, usage, 1, () => 1)).toEqual(['subgraphs+load']);
   });
 
   it('names nothing when every CPU had room', () => {
     const groups = [group('gateway', '0'), group('subgraphs', '1'), group('load', '1')];
     const usage = { gateway: use(0.5, 0.5), subgraphs: use(0.4, 0.4), load: use(0.1, 0.1) };
-    expect(findBottleneck(groups, usage, 1, () => 1)).toBeUndefined();
+    expect(findSaturated(groups, usage, 1, () => 1)).toEqual([]);
+  });
+});
+
+describe('rowWarnings', () => {
+  const facts = { targetGroup: 'gateway', saturated: [], ok: 1000, errors: 0 };
+
+  it('warns about every saturated group but the target itself', () => {
+    expect(rowWarnings({ ...facts, saturated: ['gateway'] })).toEqual([]);
+    expect(rowWarnings({ ...facts, targetGroup: 'router', saturated: ['subgraphs+load', 'router'] })).toEqual([
+      'the CPU shared by the subgraphs + the load generator saturated: this row is not a measure of the target alone',
+    ]);
+    expect(rowWarnings({ ...facts, saturated: ['load'] })).toEqual([
+      'the load generator saturated: this row is not a measure of the target alone',
+    ]);
+  });
+
+  it('warns when more than 1% of sends were late, and about failed requests', () => {
+    const schedule = (late: number) => ({ intended: 1000, sent: 1000, late, maxLagMs: 3.25 });
+    expect(rowWarnings({ ...facts, schedule: schedule(10) })).toEqual([]);
+    expect(rowWarnings({ ...facts, schedule: schedule(11) })).toEqual([
+      '1.1% of sends were late (worst 3.3 ms): the tail measures the load generator, not the target',
+    ]);
+    expect(rowWarnings({ ...facts, ok: 990, errors: 10 })).toEqual(['10 failed requests (1.0%)']);
   });
 });

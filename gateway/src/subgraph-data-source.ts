@@ -15,6 +15,12 @@ type IncomingOperation = Extract<ProcessOptions, { incomingRequestContext: unkno
 const isIncomingOperation = (options: ProcessOptions): options is IncomingOperation =>
   (options.kind as string) === 'incoming operation';
 
+/** Ours, not the plain context another Apollo Server (startStandaloneServer) gives its gateway. */
+const gatewayContextOf = (options: ProcessOptions): GatewayContext | undefined =>
+  isIncomingOperation(options) && (options.context as Partial<GatewayContext> | undefined)?.responseBudget
+    ? options.context
+    : undefined;
+
 /**
  * Request bodies longer than this go on a connection that is closed after the answer.
  * A subgraph (or a proxy in front of it) may answer such a request early (413, 401)
@@ -87,7 +93,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   async process(options: ProcessOptions): Promise<SubgraphResponse> {
     const { request } = options;
     const startedAt = performance.now();
-    const context = isIncomingOperation(options) ? options.context : undefined;
+    const context = gatewayContextOf(options);
     if (context?.responseBudget.exceeded) {
       // The answer is already too large to send: do not ask a subgraph for more of it.
       return this.#failure(options, {

@@ -1,0 +1,52 @@
+import type { RowResult } from '../results.js';
+
+/** A plain Markdown table; cells are written as given (our own numbers and names). */
+export function markdownTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(headers), line(headers.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+}
+
+/** 12,500 / 0.38 / 1.25: thousands separators, `digits` decimals. */
+export function num(value: number | undefined, digits = 0): string {
+  if (value === undefined || !Number.isFinite(value)) return '—';
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** Milliseconds with about three significant digits. */
+export function ms(value: number | undefined): string {
+  if (value === undefined) return '—';
+  const abs = Math.abs(value);
+  return num(value, abs < 1 ? 3 : abs < 10 ? 2 : abs < 100 ? 1 : 0);
+}
+
+/** +12% / −4%: how much `value` exceeds `base`. */
+export function gain(value: number | undefined, base: number | undefined): string {
+  if (value === undefined || base === undefined || base === 0) return '—';
+  const percent = (value / base - 1) * 100;
+  return `${percent >= 0 ? '+' : '−'}${num(Math.abs(percent))}%`;
+}
+
+export function ratio(value: number | undefined, base: number | undefined): string {
+  if (value === undefined || base === undefined || base === 0) return '—';
+  return `${num(value / base, 2)}x`;
+}
+
+/**
+ * Numbered ⚠ footnotes for rows with warnings: `mark(row)` gives the marker to put beside
+ * the row (empty for a clean one), `notes()` the lines to print under the table.
+ */
+export class Footnotes {
+  readonly #notes: string[] = [];
+
+  mark(row: RowResult | undefined): string {
+    if (!row) return '';
+    if (row.status !== 'ok') return ` (${row.status})`;
+    if (!row.warnings?.length) return '';
+    this.#notes.push(`${row.target} · ${row.variant}: ${row.warnings.join('; ')}`);
+    return ` ⚠${this.#notes.length}`;
+  }
+
+  notes(): string {
+    return this.#notes.map((note, i) => `⚠${i + 1} ${note}`).join('\\\n');
+  }
+}

@@ -1,0 +1,98 @@
+import type { HeaderCounts } from '@fedgw/subgraphs';
+import { request } from 'undici';
+import { postJson } from './http-post.js';
+import { type BenchQuery, requestBody } from './queries.js';
+import type { RowPlan } from './plan.js';
+import type { Refusal, Setup } from './setups.js';
+import { startTarget, type TargetEnvironment } from './start-target.js';
+
+export type SetupCheck = { readonly ok: true } | { readonly ok: false; readonly message: string };
+
+const OK: SetupCheck = { ok: true };
+
+/**
+ * Checks that a setup does what its row claims, beyond a right answer: each refusal is
+ * refused with its status, and the header a header rule inserts reaches every subgraph the
+ * query touches (counted by the subgraphs: SUBGRAPH_COUNT_HEADER). `subgraphUrls` is empty
+ * for an external target, whose subgraphs are not ours to ask: then the header is not checked.
+ */
+export async function checkSetup(
+  url: string,
+  setup: Setup,
+  query: BenchQuery,
+  subgraphUrls: readonly string[],
+): Promise<SetupCheck> {
+  for (const refusal of setup.refusals ?? []) {
+    const problem = await checkRefusal(url, query, refusal);
+    if (problem) return { ok: false, message: problem };
+  }
+  if (setup.subgraphHeader && subgraphUrls.length > 0) {
+    const { name, value } = setup.subgraphHeader;
+    const before = await Promise.all(subgraphUrls.map(headerCounts));
+    const response = await postJson(url, requestBody(query), setup.headers);
+    if (response.status !== 200) return { ok: false, message: `header check: HTTP ${response.status}` };
+    const after = await Promise.all(subgraphUrls.map(headerCounts));
+    let reached = 0;
+    for (const [i, counts] of after.entries()) {
+      const earlier = before[i] as HeaderCounts;
+      if (counts.header !== name) return { ok: false, message: `subgraphs count "${counts.header}", not "${name}"` };
+      if (counts.missing > earlier.missing) {
+        return { ok: false, message: `a subgraph request arrived without the "${name}" header` };
+      }
+      reached += (counts.counts[value] ?? 0) - (earlier.counts[value] ?? 0);
+    }
+    if (reached === 0) return { ok: false, message: `no subgraph request carried "${name}: ${value}"` };
+  }
+  return OK;
+}
+
+/**
+ * The rate limit at `max`: a request is refused with 429 by the (max + 1)th at the latest, and
+ * every one before it was answered. "At the latest": the target's readiness polls count too.
+ */
+export async function checkLimit(url: string, setup: Setup, query: BenchQuery, max: number): Promise<SetupCheck> {
+  for (let i = 1; i <= max + 1; i++) {
+    const response = await postJson(url, requestBody(query), setup.headers);
+    if (response.status === 429) return OK;
+    if (response.status !== 200) {
+      return { ok: false, message: `rate limit ${max}: request ${i} answered HTTP ${response.status}` };
+    }
+  }
+  return { ok: false, message: `rate limit ${max}: ${max + 1} requests answered, none refused with 429` };
+}
+
+/**
+ * The timed rows never reach the rate limit, so it is proven in a process of its own: the same
+ * target and setup with the limit lowered, refusing the request past it. Returns the problem.
+ */
+export async function checkLimitInOwnProcess(row: RowPlan, environment: TargetEnvironment | null): Promise<string | null> {
+  const { limitCheck } = row.setup;
+  if (!limitCheck || !environment) return null;
+  const lowered: Setup = {
+    ...row.setup,
+    gatewayEnv: (setupContext) => ({ ...row.setup.gatewayEnv(setupContext), RATE_LIMIT_MAX: String(limitCheck.max) }),
+  };
+  const target = await startTarget(row.target, lowered, environment);
+  try {
+    const check = await checkLimit(target.url, lowered, row.query, limitCheck.max);
+    return check.ok ? null : check.message;
+  } finally {
+    await target.stop();
+  }
+}
+
+async function checkRefusal(url: string, query: BenchQuery, refusal: Refusal): Promise<string | null> {
+  const response = await postJson(url, requestBody(query), refusal.headers);
+  return response.status === refusal.status
+    ? null
+    : `a request with ${refusal.what} answered HTTP ${response.status}, expected ${refusal.status}`;
+}
+
+async function headerCounts(graphqlUrl: string): Promise<HeaderCounts> {
+  const response = await request(new URL('/header-counts', graphqlUrl));
+  if (response.statusCode !== 200) {
+    await response.body.dump();
+    throw new Error(`${graphqlUrl}: GET /header-counts answered ${response.statusCode}`);
+  }
+  return (await response.body.json()) as HeaderCounts;
+}

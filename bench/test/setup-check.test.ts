@@ -1,0 +1,100 @@
+// Each setup is checked to do what its row claims before it is timed: against the real
+// subgraphs (counting the header they receive) and the real gateway process on one mount.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkAnswers } from '../src/answer-check.js';
+import type { RowPlan } from '../src/plan.js';
+import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY } from '../src/queries.js';
+import { checkLimitInOwnProcess, checkSetup } from '../src/setup-check.js';
+import { createSetups, type Setup, type Setups } from '../src/setups.js';
+import { startTarget, type TargetEnvironment } from '../src/start-target.js';
+import { type RunningSubgraphs, startSubgraphs } from '../src/subgraph-processes.js';
+import type { TargetSpec } from '../src/targets.js';
+import { freeConsecutivePorts } from './ports.js';
+
+const FASTIFY: TargetSpec = { name: 'fastify', kind: 'mount' };
+const QUERY = GET_USER_WITH_PRODUCTS_QUERY;
+
+let setups: Setups;
+let subgraphs: RunningSubgraphs;
+let environment: TargetEnvironment;
+
+beforeAll(async () => {
+  setups = await createSetups();
+  const base = await freeConsecutivePorts(4);
+  subgraphs = await startSubgraphs(base + 1, undefined);
+  environment = { port: base, subgraphUrls: subgraphs.urls, cpus: undefined, router: null, setupContext: {} };
+}, 60_000);
+
+afterAll(() => subgraphs?.stop());
+
+async function withTarget<T>(setup: Setup, use: (url: string) => Promise<T>, target = FASTIFY): Promise<T> {
+  const running = await startTarget(target, setup, environment);
+  try {
+    return await use(running.url);
+  } finally {
+    await running.stop();
+  }
+}
+
+const subgraphUrls = () => Object.values(subgraphs.urls);
+const row = (setup: Setup): RowPlan => ({
+  target: FASTIFY,
+  setup,
+  variant: setup.key,
+  query: QUERY,
+  load: { kind: 'closed', connections: 1 },
+  durationSec: 1,
+  warmupSec: 0,
+});
+
+describe('the static-header setup', () => {
+  it('passes when every subgraph request carries the header', async () => {
+    const check = await withTarget(setups['static-header'], (url) =>
+      checkSetup(url, setups['static-header'], QUERY, subgraphUrls()),
+    );
+    expect(check).toEqual({ ok: true });
+  });
+
+  it('fails when the gateway does not send it (the claim without the header rule)', async () => {
+    const claimed = { ...setups.none, subgraphHeader: setups['static-header'].subgraphHeader };
+    const check = await withTarget(claimed, (url) => checkSetup(url, claimed, QUERY, subgraphUrls()));
+    expect(check).toEqual({ ok: false, message: 'a subgraph request arrived without the "source" header' });
+  });
+});
+
+describe('setups with credentials', () => {
+  it('refuse a request without the API key and one with a forged token', async () => {
+    const setup = setups['rate-limit+api-key+jwt'];
+    expect(await withTarget(setup, (url) => checkSetup(url, setup, QUERY, subgraphUrls()))).toEqual({ ok: true });
+  });
+
+  it('fail the check when the plugin that should refuse is not on', async () => {
+    const claimed: Setup = { ...setups['rate-limit'], refusals: setups['rate-limit+api-key'].refusals };
+    const check = await withTarget(claimed, (url) => checkSetup(url, claimed, QUERY, subgraphUrls()));
+    expect(check).toEqual({ ok: false, message: 'a request with no API key answered HTTP 200, expected 401' });
+  });
+});
+
+describe('the rate-limit check, in a process of its own', () => {
+  it('passes when the request past the lowered limit is refused with 429', async () => {
+    expect(await checkLimitInOwnProcess(row(setups['rate-limit+api-key']), environment)).toBeNull();
+  });
+
+  it('fails when nothing limits', async () => {
+    const claimed: Setup = { ...setups.none, limitCheck: { max: 3 } };
+    expect(await checkLimitInOwnProcess(row(claimed), environment)).toBe(
+      'rate limit 3: 4 requests answered, none refused with 429',
+    );
+  });
+});
+
+describe('standalone-undici', () => {
+  it('answers both §A queries exactly', async () => {
+    const check = await withTarget(
+      setups.none,
+      (url) => checkAnswers({ url, queries: [QUERY, COMPLEX], userIds: ['user-1', 'user-77', 'user-1000'] }),
+      { name: 'standalone-undici', kind: 'standalone' },
+    );
+    expect(check).toEqual({ ok: true, checked: 6 });
+  });
+});
