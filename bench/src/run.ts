@@ -133,8 +133,12 @@ export async function runBench(options: BenchOptions, command: string): Promise<
         note,
         `Load average at the end: ${load.join(' / ')} (1 / 5 / 15 min): other work on the machine adds noise.`,
         'Throughput counts only 2xx answers without GraphQL errors; every target is checked against reference answers first.',
-        'Latencies are exact percentiles over every successful request at µs resolution: closed loop from each ' +
-          "response's own timing, fixed rate from each request's intended start (open loop, no coordinated omission).",
+        'Latencies are exact percentiles at µs resolution: closed loop over every successful request, from each ' +
+          "response's own timing; fixed rate over every request from its intended start (open loop, no coordinated " +
+          'omission), a failed one counted at its timeout.',
+        "Peak RSS is each row's own: the target's VmHWM is reset (/proc/<pid>/clear_refs) when the measured window starts.",
+        'A row is warned about (⚠) when anything besides its target saturated its CPU, more than 1% of its sends were ' +
+          'late, or requests failed.',
         ...(router ? [] : ['Apollo Router not installed: its rows say so (pnpm router:install).']),
       ],
     }),

@@ -38,7 +38,9 @@ export function renderResultsSection(results: BenchResults, folder: string): str
       warningCount(results),
   ];
   for (const scenario of results.scenarios) {
-    parts.push(`**§${scenario.id}: ${scenario.title}**`, SECTIONS[scenario.id](scenario));
+    // Runs before 2026-11-22's title fix repeated the mark in the title ("§A Apollo Router…").
+    const title = scenario.title.replace(/^§[A-E]\s+/, '');
+    parts.push(`**§${scenario.id}: ${title}**`, SECTIONS[scenario.id](scenario));
     const findings = FINDINGS[scenario.id]?.(scenario) ?? [];
     if (findings.length > 0) parts.push(findings.map((line) => `- ${line}`).join('\n'));
   }

@@ -28,9 +28,11 @@ export function sectionA(scenario: ScenarioResult): string {
       ];
     }),
   );
+  const rss = scenario.rows.some((row) => row.peakRssScope === 'row') ? 'peak RSS MB (row)' : 'peak RSS MB (process)';
   const table = markdownTable(
-    ['target', 'query', 'req/s', 'p50 / p99 ms', 'CPU-ms per request', 'peak RSS MB (row)', 'Router ÷ target req/s'],
+    ['target', 'query', 'req/s', 'p50 / p99 ms', 'CPU-ms per request', rss, 'Router ÷ target req/s'],
     rows,
+    2,
   );
   return withNotes(table, notes);
 }
@@ -91,7 +93,7 @@ export function sectionC(scenario: ScenarioResult): string {
       ];
     }),
   );
-  return withNotes(markdownTable(['target', 'customization', 'p50 / p99 ms', 'Δ vs baseline ms'], rows), notes);
+  return withNotes(markdownTable(['target', 'customization', 'p50 / p99 ms', 'Δ vs baseline ms'], rows, 2), notes);
 }
 
 /** §D: each plugin stack's throughput, kept share of `none`, and CPU per request. */

@@ -1,9 +1,13 @@
 import type { RowResult } from '../results.js';
 
-/** A plain Markdown table; cells are written as given (our own numbers and names). */
-export function markdownTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+/**
+ * A plain Markdown table; cells are written as given (our own numbers and names). The first
+ * `textColumns` columns are left-aligned, the rest (numbers) right-aligned.
+ */
+export function markdownTable(headers: readonly string[], rows: readonly (readonly string[])[], textColumns = 1): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
-  return [line(headers), line(headers.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+  const alignment = headers.map((_, i) => (i < textColumns ? '---' : '---:'));
+  return [line(headers), line(alignment), ...rows.map(line)].join('\n');
 }
 
 /** 12,500 / 0.38 / 1.25: thousands separators, `digits` decimals. */
