@@ -17,12 +17,16 @@ COPY adapters/package.json adapters/
 COPY gateway/package.json gateway/
 COPY server/package.json server/
 COPY subgraphs/package.json subgraphs/
+COPY test-support/package.json test-support/
 COPY bench/package.json bench/
 RUN pnpm install --frozen-lockfile
 COPY . .
 RUN pnpm build
 
-# --- prod-deps: production dependencies only, same lockfile ----------------------------------
+# --- prod-deps: the production dependencies of what the runtime runs, same lockfile ------------
+# Only the gateway server and the subgraphs, with the workspace packages they depend on
+# (--filter-prod follows `dependencies`, not devDependencies): no bench (autocannon...), no
+# test-support, none of the root's dev tools. bench/test/compose.test.ts runs this very line.
 FROM node:24-bookworm AS prod-deps
 WORKDIR /app
 ENV CI=true
@@ -32,8 +36,7 @@ COPY adapters/package.json adapters/
 COPY gateway/package.json gateway/
 COPY server/package.json server/
 COPY subgraphs/package.json subgraphs/
-COPY bench/package.json bench/
-RUN pnpm install --frozen-lockfile --prod
+RUN pnpm install --frozen-lockfile --prod --filter-prod @fedgw/server... --filter-prod @fedgw/subgraphs...
 
 # --- runtime: compiled JavaScript, production deps, the supergraph ---------------------------
 FROM node:24-bookworm-slim AS runtime

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { ScenarioId } from './results.js';
 import { SCENARIO_IDS } from './scenarios/index.js';
-import { BUILT_IN_TARGETS, parseExternal, resolveTargets, type TargetSpec } from './targets.js';
+import { BUILT_IN_TARGETS, EXTERNAL_SETUPS, parseExternal, resolveTargets, type TargetSpec } from './targets.js';
 
 export interface BenchOptions {
   readonly mode: 'quick' | 'full';
@@ -33,8 +33,14 @@ Options:
   --scenarios A,B,C,D,E   which seed sections to run (default: all; --quick: A)
   --targets <list>        ${BUILT_IN_TARGETS.join(', ')}
                           (default: all; --quick: nest-fastify,apollo-router)
-  --external name=url     also measure an already-running GraphQL endpoint (repeatable; §A, §B).
-                          Without --targets, only the external targets are measured.
+  --external name=url     also measure an already-running GraphQL endpoint without plugins (repeatable):
+                          §A, §B and the no-plugin rows of §C and §D. Without --targets, only the
+                          external targets are measured.
+  --external name@setup=url
+                          an endpoint started in one of our setups: measured in that setup's rows of
+                          §C, §D or §E only, e.g. gw@rate-limit-redis=http://gw:4000/graphql (§E, Redis).
+                          setup: ${EXTERNAL_SETUPS.join(', ')}
+                          (not the API-key or JWT setups: each run makes their secrets anew)
   --duration <s>          measured seconds per row (default: closed loop 30, fixed rate 60; --quick 10)
   --warmup <s>            warm-up seconds before each row (default 5; --quick 3)
   --connections <n>       §A and §D closed-loop connections (default 100); §B always uses 50,200,500

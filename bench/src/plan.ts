@@ -1,7 +1,7 @@
 import type { BenchQuery } from './queries.js';
 import type { RowResult, RowStatus, ScenarioId, ScenarioResult } from './results.js';
 import type { RouterBinary } from './router-binary.js';
-import type { Setup, Setups } from './setups.js';
+import type { Setup, SetupKey, Setups } from './setups.js';
 import type { TargetSpec } from './targets.js';
 
 export type LoadShape =
@@ -58,8 +58,14 @@ export function skipFor(target: TargetSpec, setup: Setup, context: PlanContext):
     if ('skip' in setup.router) return { status: 'skipped', message: setup.router.skip };
     if (!context.router) return { status: 'not-installed', message: NOT_INSTALLED };
   }
-  if ((target.kind === 'standalone' || target.kind === 'external') && setup.key !== 'none') {
+  if (target.kind === 'standalone' && setup.key !== 'none') {
     return { status: 'skipped', message: `${target.name} runs without our plugins` };
+  }
+  if (target.kind === 'external') {
+    // Its configuration (Redis included) is its own: it runs the setup it was declared with, or none.
+    return runsSetup(target, setup.key)
+      ? undefined
+      : { status: 'skipped', message: `${target.name} was declared with setup ${target.setup ?? 'none'}` };
   }
   if (setup.needsRedis && !context.redisAvailable) {
     return { status: 'skipped', message: 'redis-server not found (install it, or set REDIS_SERVER_BIN)' };
@@ -91,6 +97,19 @@ export function makeRow(
   const durationSec = fields.load.kind === 'closed' ? context.closedSec : context.fixedSec;
   const skip = skipFor(fields.target, fields.setup, context);
   return { ...fields, durationSec, warmupSec: context.warmupSec, ...(skip ? { skip } : {}) };
+}
+
+/**
+ * Whether a scenario should plan `target` in setup `key`: we configure our own targets per row,
+ * while an external endpoint runs the one setup it was declared with (`--external name@setup=url`).
+ */
+export function runsSetup(target: TargetSpec, key: SetupKey): boolean {
+  return target.kind !== 'external' || (target.setup ?? 'none') === key;
+}
+
+/** The external targets declared with one of `keys`: a plugin section measures each in that row only. */
+export function externalsIn(context: PlanContext, keys: readonly SetupKey[]): TargetSpec[] {
+  return context.targets.filter((target) => target.kind === 'external' && keys.some((key) => runsSetup(target, key)));
 }
 
 /** The Node gateway mount that §C-§E configure with plugins: the first mount among the targets. */

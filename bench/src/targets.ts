@@ -1,3 +1,5 @@
+import type { SetupKey } from './setups.js';
+
 /** Our gateway process (`node server/dist/main.js`) on each of its four mounts. */
 export const GATEWAY_MOUNTS = ['nest-fastify', 'nest-express', 'fastify', 'express'] as const;
 export const ROUTER = 'apollo-router';
@@ -7,6 +9,24 @@ export const STANDALONE = 'standalone';
 export const STANDALONE_UNDICI = 'standalone-undici';
 export const BUILT_IN_TARGETS: readonly string[] = [...GATEWAY_MOUNTS, STANDALONE, STANDALONE_UNDICI, ROUTER];
 
+/**
+ * The setups an external endpoint may declare. The others send credentials (an API key, a
+ * JWT signed with a secret made for this run) that an endpoint we did not start cannot know.
+ */
+export const EXTERNAL_SETUPS: readonly SetupKey[] = [
+  'none',
+  'demand-control-off',
+  'static-header',
+  'guid-headers',
+  'rate-limit',
+  'rate-limit-redis',
+];
+export const CREDENTIAL_SETUPS: readonly SetupKey[] = [
+  'jwt-client-awareness',
+  'rate-limit+api-key',
+  'rate-limit+api-key+jwt',
+];
+
 export type TargetKind = 'mount' | 'standalone' | 'router' | 'external';
 
 export interface TargetSpec {
@@ -14,6 +34,11 @@ export interface TargetSpec {
   readonly kind: TargetKind;
   /** External targets only: the GraphQL endpoint, already running. */
   readonly url?: string;
+  /**
+   * External targets only: the one setup the endpoint was started with (`--external
+   * name@setup=url`; default none). We configure our own targets per row instead.
+   */
+  readonly setup?: SetupKey;
 }
 
 /** `--targets` names plus `--external name=url` entries, in order; throws on unknown names. */
@@ -24,19 +49,39 @@ export function resolveTargets(names: readonly string[], externals: readonly Tar
       `unknown target ${unknown.join(', ')} (known: ${BUILT_IN_TARGETS.join(', ')}; or --external name=url)`,
     );
   }
+  const taken = new Set<string>();
+  for (const { name } of externals) {
+    if (taken.has(name)) throw new Error(`--external name "${name}" is given twice; names must be unique`);
+    taken.add(name);
+  }
   const builtIn = [...new Set(names)].map((name): TargetSpec => ({ name, kind: kindOf(name) }));
   return [...builtIn, ...externals];
 }
 
-/** Parses one `--external name=url`. */
+/** Parses one `--external name=url` or `--external name@setup=url`. */
 export function parseExternal(value: string): TargetSpec {
+  // Split at the first `=` only: a URL may hold `=` (query) and `@` (user info).
   const at = value.indexOf('=');
-  const name = value.slice(0, at).trim();
+  const [name = '', setup = 'none', ...extra] = value.slice(0, Math.max(at, 0)).trim().split('@');
   const url = value.slice(at + 1).trim();
-  if (at <= 0 || !/^https?:\/\//.test(url))
-    throw new Error(`--external expects name=http://host:port/path, got "${value}"`);
+  if (at <= 0 || name === '' || extra.length > 0 || !/^https?:\/\//.test(url)) {
+    throw new Error(`--external expects name=http://host:port/path or name@setup=http://…, got "${value}"`);
+  }
   if (BUILT_IN_TARGETS.includes(name)) throw new Error(`--external name "${name}" is a built-in target; pick another`);
-  return { name, kind: 'external', url };
+  return { name, kind: 'external', url, setup: externalSetup(name, setup) };
+}
+
+function externalSetup(name: string, setup: string): SetupKey {
+  if (CREDENTIAL_SETUPS.includes(setup as SetupKey)) {
+    throw new Error(
+      `--external ${name}@${setup}: this setup sends credentials made for this run, which an external ` +
+        `endpoint cannot know; an external may declare ${EXTERNAL_SETUPS.join(', ')}`,
+    );
+  }
+  if (!EXTERNAL_SETUPS.includes(setup as SetupKey)) {
+    throw new Error(`--external ${name}@${setup}: unknown setup (one of ${EXTERNAL_SETUPS.join(', ')})`);
+  }
+  return setup as SetupKey;
 }
 
 function kindOf(name: string): TargetKind {

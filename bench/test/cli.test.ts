@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '@fedgw/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
+import { HELP, parseOptions } from '../src/options.js';
 import type { BenchResults } from '../src/results.js';
+import { createSetups } from '../src/setups.js';
+import { CREDENTIAL_SETUPS, EXTERNAL_SETUPS } from '../src/targets.js';
 import { freeConsecutivePorts } from './ports.js';
 
 let out: string | undefined;
@@ -86,4 +89,77 @@ describe('node bench/dist/cli.js --quick (tiny run)', () => {
     expect(existsSync(join(out, 'report.md'))).toBe(true);
     expect(existsSync(join(out, 'report.html'))).toBe(true);
   }, 120_000);
+});
+
+/** parseOptions: what cli.ts calls on process.argv.slice(2), exit code 2 when it throws. */
+describe('options', () => {
+  const parsed = (argv: string[]) => {
+    const options = parseOptions(argv);
+    if (options === 'help') throw new Error('unexpected --help');
+    return options;
+  };
+
+  it('defaults quick mode to §A on nest-fastify and the Router', () => {
+    const options = parsed(['--quick']);
+    expect(options).toMatchObject({ mode: 'quick', scenarios: ['A'], basePort: 4100, pin: true });
+    expect(options.targets.map((t) => t.name)).toEqual(['nest-fastify', 'apollo-router']);
+  });
+
+  it('measures only external targets when no --targets is given; an external runs setup none by default', () => {
+    const options = parsed(['--external', 'compose=http://gateway:4000/graphql', '--rate', '50,150']);
+    expect(options.targets).toEqual([
+      { name: 'compose', kind: 'external', url: 'http://gateway:4000/graphql', setup: 'none' },
+    ]);
+    expect(options.rates).toEqual([50, 150]);
+  });
+
+  it('reads the setup an external declares with name@setup=url, the URL kept whole', () => {
+    const options = parsed([
+      '--targets',
+      'fastify',
+      '--external',
+      'gw-redis@rate-limit-redis=http://gw:4000/graphql',
+      '--external',
+      'gw@none=http://user:p@ss@gw:4001/graphql?a=b',
+    ]);
+    expect(options.targets).toEqual([
+      { name: 'fastify', kind: 'mount' },
+      { name: 'gw-redis', kind: 'external', url: 'http://gw:4000/graphql', setup: 'rate-limit-redis' },
+      { name: 'gw', kind: 'external', url: 'http://user:p@ss@gw:4001/graphql?a=b', setup: 'none' },
+    ]);
+  });
+
+  it('refuses, naming the option, the setups whose credentials an external cannot know', () => {
+    for (const setup of CREDENTIAL_SETUPS) {
+      expect(() => parseOptions(['--external', `gw@${setup}=http://gw/graphql`])).toThrow(
+        new RegExp(`^--external gw@${setup.replaceAll('+', '\\+')}: this setup sends credentials`),
+      );
+    }
+  });
+
+  it('splits every setup into one an external may declare or one it may not: those that send credentials', async () => {
+    const setups = await createSetups();
+    expect([...EXTERNAL_SETUPS, ...CREDENTIAL_SETUPS].sort()).toEqual(Object.keys(setups).sort());
+    for (const key of CREDENTIAL_SETUPS) expect(Object.keys(setups[key].headers), key).not.toEqual([]);
+    for (const key of EXTERNAL_SETUPS) expect(setups[key].headers, key).toEqual({});
+  });
+
+  it('rejects unknown targets, scenarios, setups, duplicate or built-in external names and bad numbers by name', () => {
+    expect(() => parseOptions(['--targets', 'koa'])).toThrow(/unknown target koa/);
+    expect(() => parseOptions(['--scenarios', 'F'])).toThrow(/--scenarios/);
+    expect(() => parseOptions(['--duration', 'soon'])).toThrow(/--duration/);
+    expect(() => parseOptions(['--external', 'nope'])).toThrow(/--external/);
+    expect(() => parseOptions(['--external', 'gw@=http://gw/graphql'])).toThrow(/--external gw@: unknown setup/);
+    expect(() => parseOptions(['--external', 'gw@turbo=http://gw/graphql'])).toThrow(/--external gw@turbo: unknown/);
+    expect(() => parseOptions(['--external', 'a@none@none=http://gw/graphql'])).toThrow(/--external expects/);
+    expect(() => parseOptions(['--external', 'nest-fastify=http://gw/graphql'])).toThrow(/built-in target/);
+    expect(() =>
+      parseOptions(['--external', 'gw=http://a/graphql', '--external', 'gw@rate-limit=http://b/graphql']),
+    ).toThrow(/"gw" is given twice/);
+  });
+
+  it('documents the external syntax and every setup an external may declare in --help', () => {
+    expect(HELP).toContain('--external name@setup=url');
+    for (const setup of EXTERNAL_SETUPS) expect(HELP).toContain(setup);
+  });
 });

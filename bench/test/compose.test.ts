@@ -1,17 +1,31 @@
 /**
- * docker-compose.yml, checked without a Docker engine: valid against the Compose Specification
- * JSON schema (the copy dclint ships, schemas/compose.schema.json), and naming the same ports,
- * supergraph and Router config as the native setup.
+ * docker-compose.yml and the Dockerfile, checked without a Docker engine: the compose file is
+ * valid against the Compose Specification JSON schema (the copy dclint ships,
+ * schemas/compose.schema.json) and names the same ports, supergraph and Router config as the
+ * native setup; its bench service passes the CLI's own option parser and plans only rows it can
+ * run; the runtime image, replayed here, holds no bench dependency and starts every service.
  */
 
-import { readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ROOT } from '@fedgw/test-support';
+import { ROOT, startRedis } from '@fedgw/test-support';
 import { Ajv } from 'ajv';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { type ManagedProcess, spawnManaged } from '../src/child.js';
+import { postJson } from '../src/http-post.js';
+import { type BenchOptions, parseOptions } from '../src/options.js';
+import { GET_USER_WITH_PRODUCTS_QUERY, requestBody } from '../src/queries.js';
+import { waitForGraphQL } from '../src/readiness.js';
 import { ROUTER_CONFIGS, ROUTER_SUBGRAPHS, ROUTER_VERSION } from '../src/router-binary.js';
+import { planScenarios, SCENARIO_IDS } from '../src/scenarios/index.js';
+import { createSetups } from '../src/setups.js';
+import { type ReplayedRuns, replayCopies, replayRuns } from './docker-replay.js';
+import { parseDockerfile, type Stage, stage } from './dockerfile.js';
+import { freeConsecutivePorts } from './ports.js';
+import { installedPackageNames, runtimeClosure, workspacePackages } from './workspace.js';
 
 const REPO_ROOT = ROOT;
 const require = createRequire(import.meta.url);
@@ -181,27 +195,243 @@ describe('docker-compose.yml matches the native setup', () => {
       }
     }
   });
+});
 
-  it('runs `pnpm bench --external` against every target, each of them healthy first', () => {
-    const bench = service('bench');
-    const [pnpm, script, ...args] = bench.command ?? [];
+describe('the bench service', () => {
+  /** The services the bench measures and the setup each was started with. */
+  const MEASURED = {
+    'gateway-nest-fastify': 'none',
+    'gateway-nest-express': 'none',
+    'gateway-fastify': 'none',
+    'gateway-express': 'none',
+    'gateway-nest-fastify-redis': 'rate-limit-redis',
+    'apollo-router': 'none',
+  } as const;
+
+  /** What `pnpm bench <args>` hands the CLI: the root script ends in the CLI, so the args follow verbatim. */
+  async function benchOptions(): Promise<BenchOptions> {
+    const [pnpm, script, ...args] = service('bench').command ?? [];
     expect([pnpm, script]).toEqual(['pnpm', 'bench']);
-    const externals = args.filter((_, i) => args[i - 1] === '--external');
-    expect(externals.length).toBe(args.length / 2);
-    const targets = externals.map((spec) => {
-      const [label, url] = spec.split('=');
-      const { hostname, port, pathname } = new URL(url ?? '');
-      return { label, hostname, port: Number(port), pathname };
-    });
-    expect(targets.map((t) => t.label)).toEqual(expect.arrayContaining(['nest-fastify', 'apollo-router']));
-    for (const t of targets) {
-      const s = service(t.hostname);
-      expect(t.pathname).toBe('/graphql');
-      expect((s.ports ?? []).map(portMapping).map((p) => p.container)).toContain(t.port);
-      expect(bench.depends_on?.[t.hostname]?.condition).toBe('service_healthy');
-    }
-    expect(new Set(targets.map((t) => t.hostname))).toEqual(
-      new Set([...Object.keys(GATEWAYS), 'gateway-nest-fastify-redis', 'apollo-router']),
+    const manifest = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(manifest.scripts.bench?.split('&&').at(-1)?.trim()).toBe('node bench/dist/cli.js');
+    const options = parseOptions(args);
+    if (options === 'help') throw new Error('the bench service asks for --help');
+    return options;
+  }
+
+  it("passes the CLI's option parser: every section, only externals, each healthy first", async () => {
+    const options = await benchOptions();
+    expect(options).toMatchObject({ mode: 'full', scenarios: SCENARIO_IDS });
+    const declared = Object.fromEntries(
+      options.targets.map((target) => {
+        expect(target.kind, target.name).toBe('external');
+        const { hostname, port, pathname } = new URL(target.url ?? '');
+        const s = service(hostname);
+        expect(pathname).toBe('/graphql');
+        expect((s.ports ?? []).map(portMapping).map((p) => p.container)).toContain(Number(port));
+        expect(service('bench').depends_on?.[hostname]?.condition).toBe('service_healthy');
+        return [hostname, target.setup];
+      }),
     );
+    expect(declared).toEqual(MEASURED);
   });
+
+  it('declares each external with the setup its service really runs', async () => {
+    const setups = await createSetups();
+    for (const target of (await benchOptions()).targets) {
+      const { hostname } = new URL(target.url ?? '');
+      const environment = service(hostname).environment ?? {};
+      const setup = setups[target.setup ?? 'none'];
+      expect(environment, hostname).toMatchObject(setup.gatewayEnv({ redisUrl: environment.REDIS_URL ?? '' }));
+      if (setup.key === 'none') expect(environment.GATEWAY_PLUGINS, hostname).toBeUndefined();
+    }
+  });
+
+  it('plans rows in every section, none needing a target of its own, a Router binary or redis-server', async () => {
+    const options = await benchOptions();
+    const plans = planScenarios(options.scenarios, {
+      targets: options.targets,
+      setups: await createSetups(),
+      // The build stage the bench runs in has neither.
+      router: null,
+      redisAvailable: false,
+      closedSec: 30,
+      fixedSec: 60,
+      warmupSec: 5,
+      connections: 100,
+      adapterConnections: [50, 200, 500],
+      constantRate: 100,
+      rates: [100, 300, 500],
+    });
+    const rows = plans.flatMap((plan) => plan.rows.map((row) => ({ plan: plan.id, ...row })));
+    expect(rows.filter((row) => row.skip || row.target.kind !== 'external')).toEqual([]);
+    const count = (id: string, name: string) =>
+      rows.filter((row) => row.plan === id && row.target.name === name).length;
+    const plain = options.targets.filter((target) => target.setup === 'none');
+    expect(plain).toHaveLength(5);
+    for (const { name } of plain) {
+      expect(
+        ['A', 'B', 'C', 'D', 'E'].map((id) => count(id, name)),
+        name,
+      ).toEqual([2, 6, 1, 1, 0]);
+    }
+    const redis = rows.filter((row) => row.target.setup === 'rate-limit-redis');
+    expect(redis.map((row) => `${row.plan} ${row.variant} ${row.load.kind === 'fixed' ? row.load.rate : ''}`)).toEqual([
+      'E rate-limit (redis) 100',
+      'E rate-limit (redis) 300',
+      'E rate-limit (redis) 500',
+    ]);
+  });
+});
+
+/**
+ * The runtime image, replayed here: the prod-deps stage's own install line runs in a copy of
+ * the manifests (offline, from the pnpm store the workspace install filled), and the runtime
+ * stage's COPY lines assemble its /app from that and from the built working tree.
+ */
+describe('Dockerfile: the runtime image, without a Docker engine', () => {
+  let work: string;
+  let runtime: string;
+  let stages: Stage[];
+  let replayed: ReplayedRuns;
+  let installSeconds: number;
+
+  beforeAll(async () => {
+    stages = parseDockerfile(await readFile(join(REPO_ROOT, 'Dockerfile'), 'utf8'));
+    work = await mkdtemp(join(tmpdir(), 'runtime-image-'));
+    const prodDeps = stage(stages, 'prod-deps');
+    const prodDepsDir = join(work, 'prod-deps');
+    await mkdir(prodDepsDir);
+    await replayCopies(prodDeps, prodDepsDir, { context: REPO_ROOT, stages: {} });
+    const started = performance.now();
+    replayed = await replayRuns(prodDeps, prodDepsDir, ['--offline']);
+    installSeconds = (performance.now() - started) / 1000;
+    runtime = join(work, 'runtime');
+    await replayCopies(stage(stages, 'runtime'), runtime, {
+      context: REPO_ROOT,
+      stages: {
+        // The build stage is the working tree after `tsc -b` (the tests run after the build).
+        build: { dir: REPO_ROOT, workdir: '/app' },
+        'prod-deps': { dir: prodDepsDir, workdir: prodDeps.workdir, move: true },
+      },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  /** The workspace packages the runtime's entry points live in: the image's CMD and the compose commands. */
+  async function entryPackages(): Promise<string[]> {
+    const packages = await workspacePackages(REPO_ROOT);
+    const runtimeServices = Object.values(services).filter((s) => s.build?.target === 'runtime');
+    const commands = [stage(stages, 'runtime').cmd ?? [], ...runtimeServices.map((s) => s.command ?? [])];
+    const dirs = new Set(commands.map(([node, script]) => (node === 'node' ? script?.split('/')[0] : undefined)));
+    return packages.filter((p) => dirs.has(p.dir)).map((p) => p.name);
+  }
+
+  it('installs with the pinned pnpm, filtered to the packages the entry points run', async () => {
+    const manifest = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { packageManager: string };
+    expect(`pnpm@${replayed.pnpmVersion}`).toBe(manifest.packageManager);
+    const [install] = replayed.pnpmCommands;
+    expect(install?.slice(0, 3)).toEqual(['install', '--frozen-lockfile', '--prod']);
+    const roots = install?.filter((_, i) => install[i - 1] === '--filter-prod').map((f) => f.replace(/\.\.\.$/, ''));
+    expect(new Set(roots)).toEqual(new Set(await entryPackages()));
+    // Reported, not asserted: the replayed install is the slow part of this file.
+    console.info(`prod-deps install (offline): ${installSeconds.toFixed(1)} s`);
+  });
+
+  it("holds what the runtime's packages depend on, and nothing of the bench or the dev tools", async () => {
+    const packages = await workspacePackages(REPO_ROOT);
+    const closure = runtimeClosure(packages, await entryPackages());
+    const installed = await installedPackageNames(
+      runtime,
+      closure.map((p) => p.dir),
+    );
+    for (const name of ['@apollo/gateway', 'fastify', 'express', '@nestjs/core', 'undici', 'ioredis']) {
+      expect(installed, name).toContain(name);
+    }
+    for (const p of closure) {
+      for (const name of Object.keys(p.dependencies)) expect(installed, `${p.name} needs ${name}`).toContain(name);
+    }
+    // What only the bench depends on (autocannon...), the bench itself, and the root's dev tools.
+    const bench = packages.find((p) => p.name === '@fedgw/bench');
+    const benchOnly = Object.keys(bench?.dependencies ?? {}).filter(
+      (name) => !closure.some((p) => p.name === name || name in p.dependencies),
+    );
+    expect(benchOnly).toContain('autocannon');
+    for (const name of ['@fedgw/bench', ...benchOnly, 'playwright-core', 'vitest', 'typescript', '@biomejs/biome']) {
+      expect(installed, name).not.toContain(name);
+    }
+  });
+
+  it('copies the manifest, dist and node_modules of exactly the workspace packages the entry points need', async () => {
+    const packages = await workspacePackages(REPO_ROOT);
+    const needed = runtimeClosure(packages, await entryPackages()).map((p) => p.dir);
+    expect(needed.sort()).toEqual(['adapters', 'gateway', 'server', 'subgraphs']);
+    for (const { dir } of packages) {
+      const present = await readdir(join(runtime, dir)).catch(() => null);
+      if (needed.includes(dir))
+        expect(present?.sort(), dir).toEqual(expect.arrayContaining(['dist', 'node_modules', 'package.json']));
+      else expect(present, `${dir} is not needed at run time`).toBeNull();
+    }
+  });
+
+  it('starts: every runtime-image service of docker-compose.yml answers from the assembled /app', async () => {
+    const runtimeServices = Object.entries(services).filter(([, s]) => s.build?.target === 'runtime');
+    const port = await freeConsecutivePorts(runtimeServices.length);
+    const ports = Object.fromEntries(runtimeServices.map(([name], i) => [name, port + i]));
+    const redis = await startRedis();
+    const started: ManagedProcess[] = [];
+    const local = (url: string) => {
+      const { hostname, pathname } = new URL(url);
+      if (hostname === 'redis') return redis.url;
+      return `http://127.0.0.1:${ports[hostname]}${pathname}`;
+    };
+    try {
+      const start = async (name: string, s: Service) => {
+        const [node, ...args] = s.command ?? stage(stages, 'runtime').cmd ?? [];
+        expect(node).toBe('node');
+        const environment = Object.fromEntries(
+          Object.entries(s.environment ?? {}).map(([key, value]) => [
+            key,
+            /^\w+:\/\//.test(value) ? local(value) : value,
+          ]),
+        );
+        const child = spawnManaged({
+          name,
+          command: process.execPath,
+          args,
+          cwd: runtime,
+          env: {
+            PATH: process.env.PATH ?? '',
+            ...stage(stages, 'runtime').env,
+            ...environment,
+            HOST: '127.0.0.1',
+            PORT: String(ports[name]),
+          },
+        });
+        started.push(child);
+        await waitForGraphQL(`http://127.0.0.1:${ports[name]}/graphql`, child, 30_000);
+      };
+      const subgraphs = runtimeServices.filter(([name]) => !name.startsWith('gateway-'));
+      const gateways = runtimeServices.filter(([name]) => name.startsWith('gateway-'));
+      await Promise.all(subgraphs.map(([name, s]) => start(name, s)));
+      await Promise.all(gateways.map(([name, s]) => start(name, s)));
+      expect(gateways.length).toBe(5);
+      for (const [name] of gateways) {
+        const response = await postJson(
+          `http://127.0.0.1:${ports[name]}/graphql`,
+          requestBody(GET_USER_WITH_PRODUCTS_QUERY, 'user-7'),
+        );
+        expect(response.status, `${name}: ${response.text}`).toBe(200);
+        expect(JSON.parse(response.text), name).toEqual({ data: GET_USER_WITH_PRODUCTS_QUERY.expected('user-7') });
+      }
+    } finally {
+      await Promise.all(started.map((child) => child.stop()));
+      await redis.stop();
+    }
+  }, 120_000);
 });

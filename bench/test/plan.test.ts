@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { parseOptions } from '../src/options.js';
-import { NOT_INSTALLED, type PlanContext } from '../src/plan.js';
+import { NOT_INSTALLED, type PlanContext, type RowPlan, type ScenarioPlan, skipFor } from '../src/plan.js';
 import { addDeltas } from '../src/scenarios/c-extensibility.js';
 import { addKeptPercent } from '../src/scenarios/d-plugin-stacking.js';
 import { planScenarios, SCENARIO_IDS } from '../src/scenarios/index.js';
 import { createSetups } from '../src/setups.js';
-import { resolveTargets } from '../src/targets.js';
+import { parseExternal, resolveTargets } from '../src/targets.js';
 
-async function context(targets: string[], router: boolean): Promise<PlanContext> {
+async function context(
+  targets: string[],
+  router: boolean,
+  { externals = [], redisAvailable = true }: { externals?: string[]; redisAvailable?: boolean } = {},
+): Promise<PlanContext> {
   return {
-    targets: resolveTargets(targets, []),
+    targets: resolveTargets(targets, externals.map(parseExternal)),
     setups: await createSetups(),
     router: router ? { path: '/bin/router', version: '2.17.0' } : null,
-    redisAvailable: true,
+    redisAvailable,
     closedSec: 30,
     fixedSec: 60,
     warmupSec: 5,
@@ -75,25 +78,86 @@ describe('scenario plans', () => {
   });
 });
 
-describe('options', () => {
-  it('defaults quick mode to §A on nest-fastify and the Router', () => {
-    const options = parseOptions(['--quick']);
-    expect(options).toMatchObject({ mode: 'quick', scenarios: ['A'], basePort: 4100, pin: true });
-    if (options === 'help') return;
-    expect(options.targets.map((t) => t.name)).toEqual(['nest-fastify', 'apollo-router']);
+describe('external targets in each section', () => {
+  const rowsOf = (plans: readonly ScenarioPlan[], name: string) =>
+    plans.flatMap((plan) =>
+      plan.rows.filter((row) => row.target.name === name).map((row) => `${plan.id} ${row.variant}${skipText(row)}`),
+    );
+  const skipText = (row: RowPlan) => (row.skip ? ` (${row.skip.status})` : '');
+
+  it('runs an external declared none in §A, §B and the no-plugin rows of §C and §D', async () => {
+    const plans = planScenarios(SCENARIO_IDS, await context([], false, { externals: ['gw=http://gw:4000/graphql'] }));
+    expect(rowsOf(plans, 'gw')).toEqual([
+      'A GetUserWithProducts',
+      'A ComplexQuery',
+      ...['{ __typename }', 'ComplexQuery'].flatMap((q) => [50, 200, 500].map((c) => `B ${q} · ${c} connections`)),
+      'C baseline',
+      'D none',
+    ]);
   });
 
-  it('measures only external targets when no --targets is given', () => {
-    const options = parseOptions(['--external', 'compose=http://gateway:4000/graphql', '--rate', '50,150']);
-    if (options === 'help') throw new Error('unexpected');
-    expect(options.targets).toEqual([{ name: 'compose', kind: 'external', url: 'http://gateway:4000/graphql' }]);
-    expect(options.rates).toEqual([50, 150]);
+  it('measures an external in the rows of the setup it was declared with, and only there', async () => {
+    const plans = planScenarios(
+      SCENARIO_IDS,
+      await context([], false, {
+        externals: [
+          'memory@rate-limit=http://a:4000/graphql',
+          'redis@rate-limit-redis=http://b:4000/graphql',
+          'header@static-header=http://c:4000/graphql',
+          'guids@guid-headers=http://d:4000/graphql',
+          'cost-off@demand-control-off=http://e:4000/graphql',
+        ],
+        // An external brings its own Redis: no local redis-server is needed for its rows.
+        redisAvailable: false,
+      }),
+    );
+    expect(rowsOf(plans, 'memory')).toEqual([
+      'D rate-limit',
+      'E rate-limit (memory)',
+      'E rate-limit (memory)',
+      'E rate-limit (memory)',
+    ]);
+    expect(rowsOf(plans, 'redis')).toEqual(['E rate-limit (redis)', 'E rate-limit (redis)', 'E rate-limit (redis)']);
+    expect(rowsOf(plans, 'header')).toEqual(['C static subgraph header']);
+    expect(rowsOf(plans, 'guids')).toEqual(['C ten GUID response headers']);
+    expect(rowsOf(plans, 'cost-off')).toEqual(['D demand-control-off']);
+    const e = plans.find((plan) => plan.id === 'E');
+    expect(e?.rows.filter((row) => row.target.name === 'redis').map((row) => row.load)).toEqual(
+      [100, 300, 500].map((rate) => ({ kind: 'fixed', rate })),
+    );
   });
 
-  it('rejects unknown targets, scenarios and bad numbers by name', () => {
-    expect(() => parseOptions(['--targets', 'koa'])).toThrow(/unknown target koa/);
-    expect(() => parseOptions(['--scenarios', 'F'])).toThrow(/--scenarios/);
-    expect(() => parseOptions(['--duration', 'soon'])).toThrow(/--duration/);
-    expect(() => parseOptions(['--external', 'nope'])).toThrow(/--external/);
+  it('keeps the first mount and the Router in every setup beside the externals', async () => {
+    const plans = planScenarios(
+      ['C', 'D', 'E'],
+      await context(['nest-fastify', 'apollo-router'], true, {
+        externals: ['redis@rate-limit-redis=http://b/graphql'],
+      }),
+    );
+    const count = (id: string, name: string) =>
+      plans.find((plan) => plan.id === id)?.rows.filter((row) => row.target.name === name).length;
+    expect([count('C', 'nest-fastify'), count('C', 'apollo-router'), count('C', 'redis')]).toEqual([4, 4, 0]);
+    expect([count('D', 'nest-fastify'), count('D', 'redis')]).toEqual([5, 0]);
+    expect([count('E', 'nest-fastify'), count('E', 'redis')]).toEqual([6, 3]);
+  });
+
+  it('skips an external in any setup but its own, should a section ever plan one', async () => {
+    const ctx = await context([], false, { externals: ['redis@rate-limit-redis=http://b/graphql'] });
+    const [target] = ctx.targets;
+    if (!target) throw new Error('no target');
+    expect(skipFor(target, ctx.setups['rate-limit-redis'], ctx)).toBeUndefined();
+    expect(skipFor(target, ctx.setups.none, ctx)).toEqual({
+      status: 'skipped',
+      message: 'redis was declared with setup rate-limit-redis',
+    });
+  });
+
+  it('keeps external rows in §D, and says a section needs a Node gateway only when it has no row', async () => {
+    const plans = planScenarios(['D', 'E'], await context([], false, { externals: ['gw=http://gw/graphql'] }));
+    const [d, e] = plans;
+    const measured = { target: 'gw', variant: 'none', status: 'ok' as const, rps: 900 };
+    expect(d?.finish?.([measured])).toEqual([{ ...measured, keptPercent: 100 }]);
+    expect(e?.rows).toEqual([]);
+    expect(e?.finish?.([])).toEqual([expect.objectContaining({ status: 'skipped', variant: 'rate-limit (redis)' })]);
   });
 });

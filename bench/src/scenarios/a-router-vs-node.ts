@@ -1,9 +1,10 @@
 import type { PlanContext, ScenarioPlan } from '../plan.js';
-import { makeRow } from '../plan.js';
+import { makeRow, runsSetup } from '../plan.js';
 import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY } from '../queries.js';
 
-/** Seed §A: every target, both queries, 100 connections; memory after sustained load. */
+/** Seed §A: every target (externals declared `none`), both queries, 100 connections; memory after sustained load. */
 export function planA(context: PlanContext): ScenarioPlan {
+  const targets = context.targets.filter((target) => runsSetup(target, 'none'));
   const load = { kind: 'closed', connections: context.connections } as const;
   return {
     id: 'A',
@@ -14,7 +15,7 @@ export function planA(context: PlanContext): ScenarioPlan {
       `after ${context.warmupSec} s warm-up per row. Each target serves both queries in one process, so its ` +
       `peak RSS (VmHWM) on the ComplexQuery row is its memory after sustained load.`,
     kind: 'closed-loop',
-    rows: context.targets.flatMap((target) =>
+    rows: targets.flatMap((target) =>
       [GET_USER_WITH_PRODUCTS_QUERY, COMPLEX].map((query) =>
         makeRow(context, { target, setup: context.setups.none, variant: query.name, query, load }),
       ),

@@ -1,11 +1,16 @@
 import type { PlanContext, ScenarioPlan } from '../plan.js';
-import { makeRow } from '../plan.js';
+import { makeRow, runsSetup } from '../plan.js';
 import { COMPLEX, TYPENAME } from '../queries.js';
 import { noGatewayRow } from './no-gateway.js';
 
-/** Seed §B: the HTTP adapters under rising concurrency, where the adapter matters and where it may not. */
+/**
+ * Seed §B: the HTTP adapters under rising concurrency, where the adapter matters and where it may
+ * not. Our mounts, and the externals declared `none` (a container's mount, say).
+ */
 export function planB(context: PlanContext): ScenarioPlan {
-  const targets = context.targets.filter((target) => target.kind === 'mount' || target.kind === 'external');
+  const targets = context.targets.filter(
+    (target) => target.kind === 'mount' || (target.kind === 'external' && runsSetup(target, 'none')),
+  );
   return {
     id: 'B',
     title: 'Express vs Fastify, bare and under NestJS, as concurrency grows',

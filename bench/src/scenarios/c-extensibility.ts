@@ -1,5 +1,5 @@
 import type { PlanContext, RowPlan, ScenarioPlan } from '../plan.js';
-import { makeRow, primaryMount } from '../plan.js';
+import { externalsIn, makeRow, primaryMount, runsSetup } from '../plan.js';
 import { GET_USER_WITH_PRODUCTS_QUERY } from '../queries.js';
 import type { RowResult } from '../results.js';
 import type { SetupKey } from '../setups.js';
@@ -12,15 +12,21 @@ const TESTS: readonly (readonly [SetupKey, string])[] = [
   ['guid-headers', 'ten GUID response headers'],
   ['jwt-client-awareness', 'JWT client awareness'],
 ];
+const SETUP_KEYS = TESTS.map(([key]) => key);
 
-/** Seed §C: what each customization adds to latency at a constant, unsaturated rate. */
+/**
+ * Seed §C: what each customization adds to latency at a constant, unsaturated rate. The first
+ * mount and the Router in every setup; an external in the setup it was declared with.
+ */
 export function planC(context: PlanContext): ScenarioPlan {
-  const targets = [primaryMount(context), context.targets.find((t) => t.name === ROUTER)].filter(
-    (target): target is TargetSpec => target !== undefined,
-  );
+  const targets = [
+    primaryMount(context),
+    context.targets.find((t) => t.name === ROUTER),
+    ...externalsIn(context, SETUP_KEYS),
+  ].filter((target): target is TargetSpec => target !== undefined);
   const load = { kind: 'fixed', rate: context.constantRate } as const;
   const rows: RowPlan[] = targets.flatMap((target) =>
-    TESTS.map(([key, variant]) =>
+    TESTS.filter(([key]) => runsSetup(target, key)).map(([key, variant]) =>
       makeRow(context, { target, setup: context.setups[key], variant, query: GET_USER_WITH_PRODUCTS_QUERY, load }),
     ),
   );
@@ -32,7 +38,8 @@ export function planC(context: PlanContext): ScenarioPlan {
       `${context.warmupSec} s warm-up) of GetUserWithProducts; latency measured from each request's intended ` +
       `start, in µs. Static subgraph header: our header-rules insert vs router-static-header.yaml. Ten GUID ` +
       `response headers: our response-headers plugin vs a Rhai script. JWT client awareness: our ` +
-      `jwt+client-awareness (HS256). Deltas are against the same target's baseline row.`,
+      `jwt+client-awareness (HS256). Deltas are against the same target's baseline row. An external target ` +
+      `has the row of the setup it was declared with.`,
     kind: 'fixed-rate',
     rows,
     finish: (measured) => (measured.length === 0 ? [noGatewayRow('baseline')] : addDeltas(measured)),

@@ -1,5 +1,5 @@
 import type { PlanContext, ScenarioPlan } from '../plan.js';
-import { makeRow, primaryMount } from '../plan.js';
+import { externalsIn, makeRow, primaryMount, runsSetup } from '../plan.js';
 import { GET_USER_WITH_PRODUCTS_QUERY } from '../queries.js';
 import type { RowResult } from '../results.js';
 import type { SetupKey } from '../setups.js';
@@ -13,9 +13,10 @@ const STACK: readonly SetupKey[] = [
   'rate-limit+api-key+jwt',
 ];
 
-/** Seed §D: throughput kept as plugins are stacked on one gateway. */
+/** Seed §D: throughput kept as plugins are stacked on one gateway; an external in its declared setup's row. */
 export function planD(context: PlanContext): ScenarioPlan {
   const target = primaryMount(context);
+  const targets = [...(target ? [target] : []), ...externalsIn(context, STACK)];
   const load = { kind: 'closed', connections: context.connections } as const;
   return {
     id: 'D',
@@ -24,20 +25,21 @@ export function planD(context: PlanContext): ScenarioPlan {
       `Seed §D: ${target?.name ?? 'a Node gateway'} with no plugin (defaults, demand control on), with demand ` +
       `control off (MAX_COST=0, what the cost estimate costs), then rate limit (in memory, limit never ` +
       `reached), + API key, + JWT (HS256); GetUserWithProducts at ${context.connections} closed-loop ` +
-      `connections, ${context.closedSec} s after ${context.warmupSec} s warm-up; kept % vs no plugin.`,
+      `connections, ${context.closedSec} s after ${context.warmupSec} s warm-up; kept % vs no plugin. An ` +
+      `external target has the row of the setup it was declared with.`,
     kind: 'closed-loop',
-    rows: target
-      ? STACK.map((key) =>
-          makeRow(context, {
-            target,
-            setup: context.setups[key],
-            variant: key,
-            query: GET_USER_WITH_PRODUCTS_QUERY,
-            load,
-          }),
-        )
-      : [],
-    finish: (rows) => (target ? addKeptPercent(rows) : [noGatewayRow('none')]),
+    rows: targets.flatMap((each) =>
+      STACK.filter((key) => runsSetup(each, key)).map((key) =>
+        makeRow(context, {
+          target: each,
+          setup: context.setups[key],
+          variant: key,
+          query: GET_USER_WITH_PRODUCTS_QUERY,
+          load,
+        }),
+      ),
+    ),
+    finish: (rows) => (rows.length > 0 ? addKeptPercent(rows) : [noGatewayRow('none')]),
   };
 }
 
