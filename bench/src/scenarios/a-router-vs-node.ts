@@ -12,8 +12,8 @@ export function planA(context: PlanContext): ScenarioPlan {
     description:
       `Seed §A: GetUserWithProducts (two subgraphs) and ComplexQuery (four hops), a random user-1..user-1000 ` +
       `per request, ${context.connections} closed-loop connections (autocannon), ${context.closedSec} s measured ` +
-      `after ${context.warmupSec} s warm-up per row. Each target serves both queries in one process, so its ` +
-      `peak RSS (VmHWM) on the ComplexQuery row is its memory after sustained load.`,
+      `after ${context.warmupSec} s warm-up per row. Peak RSS is each row's own (VmHWM reset when its window ` +
+      `starts); one process serves both queries, so the ComplexQuery row's starts from what the first row left.`,
     kind: 'closed-loop',
     rows: targets.flatMap((target) =>
       [GET_USER_WITH_PRODUCTS_QUERY, COMPLEX].map((query) =>
