@@ -1,7 +1,7 @@
 import { cpuUsage, findSaturated, type ProcessGroup, snapshot, wallSeconds } from './cpu-groups.js';
 import { runLoad } from './load.js';
-import type { RowPlan } from './plan.js';
 import type { LiveTick } from './load-result.js';
+import type { RowPlan } from './plan.js';
 import { readPeakRssMb, resetPeakRss } from './proc-stats.js';
 import type { RowResult } from './results.js';
 import { rowWarnings } from './row-warnings.js';

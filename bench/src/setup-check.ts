@@ -1,8 +1,8 @@
 import type { HeaderCounts } from '@fedgw/subgraphs';
 import { request } from 'undici';
 import { postJson } from './http-post.js';
-import { type BenchQuery, requestBody } from './queries.js';
 import type { RowPlan } from './plan.js';
+import { type BenchQuery, requestBody } from './queries.js';
 import type { Refusal, Setup } from './setups.js';
 import { startTarget, type TargetEnvironment } from './start-target.js';
 
@@ -65,7 +65,10 @@ export async function checkLimit(url: string, setup: Setup, query: BenchQuery, m
  * The timed rows never reach the rate limit, so it is proven in a process of its own: the same
  * target and setup with the limit lowered, refusing the request past it. Returns the problem.
  */
-export async function checkLimitInOwnProcess(row: RowPlan, environment: TargetEnvironment | null): Promise<string | null> {
+export async function checkLimitInOwnProcess(
+  row: RowPlan,
+  environment: TargetEnvironment | null,
+): Promise<string | null> {
   const { limitCheck } = row.setup;
   if (!limitCheck || !environment) return null;
   const lowered: Setup = {

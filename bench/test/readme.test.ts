@@ -89,7 +89,9 @@ describe('README results section', () => {
   it('replaces only what is between the markers, and names the run folder', () => {
     const readme = 'intro\n<!-- bench-results:start docs/results/old -->\nold\n<!-- bench-results:end -->\noutro\n';
     const updated = replaceSection(readme, 'docs/results/new', 'new\n');
-    expect(updated).toBe('intro\n<!-- bench-results:start docs/results/new -->\nnew\n<!-- bench-results:end -->\noutro\n');
+    expect(updated).toBe(
+      'intro\n<!-- bench-results:start docs/results/new -->\nnew\n<!-- bench-results:end -->\noutro\n',
+    );
     expect(findSection(updated)).toEqual({ folder: 'docs/results/new', body: 'new\n' });
     expect(() => replaceSection('no markers', 'x', 'y')).toThrow(/markers/);
   });

@@ -4,6 +4,7 @@ export { IDENTITY_HEADER } from './context.js';
 export { PRODUCT_COUNT, REVIEW_COUNT, SEED, USER_COUNT } from './dataset.js';
 export type { SubgraphDefinition, SubgraphName } from './definition.js';
 export { subgraphDefinitions } from './definitions.js';
+export type { HeaderCounts } from './header-counter.js';
 export { getProduct, type ProductRecord, products } from './products/data.js';
 export {
   COMPLEX_QUERY,
@@ -13,7 +14,6 @@ export {
   TYPENAME_QUERY,
 } from './reference-answers.js';
 export { createReviewStore, type ReviewRecord, ReviewStore, reviewStore } from './reviews/data.js';
-export type { HeaderCounts } from './header-counter.js';
 export { type RunningSubgraph, type StartSubgraphOptions, startSubgraph } from './serve.js';
 export { type CompositionResult, composeSupergraph } from './supergraph.js';
 export { getUser, type OrderRecord, type UserRecord, users } from './users/data.js';

@@ -50,7 +50,9 @@ export function sectionB(scenario: ScenarioResult): string {
       rows.push([
         query,
         String(count),
-        ...['nest-express', 'nest-fastify', 'express', 'fastify'].map((target) => `${num(rps(target))}${notes.mark(at(target))}`),
+        ...['nest-express', 'nest-fastify', 'express', 'fastify'].map(
+          (target) => `${num(rps(target))}${notes.mark(at(target))}`,
+        ),
         gain(rps('nest-fastify'), rps('nest-express')),
         gain(rps('fastify'), rps('express')),
         gain(rps('nest-fastify'), rps('fastify')),
@@ -117,7 +119,9 @@ export function sectionE(scenario: ScenarioResult): string {
     return [
       `${row.target} · ${row.variant}${notes.mark(row)}`,
       num(row.rate),
-      ...(latency ? [latency.mean, latency.p50, latency.p90, latency.p95, latency.p99].map(ms) : ['—', '—', '—', '—', '—']),
+      ...(latency
+        ? [latency.mean, latency.p50, latency.p90, latency.p95, latency.p99].map(ms)
+        : ['—', '—', '—', '—', '—']),
       num(row.errors),
       late,
     ];

@@ -4,7 +4,11 @@ import type { RowResult } from '../results.js';
  * A plain Markdown table; cells are written as given (our own numbers and names). The first
  * `textColumns` columns are left-aligned, the rest (numbers) right-aligned.
  */
-export function markdownTable(headers: readonly string[], rows: readonly (readonly string[])[], textColumns = 1): string {
+export function markdownTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  textColumns = 1,
+): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   const alignment = headers.map((_, i) => (i < textColumns ? '---' : '---:'));
   return [line(headers), line(alignment), ...rows.map(line)].join('\n');

@@ -80,6 +80,11 @@ export const NEST_PAIRS: readonly (readonly [bare: string, nest: string])[] = [
   ['express', 'nest-express'],
 ];
 
+/** The standalone server with Apollo's default fetcher, and with our undici data source. */
+export const FETCHER_PAIRS: readonly (readonly [defaultFetcher: string, undici: string])[] = [
+  ['standalone', 'standalone-undici'],
+];
+
 export interface PairComparison {
   readonly variant: string;
   readonly base: RowResult;

@@ -1,10 +1,18 @@
-import type { RowResult, RowStatus } from '../results.js';
+import type { RowResult, RowStatus, SendSchedule } from '../results.js';
 
 /** What a reader sees for a cell with no number. */
 export const NONE = '—';
 
-const grouped = (digits: number) =>
-  new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+/** One formatter per number of decimals: building an Intl.NumberFormat costs far more than using one. */
+const formatters = new Map<number, Intl.NumberFormat>();
+function grouped(digits: number): Intl.NumberFormat {
+  let formatter = formatters.get(digits);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    formatters.set(digits, formatter);
+  }
+  return formatter;
+}
 
 /** 12,500 — thousands separators, a fixed number of decimals. */
 export function formatNumber(value: number, digits = 0): string {
@@ -25,6 +33,11 @@ export function formatMs(ms: number | undefined): string {
   return ms === undefined ? NONE : `${formatNumber(ms, latencyDigits(ms))} ms`;
 }
 
+/** A latency in a column whose header says `ms`: `0.652`, `28.5`, `310`. */
+export function formatMsValue(ms: number | undefined): string {
+  return ms === undefined ? NONE : formatNumber(ms, latencyDigits(ms));
+}
+
 /** Signed latency delta: `+0.044 ms`, `-0.030 ms`. */
 export function formatDeltaMs(ms: number | undefined): string {
   if (ms === undefined) return NONE;
@@ -37,12 +50,41 @@ export function formatRps(rps: number | undefined): string {
   return rps === undefined ? NONE : `${formatNumber(rps, Math.round(rps) < 100 ? 1 : 0)} req/s`;
 }
 
+/** Throughput in a column whose header says `req/s`: `12,500`, `99.8`. */
+export function formatRpsValue(rps: number | undefined): string {
+  return rps === undefined ? NONE : formatNumber(rps, Math.round(rps) < 100 ? 1 : 0);
+}
+
 export function formatCount(count: number | undefined): string {
   return count === undefined ? NONE : formatNumber(count);
 }
 
+/** A count with its share of a total: `84 (0.04%)`, `0`; two significant digits below 1%. */
+export function formatCountShare(count: number | undefined, total: number | undefined): string {
+  if (count === undefined) return NONE;
+  if (count === 0 || !total) return formatNumber(count);
+  const percent = (count / total) * 100;
+  const digits = percent >= 10 ? 0 : percent >= 1 ? 1 : Math.min(3, 1 - Math.floor(Math.log10(percent)));
+  return `${formatNumber(count)} (${formatNumber(percent, digits)}%)`;
+}
+
+/** Failed requests and their share of all requests the row sent. */
+export function formatErrors(row: Pick<RowResult, 'errors' | 'requests'>): string {
+  return formatCountShare(row.errors, row.errors === undefined ? undefined : (row.requests ?? 0) + row.errors);
+}
+
+/** Fixed-rate rows: sends that left more than 1 ms late, and their share of the schedule. */
+export function formatLateSends(schedule: SendSchedule | undefined): string {
+  return schedule ? formatCountShare(schedule.late, schedule.intended) : NONE;
+}
+
 export function formatCpuPer1k(cpuSec: number | undefined): string {
-  return cpuSec === undefined ? NONE : `${formatNumber(cpuSec, cpuSec < 1 ? 3 : 2)} CPU-s/1k`;
+  return cpuSec === undefined ? NONE : `${formatCpuSecValue(cpuSec)} CPU-s/1k`;
+}
+
+/** CPU-seconds in a column whose header carries the unit: `0.378`, `1.19`. */
+export function formatCpuSecValue(cpuSec: number | undefined): string {
+  return cpuSec === undefined ? NONE : formatNumber(cpuSec, cpuSec < 1 ? 3 : 2);
 }
 
 export function formatRssMb(mb: number | undefined): string {
@@ -104,19 +146,26 @@ export function formatLoad(row: Pick<RowResult, 'connections' | 'rate'>): string
   return NONE;
 }
 
-/** Process-group names as words: `load` is the load generator. */
+/** Process-group names as words: `load` is the load generator; `subgraphs+load` a CPU they share. */
 export function groupName(group: string): string {
-  return group === 'load' ? 'load generator' : group;
+  return group
+    .split('+')
+    .map((member) => (member === 'load' ? 'load generator' : member))
+    .join(' + ');
 }
 
-/** True when the saturated group is the thing under test (the gateway, or the Router itself). */
-export function isGatewayBottleneck(row: Pick<RowResult, 'bottleneck' | 'target'>): boolean {
-  const b = row.bottleneck;
-  return b === undefined || b === 'gateway' || b === 'router' || b === row.target;
+/** The groups at ≥ 90% of their CPUs, busiest first: `gateway, subgraphs + load generator`; `none`. */
+export function formatSaturated(saturated: readonly string[] | undefined): string {
+  if (saturated === undefined) return NONE;
+  return saturated.length === 0 ? 'none' : saturated.map(groupName).join(', ');
 }
 
-/** The warning for rows whose throughput says nothing about the gateway. */
-export function bottleneckWarning(row: Pick<RowResult, 'bottleneck' | 'target'>): string | undefined {
-  if (isGatewayBottleneck(row) || row.bottleneck === undefined) return undefined;
-  return `throughput limited by the ${groupName(row.bottleneck)}, not the gateway`;
+/** A scenario's heading: `§A — title`, once, even when a run's title already starts with its mark. */
+export function scenarioHeading(scenario: { readonly id: string; readonly title: string }): string {
+  return `§${scenario.id} — ${scenarioTitle(scenario)}`;
+}
+
+/** The title without a leading `§A`: older runs put the mark in the title too. */
+export function scenarioTitle(scenario: { readonly id: string; readonly title: string }): string {
+  return scenario.title.replace(new RegExp(`^\\s*§\\s*${scenario.id}\\b[\\s:—–-]*`), '').trim() || scenario.title;
 }

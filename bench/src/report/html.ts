@@ -1,11 +1,13 @@
 import type { BenchResults, ScenarioResult } from '../results.js';
-import { latencyChart } from './chart-latency.js';
-import { throughputChart } from './chart-throughput.js';
+import { scenarioCharts } from './charts/index.js';
 import { comparisonTables } from './comparison/index.js';
 import { environmentFacts, type Fact, packageFacts, runFacts } from './environment.js';
 import { escapeHtml } from './escape-html.js';
+import { scenarioHeading, scenarioTitle } from './format.js';
 import { REPORT_CSS } from './html-style.js';
-import { resultsTable, type Table } from './table.js';
+import { resourcesTable } from './resources-table.js';
+import { noteId, noteMark, rowNotes } from './row-notes.js';
+import { type Cell, resultsTable, type Table } from './table.js';
 
 /** Nothing may load or run: the report is one inert file (styles inline, no scripts). */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -24,17 +26,33 @@ function factList(facts: readonly Fact[], className = 'facts'): string {
   return `<dl class="${className}">${items}</dl>`;
 }
 
-export function renderHtmlTable(table: Table): string {
+/** Words longer than this may break anywhere; shorter ones never break inside (`GetUserWithProducts`). */
+const LONG_WORD = 30;
+
+function cellHtml(c: Cell, numeric: boolean, scenarioId: string): string {
+  const long = !numeric && c.text.split(/\s+/).some((word) => word.length > LONG_WORD);
+  const classes = [numeric ? 'num' : '', long ? 'long' : '', c.tone ? `tone-${c.tone}` : ''].filter(Boolean);
+  const mark = c.notes?.length
+    ? ` <a class="mark" href="#${noteId(scenarioId, c.notes[0] ?? 0)}">${noteMark(c.notes)}</a>`
+    : '';
+  // A status message wraps at a readable width instead of widening its column.
+  const text =
+    !numeric && (c.tone === 'bad' || c.tone === 'muted')
+      ? `<span class="msg">${escapeHtml(c.text)}</span>`
+      : escapeHtml(c.text);
+  return `<td${classes.length ? ` class="${classes.join(' ')}"` : ''}>${text}${mark}</td>`;
+}
+
+/** A table; cells with warning notes link to them (`#note-<scenario>-<n>`) and flag their row. */
+export function renderHtmlTable(table: Table, scenarioId = ''): string {
   const head = table.columns
     .map((c) => `<th scope="col"${c.numeric ? ' class="num"' : ''}>${escapeHtml(c.header)}</th>`)
     .join('');
   const body = table.rows
     .map((row) => {
-      const cells = row.map((c, i) => {
-        const classes = [table.columns[i]?.numeric ? 'num' : '', c.tone ? `tone-${c.tone}` : ''].filter(Boolean);
-        return `<td${classes.length ? ` class="${classes.join(' ')}"` : ''}>${escapeHtml(c.text)}</td>`;
-      });
-      return `<tr>${cells.join('')}</tr>`;
+      const flagged = row.some((c) => c.notes?.length);
+      const cells = row.map((c, i) => cellHtml(c, table.columns[i]?.numeric === true, scenarioId));
+      return `<tr${flagged ? ' class="flagged"' : ''}>${cells.join('')}</tr>`;
     })
     .join('\n');
   const notes = table.notes?.length
@@ -46,32 +64,49 @@ export function renderHtmlTable(table: Table): string {
   );
 }
 
+/** The warned rows' notes, each the target of its `⚠n` marks. */
+function warningList(scenario: ScenarioResult): string {
+  const notes = rowNotes(scenario);
+  if (notes.length === 0) return '';
+  const items = notes
+    .map(
+      (n) =>
+        `<li id="${noteId(scenario.id, n.number)}"><span class="mark">${noteMark([n.number])}</span> ` +
+        `<strong>${escapeHtml(n.label)}</strong>: ${escapeHtml(n.warnings.join('; '))}</li>`,
+    )
+    .join('');
+  return `<div class="warnings" role="note"><p>Rows marked ⚠ may not measure the target alone; do not read them as clean gateway numbers:</p><ol>${items}</ol></div>`;
+}
+
 function scenarioSection(scenario: ScenarioResult): string {
-  const results = resultsTable(scenario);
-  const flags = results.notes?.length
-    ? `<div class="flags" role="note">${results.notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('')}</div>`
+  const notes = rowNotes(scenario);
+  const flag = notes.length
+    ? `<p class="flags" role="note">⚠ ${notes.length} of ${scenario.rows.length} rows carry a warning: see the notes under the results table.</p>`
     : '';
   return `
 <section class="scenario" id="scenario-${scenario.id}" aria-labelledby="scenario-${scenario.id}-h">
-<h2 id="scenario-${scenario.id}-h">§${scenario.id} — ${escapeHtml(scenario.title)}</h2>
+<h2 id="scenario-${scenario.id}-h">${escapeHtml(scenarioHeading(scenario))}</h2>
 <p class="desc">${escapeHtml(scenario.description)}</p>
 <p class="kind">${KIND_TEXT[scenario.kind]}</p>
-${flags}
-<figure>${throughputChart(scenario)}</figure>
-<figure>${latencyChart(scenario)}</figure>
+${flag}
+${scenarioCharts(scenario).join('\n')}
 <h3>Results</h3>
-${renderHtmlTable({ ...results, notes: [] })}
+${renderHtmlTable(resultsTable(scenario), scenario.id)}
+${warningList(scenario)}
+${renderHtmlTable(resourcesTable(scenario), scenario.id)}
 <h3>Compared with the published measurements</h3>
-${comparisonTables(scenario).map(renderHtmlTable).join('\n')}
+${comparisonTables(scenario)
+  .map((t) => renderHtmlTable(t, scenario.id))
+  .join('\n')}
 </section>`;
 }
 
-/** report.html: one self-contained page (inline CSS and SVG, no scripts, no external resources). */
+/** report.html: one self-contained page (inline CSS, HTML charts, no scripts, no external resources). */
 export function renderHtml(results: BenchResults): string {
   const env = results.environment;
   const packages = packageFacts(results);
   const nav = results.scenarios
-    .map((s) => `<li><a href="#scenario-${s.id}">§${s.id} ${escapeHtml(s.title)}</a></li>`)
+    .map((s) => `<li><a href="#scenario-${s.id}">§${s.id} ${escapeHtml(scenarioTitle(s))}</a></li>`)
     .join('');
   return `<!doctype html>
 <html lang="en">
@@ -93,7 +128,7 @@ export function renderHtml(results: BenchResults): string {
 <h3>Packages</h3>
 ${packages.length ? factList(packages, 'facts packages') : '<p>none recorded</p>'}
 ${env.notes.length ? `<h3>Notes</h3><ul class="notes">${env.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>` : ''}
-<p class="how">Rows marked ⚠ were limited by something other than the gateway (the subgraphs or the load generator), so their throughput does not measure the gateway. Hover a bar or a point for its exact value.</p>
+<p class="how">Each target keeps one colour through the whole report. Rows marked ⚠ (hatched bars, tinted rows) may not measure the target alone: the load generator or a shared core saturated, sends left late, or requests failed; the notes under each results table say which. Hover a bar or a mark for its exact value.</p>
 <nav aria-label="Scenarios"><ol>${nav}</ol></nav>
 </header>
 <main>${results.scenarios.map(scenarioSection).join('\n')}

@@ -4,7 +4,10 @@ import type { BenchResults } from '../results.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 
+export { renderMarkdownTable } from './markdown.js';
+export { resourcesTable } from './resources-table.js';
 export { formatSummaryTable } from './summary.js';
+export { resultsTable, type Table } from './table.js';
 
 export interface ReportFiles {
   readonly json: string;

@@ -1,7 +1,10 @@
 import type { BenchResults, ScenarioResult } from '../results.js';
 import { comparisonTables } from './comparison/index.js';
 import { environmentFacts, packageFacts, runFacts } from './environment.js';
-import { resultsTable, type Table } from './table.js';
+import { scenarioHeading } from './format.js';
+import { resourcesTable } from './resources-table.js';
+import { noteMark, rowNotes } from './row-notes.js';
+import { type Cell, resultsTable, type Table } from './table.js';
 
 /**
  * Text from results made inert for Markdown: HTML is shown, not rendered, and table pipes,
@@ -21,6 +24,9 @@ const KIND_TEXT: Readonly<Record<ScenarioResult['kind'], string>> = {
   'fixed-rate': 'open loop at a fixed arrival rate (latency in microseconds)',
 };
 
+/** A cell's text, then the `⚠1` marks of the warnings its row depends on. */
+const cellText = (c: Cell) => `${escapeMarkdown(c.text)}${c.notes?.length ? ` ${noteMark(c.notes)}` : ''}`;
+
 export function renderMarkdownTable(table: Table): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   const out = [
@@ -28,22 +34,34 @@ export function renderMarkdownTable(table: Table): string {
     '',
     line(table.columns.map((c) => escapeMarkdown(c.header))),
     line(table.columns.map((c) => (c.numeric ? '---:' : '---'))),
-    ...table.rows.map((row) => line(row.map((c) => escapeMarkdown(c.text)))),
+    ...table.rows.map((row) => line(row.map(cellText))),
   ];
   for (const note of table.notes ?? []) out.push('', `_${escapeMarkdown(note)}_`);
   return out.join('\n');
 }
 
+/** The warned rows' notes: what each `⚠n` mark in the scenario's tables means. */
+function warningList(scenario: ScenarioResult): string[] {
+  const notes = rowNotes(scenario);
+  if (notes.length === 0) return [];
+  return [
+    '**Warnings**: rows marked ⚠ may not measure the target alone; do not read them as clean gateway numbers.',
+    notes
+      .map((n) => `- ${noteMark([n.number])} ${escapeMarkdown(n.label)}: ${escapeMarkdown(n.warnings.join('; '))}`)
+      .join('\n'),
+  ];
+}
+
 function scenarioSection(scenario: ScenarioResult): string {
-  const results = resultsTable(scenario);
   const parts = [
-    `## §${scenario.id} — ${escapeMarkdown(scenario.title)}`,
+    `## ${escapeMarkdown(scenarioHeading(scenario))}`,
     escapeMarkdown(scenario.description),
     `Load: ${KIND_TEXT[scenario.kind]}.`,
-    renderMarkdownTable({ ...results, notes: [] }),
+    renderMarkdownTable(resultsTable(scenario)),
+    ...warningList(scenario),
+    renderMarkdownTable(resourcesTable(scenario)),
+    ...comparisonTables(scenario).map(renderMarkdownTable),
   ];
-  if (results.notes?.length) parts.push(results.notes.map((n) => `> ${escapeMarkdown(n)}`).join('\n>\n'));
-  parts.push(...comparisonTables(scenario).map(renderMarkdownTable));
   return parts.join('\n\n');
 }
 
@@ -63,7 +81,7 @@ export function renderMarkdown(results: BenchResults): string {
     `**Packages**: ${packages || 'none recorded'}`,
     ...(notes ? ['**Notes**', notes] : []),
     '**How to read**: absolute numbers depend on the machine; compare the ratios and the shape of each table with the seed reference. ' +
-      'Rows flagged ⚠ were limited by something other than the gateway, so their throughput does not measure it.',
+      'Rows marked ⚠n may not measure the target alone (the load generator or a shared core saturated, sends left late, or requests failed): note n under the results table says why.',
     ...results.scenarios.map(scenarioSection),
   ];
   return `${sections.join('\n\n')}\n`;

@@ -1,9 +1,10 @@
 import type { BenchResults, RowResult, ScenarioResult } from '../results.js';
 import { compareWithRouter, isComplexQueryVariant, ROUTER_TARGET } from './compare.js';
 import {
-  formatCount,
   formatCpuPer1k,
   formatDeltaMs,
+  formatErrors,
+  formatLateSends,
   formatLoad,
   formatMs,
   formatNumber,
@@ -12,11 +13,12 @@ import {
   formatRatio,
   formatRps,
   formatRssMb,
-  groupName,
-  isGatewayBottleneck,
+  formatSaturated,
+  scenarioTitle,
   statusLabel,
   statusText,
 } from './format.js';
+import { noteMark, rowNotes } from './row-notes.js';
 import { SEED_A } from './seed-reference.js';
 
 /** Control characters (ANSI escapes included) from results must not drive the terminal. */
@@ -32,17 +34,26 @@ const hasNumbers = (row: RowResult) => row.rps !== undefined || row.latencyMs !=
 
 function columnsFor(scenario: ScenarioResult): SummaryColumn[] {
   const l = (row: RowResult) => row.latencyMs;
+  const notes = rowNotes(scenario);
+  const mark = (row: RowResult) => {
+    const note = notes.find((n) => n.row === row);
+    return note ? ` ${noteMark([note.number])}` : '';
+  };
   return [
-    { header: 'target', value: (r) => plain(r.target) },
+    { header: 'target', value: (r) => `${plain(r.target)}${mark(r)}` },
     { header: 'variant', value: (r) => plain(r.variant) },
     { header: 'status', value: (r) => statusLabel(r.status) },
     { header: 'load', right: true, value: formatLoad },
     { header: 'throughput', right: true, value: (r) => formatRps(r.rps) },
     { header: 'p50', right: true, value: (r) => formatMs(l(r)?.p50) },
+    { header: 'p90', right: true, value: (r) => formatMs(l(r)?.p90) },
     { header: 'p95', right: true, value: (r) => formatMs(l(r)?.p95) },
     { header: 'p99', right: true, value: (r) => formatMs(l(r)?.p99) },
     { header: 'max', right: true, value: (r) => formatMs(l(r)?.max) },
-    { header: 'errors', right: true, value: (r) => formatCount(r.errors) },
+    { header: 'errors', right: true, value: formatErrors },
+    ...(scenario.kind === 'fixed-rate'
+      ? [{ header: 'late sends', right: true, value: (r: RowResult) => formatLateSends(r.schedule) }]
+      : []),
     { header: 'gateway CPU', right: true, value: (r) => formatCpuPer1k(r.gatewayCpuSecPer1k) },
     { header: 'peak RSS', right: true, value: (r) => formatRssMb(r.gatewayPeakRssMb) },
     ...(scenario.rows.some((r) => r.deltaVsBaselineMs)
@@ -54,15 +65,7 @@ function columnsFor(scenario: ScenarioResult): SummaryColumn[] {
     ...(scenario.rows.some((r) => r.keptPercent !== undefined)
       ? [{ header: 'kept', right: true, value: (r: RowResult) => formatPercent(r.keptPercent) }]
       : []),
-    {
-      header: 'bottleneck',
-      value: (r) =>
-        r.bottleneck === undefined
-          ? '—'
-          : isGatewayBottleneck(r)
-            ? plain(groupName(r.bottleneck))
-            : `${plain(groupName(r.bottleneck))} (not the gateway!)`,
-    },
+    { header: 'saturated', value: (r) => plain(formatSaturated(r.saturated)) },
   ];
 }
 
@@ -79,7 +82,10 @@ function scenarioLines(scenario: ScenarioResult): string[] {
     return column?.right ? text.padStart(width) : text.padEnd(width);
   };
   const join = (cells: string[]) => `  ${cells.map(pad).join('  ')}`.trimEnd();
-  const lines = [`§${scenario.id}  ${plain(scenario.title)}  (${scenario.kind})`, join(columns.map((c) => c.header))];
+  const lines = [
+    `§${scenario.id}  ${plain(scenarioTitle(scenario))}  (${scenario.kind})`,
+    join(columns.map((c) => c.header)),
+  ];
   for (const row of scenario.rows) {
     if (!hasNumbers(row) && row.status !== 'ok') {
       lines.push(join([...columns.slice(0, 2).map((c) => c.value(row)), plain(statusText(row))]));
@@ -87,6 +93,10 @@ function scenarioLines(scenario: ScenarioResult): string[] {
     }
     const line = join(columns.map((c) => c.value(row)));
     lines.push(row.status !== 'ok' && row.message ? `${line}  (${plain(row.message)})` : line);
+  }
+  // Why a marked row may not measure its target alone, right under the table.
+  for (const note of rowNotes(scenario)) {
+    lines.push(`  ${noteMark([note.number])} ${plain(note.label)}: ${plain(note.warnings.join('; '))}`);
   }
   if (scenario.id === 'A') lines.push(...routerRatioLines(scenario));
   return lines;

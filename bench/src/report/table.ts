@@ -1,21 +1,17 @@
 import type { RowResult, ScenarioResult } from '../results.js';
 import {
-  bottleneckWarning,
-  formatCount,
-  formatCpuPer1k,
   formatDeltaMs,
+  formatErrors,
+  formatLateSends,
   formatLoad,
-  formatMs,
+  formatMsValue,
+  formatNumber,
   formatPercent,
-  formatRps,
-  formatRssMb,
-  formatShare,
-  groupName,
-  isGatewayBottleneck,
+  formatRpsValue,
   NONE,
   statusText,
 } from './format.js';
-import { rowLabels } from './series.js';
+import { noteNumbers } from './row-notes.js';
 
 /** How a renderer may colour a cell; plain text renderers ignore it. */
 export type Tone = 'good' | 'bad' | 'warn' | 'muted' | 'seed';
@@ -23,6 +19,8 @@ export type Tone = 'good' | 'bad' | 'warn' | 'muted' | 'seed';
 export interface Cell {
   readonly text: string;
   readonly tone?: Tone;
+  /** Warning notes of the scenario this cell's row depends on: shown as `⚠1`, the row as flagged. */
+  readonly notes?: readonly number[];
 }
 
 export interface Column {
@@ -41,10 +39,32 @@ export interface Table {
 
 export const cell = (text: string, tone?: Tone): Cell => (tone ? { text, tone } : { text });
 
+/** A cell that carries the warning marks of the rows it depends on (none: a plain cell). */
+export const markedCell = (text: string, notes: readonly number[], tone?: Tone): Cell =>
+  notes.length > 0 ? { ...cell(text, tone), notes } : cell(text, tone);
+
 /** The gateway's (or Router's) CPU share during the measured window. */
 export function gatewayCpuShare(row: RowResult): number | undefined {
   const cpu = row.cpu;
   return (cpu?.gateway ?? cpu?.router ?? cpu?.[row.target])?.share;
+}
+
+/** One load for every row (said once, in the title) or undefined when the rows differ. */
+export function sharedLoad(scenario: ScenarioResult): string | undefined {
+  const loads = new Set(scenario.rows.map(formatLoad));
+  const [only] = loads;
+  return loads.size === 1 && only !== NONE ? only : undefined;
+}
+
+/** `§A results (100 conn. each)`. */
+export function tableTitle(scenario: ScenarioResult, what: string): string {
+  const load = sharedLoad(scenario);
+  return `§${scenario.id} ${what}${load ? ` (${load} each)` : ''}`;
+}
+
+/** The target cell: the name, marked when the row carries a warning. */
+export function targetCell(scenario: ScenarioResult, row: RowResult): Cell {
+  return markedCell(row.target, noteNumbers(scenario, row));
 }
 
 function statusCell(row: RowResult): Cell {
@@ -52,83 +72,71 @@ function statusCell(row: RowResult): Cell {
   return cell(statusText(row), row.status === 'not-installed' || row.status === 'skipped' ? 'muted' : 'bad');
 }
 
-function bottleneckCell(row: RowResult): Cell {
-  if (row.bottleneck === undefined) return cell(NONE);
-  return isGatewayBottleneck(row) ? cell(groupName(row.bottleneck)) : cell(`⚠ ${groupName(row.bottleneck)}`, 'warn');
-}
+const ms = (header: string): Column => ({ header: `${header} (ms)`, numeric: true });
 
-function loadInWords(row: RowResult): string {
-  return row.rate !== undefined ? `${formatLoad(row)}` : `${row.connections} connections`;
-}
-
-/** One line per row: status, load, throughput, latency percentiles, errors, CPU, memory, bottleneck. */
+/**
+ * One line per row: throughput, every latency percentile (p90 included), errors and, at a
+ * fixed rate, late sends; §C's deltas and §D's kept share where the scenario has them.
+ * Numbers carry their unit in the header, so columns stay narrow.
+ */
 export function resultsTable(scenario: ScenarioResult): Table {
   const fixedRate = scenario.kind === 'fixed-rate';
   const hasDelta = scenario.rows.some((r) => r.deltaVsBaselineMs);
   const hasKept = scenario.rows.some((r) => r.keptPercent !== undefined);
-  const hasBottleneck = scenario.rows.some((r) => r.bottleneck !== undefined);
-  // One load for every row: say it in the title rather than repeat it on each line.
-  const loads = new Set(scenario.rows.map(formatLoad));
-  const sameLoad = loads.size === 1 ? [...loads][0] : undefined;
+  const hasStatus = scenario.rows.some((r) => r.status !== 'ok');
+  const load = sharedLoad(scenario);
   const columns: Column[] = [
     { header: 'Target' },
     { header: 'Variant' },
-    { header: 'Status' },
-    ...(sameLoad ? [] : [{ header: fixedRate ? 'Rate' : 'Connections', numeric: true }]),
-    { header: 'Throughput', numeric: true },
-    ...(fixedRate ? [{ header: 'Mean', numeric: true }] : []),
-    { header: 'p50', numeric: true },
-    { header: 'p95', numeric: true },
-    { header: 'p99', numeric: true },
-    { header: 'Max', numeric: true },
+    ...(load ? [] : [{ header: fixedRate ? 'Rate' : 'Connections', numeric: true }]),
+    ...(hasStatus ? [{ header: 'Status' }] : []),
+    { header: fixedRate ? 'Achieved (req/s)' : 'Throughput (req/s)', numeric: true },
+    ...(fixedRate ? [ms('Mean')] : []),
+    ms('p50'),
+    ms('p90'),
+    ms('p95'),
+    ms('p99'),
+    ms('Max'),
     { header: 'Errors', numeric: true },
-    { header: 'Gateway CPU', numeric: true },
-    { header: 'Gateway CPU per 1k req', numeric: true },
-    { header: 'Peak RSS', numeric: true },
-    ...(hasBottleneck ? [{ header: 'Bottleneck' }] : []),
-    ...(hasDelta
-      ? [
-          { header: 'Δ p50 vs baseline', numeric: true },
-          { header: 'Δ p99 vs baseline', numeric: true },
-        ]
-      : []),
+    ...(fixedRate ? [{ header: 'Late sends', numeric: true }] : []),
+    ...(hasDelta ? [ms('Δ p50 vs baseline'), ms('Δ p99 vs baseline')] : []),
     ...(hasKept ? [{ header: 'Kept vs no plugin', numeric: true }] : []),
   ];
   const rows = scenario.rows.map((row): Cell[] => {
     const l = row.latencyMs;
     return [
-      cell(row.target),
+      targetCell(scenario, row),
       cell(row.variant),
-      statusCell(row),
-      ...(sameLoad ? [] : [cell(formatLoad(row))]),
-      cell(formatRps(row.rps)),
-      ...(fixedRate ? [cell(formatMs(l?.mean))] : []),
-      cell(formatMs(l?.p50)),
-      cell(formatMs(l?.p95)),
-      cell(formatMs(l?.p99)),
-      cell(formatMs(l?.max)),
-      cell(formatCount(row.errors), row.errors ? 'bad' : undefined),
-      cell(formatShare(gatewayCpuShare(row))),
-      cell(formatCpuPer1k(row.gatewayCpuSecPer1k)),
-      cell(formatRssMb(row.gatewayPeakRssMb)),
-      ...(hasBottleneck ? [bottleneckCell(row)] : []),
+      ...(load ? [] : [cell(formatLoad(row))]),
+      ...(hasStatus ? [statusCell(row)] : []),
+      cell(formatRpsValue(row.rps)),
+      ...(fixedRate ? [cell(formatMsValue(l?.mean))] : []),
+      cell(formatMsValue(l?.p50)),
+      cell(formatMsValue(l?.p90)),
+      cell(formatMsValue(l?.p95)),
+      cell(formatMsValue(l?.p99)),
+      cell(formatMsValue(l?.max)),
+      cell(formatErrors(row), row.errors ? 'bad' : undefined),
+      ...(fixedRate ? [cell(formatLateSends(row.schedule), lateTone(row))] : []),
       ...(hasDelta
         ? [cell(formatDeltaMs(row.deltaVsBaselineMs?.p50)), cell(formatDeltaMs(row.deltaVsBaselineMs?.p99))]
         : []),
       ...(hasKept ? [cell(formatPercent(row.keptPercent))] : []),
     ];
   });
-  const only = scenario.rows[0];
-  const each = sameLoad && sameLoad !== NONE && only ? ` (${loadInWords(only)} each)` : '';
-  const title = `§${scenario.id} results${each}`;
-  return { title, columns, rows, notes: bottleneckNotes(scenario) };
+  return { title: tableTitle(scenario, 'results'), columns, rows, notes: failedAtNotes(scenario) };
 }
 
-/** `⚠ fastify · ComplexQuery: throughput limited by the subgraphs, not the gateway`, one per flagged row. */
-export function bottleneckNotes(scenario: ScenarioResult): string[] {
-  const labels = rowLabels(scenario.rows);
-  return scenario.rows.flatMap((row, i) => {
-    const warning = bottleneckWarning(row);
-    return warning ? [`⚠ ${labels[i]}: ${warning}`] : [];
-  });
+function lateTone(row: RowResult): 'warn' | undefined {
+  return row.warnings?.some((w) => /late/.test(w)) ? 'warn' : undefined;
+}
+
+/** Fixed-rate percentiles include failures, counted at the request timeout: say at what value. */
+function failedAtNotes(scenario: ScenarioResult): string[] {
+  const timeouts = [...new Set(scenario.rows.flatMap((r) => (r.failedAtMs === undefined ? [] : [r.failedAtMs])))];
+  if (timeouts.length === 0) return [];
+  const at = timeouts.map((t) => `${formatNumber(t)} ms`).join(' or ');
+  return [
+    `Latencies are measured from each request's intended start and include every failed request, counted at ${at} (its timeout): errors raise the tail, never hide it.`,
+  ];
 }

@@ -1,13 +1,31 @@
 import type { ScenarioResult } from '../../results.js';
-import { compareWithRouter, isComplexQueryVariant, isOk, ROUTER_TARGET, variantsOf } from '../compare.js';
-import { formatNumber, formatRatio, NONE, formatPublishedRatio as seedRatio } from '../format.js';
+import {
+  comparePairs,
+  compareWithRouter,
+  FETCHER_PAIRS,
+  isComplexQueryVariant,
+  isOk,
+  ROUTER_TARGET,
+  variantsOf,
+} from '../compare.js';
+import {
+  formatGain,
+  formatNumber,
+  formatRatio,
+  formatRps,
+  NONE,
+  formatPublishedRatio as seedRatio,
+  statusLabel,
+} from '../format.js';
+import { noteNumbers } from '../row-notes.js';
 import { SEED_A } from '../seed-reference.js';
-import { type Cell, cell, type Table } from '../table.js';
+import { type Cell, cell, markedCell, type Table } from '../table.js';
 import { col, ms, pair, seedCell } from './shared.js';
 
-/** §A: the published Router vs Node table, then each Node target against the Router. */
+/** §A: the published Router vs Node table, each Node target against the Router, then what our fetcher changes. */
 export function comparisonA(scenario: ScenarioResult): Table[] {
-  return [seedATable(), oursA(scenario)];
+  const fetcher = fetcherTable(scenario);
+  return [seedATable(), oursA(scenario), ...(fetcher.rows.length > 0 ? [fetcher] : [])];
 }
 
 function seedATable(): Table {
@@ -75,33 +93,31 @@ function oursA(scenario: ScenarioResult): Table {
   const comparisons = compareWithRouter(scenario);
   const rows = variantsOf(scenario).flatMap((variant): Cell[][] => {
     const seed = seedAFor(variant);
-    const line = (target: string, comparison: Cell, ratios: readonly (number | undefined)[] | undefined): Cell[] => {
-      const ours = (i: number) => (ratios ? cell(formatRatio(ratios[i])) : cell(NONE, 'muted'));
-      return [
-        cell(target),
-        cell(variant),
-        comparison,
-        ours(0),
-        seedCell(seed.rps),
-        ours(1),
-        seedCell(seed.mean),
-        ours(2),
-        seedCell(seed.p50),
-        ours(3),
-        seedCell(seed.p99),
-        ours(4),
-        seedCell(seed.rss),
-      ];
-    };
+    const seedLine = [seedCell('seed (published)'), seedCell(variant), seedCell('')].concat(
+      [seed.rps, seed.mean, seed.p50, seed.p99, seed.rss].map(seedCell),
+    );
+    const line = (target: Cell, comparison: Cell, ratios: readonly (number | undefined)[] | undefined): Cell[] => [
+      target,
+      cell(variant),
+      comparison,
+      ...[0, 1, 2, 3, 4].map((i) => (ratios ? cell(formatRatio(ratios[i])) : cell(NONE, 'muted'))),
+    ];
     const list = comparisons.filter((c) => c.node.variant === variant);
     // No Router numbers: one line for the variant, not one per Node target.
     const noRouter = list.length > 0 && list.every((c) => c.unavailable && !(c.router && isOk(c.router)));
-    if (noRouter) return [line('every Node target', cell(`n/a: ${list[0]?.unavailable}`, 'muted'), undefined)];
-    return list.map((c) =>
-      c.unavailable
-        ? line(c.node.target, cell(`n/a: ${c.unavailable}`, 'muted'), undefined)
-        : line(c.node.target, cell('ok', 'good'), [c.throughputRatio, c.meanRatio, c.p50Ratio, c.p99Ratio, c.rssRatio]),
-    );
+    if (noRouter) {
+      return [seedLine, line(cell('every Node target'), cell(`n/a: ${list[0]?.unavailable}`, 'muted'), undefined)];
+    }
+    return [
+      seedLine,
+      ...list.map((c) => {
+        // A ratio is only as clean as both of its rows.
+        const target = markedCell(c.node.target, noteNumbers(scenario, c.node, c.router));
+        return c.unavailable
+          ? line(target, cell(`n/a: ${c.unavailable}`, 'muted'), undefined)
+          : line(target, cell('ok', 'good'), [c.throughputRatio, c.meanRatio, c.p50Ratio, c.p99Ratio, c.rssRatio]);
+      }),
+    ];
   });
   return {
     title: `Ours beside the seed: each Node target against ${ROUTER_TARGET}`,
@@ -110,19 +126,38 @@ function oursA(scenario: ScenarioResult): Table {
       col('Variant'),
       col('Comparison'),
       col('Router ÷ Node req/s', true),
-      col('seed', true),
       col('Node ÷ Router mean', true),
-      col('seed', true),
       col('Node ÷ Router p50', true),
-      col('seed', true),
       col('Node ÷ Router p99', true),
-      col('seed', true),
       col('Node ÷ Router peak RSS', true),
-      col('seed', true),
     ],
     rows,
     notes: [
-      'Above 1.00x the Router is ahead. The seed gave the Router more cores than the Node gateway; compare the shape, not the absolute numbers.',
+      'Above 1.00x the Router is ahead. Each query opens with the seed\u2019s published ratios. The seed gave the Router more cores than the Node gateway; compare the shape, not the absolute numbers.',
     ],
+  };
+}
+
+/** The same standalone server with Apollo's default fetcher and with our undici one: what the fetcher costs. */
+function fetcherTable(scenario: ScenarioResult): Table {
+  return {
+    title: 'What the fetcher costs: the standalone server with its default fetcher vs our undici one',
+    columns: [
+      col('Variant'),
+      col('Default fetcher'),
+      col('req/s', true),
+      col('Our undici fetcher'),
+      col('req/s', true),
+      col('Throughput change', true),
+    ],
+    rows: comparePairs(scenario, FETCHER_PAIRS).map(({ variant, base, other, gainPercent }) => [
+      cell(variant),
+      markedCell(base.target, noteNumbers(scenario, base)),
+      isOk(base) ? cell(formatRps(base.rps)) : cell(statusLabel(base.status), 'bad'),
+      markedCell(other.target, noteNumbers(scenario, other)),
+      isOk(other) ? cell(formatRps(other.rps)) : cell(statusLabel(other.status), 'bad'),
+      cell(formatGain(gainPercent), gainPercent === undefined ? 'muted' : undefined),
+    ]),
+    notes: ['Nothing else differs between the two: same server, same supergraph, no plugins.'],
   };
 }

@@ -1,8 +1,9 @@
 import type { RowResult, ScenarioResult } from '../../results.js';
 import { ADAPTER_PAIRS, comparePairs, isOk, NEST_PAIRS, seedBFor } from '../compare.js';
 import { formatGain, formatMs, formatNumber, formatRps, NONE, statusLabel } from '../format.js';
+import { noteNumbers } from '../row-notes.js';
 import { SEED_B } from '../seed-reference.js';
-import { type Cell, cell, type Table } from '../table.js';
+import { type Cell, cell, markedCell, type Table } from '../table.js';
 import { col, ms, pair, seedCell } from './shared.js';
 
 /** §B: the published Express vs Fastify table, our Fastify gain beside it, then what NestJS itself costs. */
@@ -46,7 +47,7 @@ function oursB(scenario: ScenarioResult): Table {
         : [cell(statusLabel(row.status), 'bad'), cell(NONE)];
     return [
       cell(variant),
-      cell(`${base.target} → ${other.target}`),
+      markedCell(`${base.target} → ${other.target}`, noteNumbers(scenario, base, other)),
       ...side(base),
       ...side(other),
       cell(formatGain(gainPercent), gainPercent === undefined ? 'muted' : undefined),
@@ -85,9 +86,9 @@ function nestCost(scenario: ScenarioResult): Table {
     ],
     rows: comparePairs(scenario, NEST_PAIRS).map(({ variant, base, other, gainPercent }) => [
       cell(variant),
-      cell(base.target),
+      markedCell(base.target, noteNumbers(scenario, base)),
       isOk(base) ? cell(formatRps(base.rps)) : cell(statusLabel(base.status), 'bad'),
-      cell(other.target),
+      markedCell(other.target, noteNumbers(scenario, other)),
       isOk(other) ? cell(formatRps(other.rps)) : cell(statusLabel(other.status), 'bad'),
       cell(formatGain(gainPercent), gainPercent === undefined ? 'muted' : undefined),
     ]),

@@ -1,8 +1,9 @@
 import type { RowResult, ScenarioResult } from '../../results.js';
 import { isBaselineVariant, isOk, seedCFor } from '../compare.js';
 import { formatDeltaMs, formatMs, formatNumber, NONE, statusLabel } from '../format.js';
+import { noteNumbers } from '../row-notes.js';
 import { SEED_C, type SeedDelta } from '../seed-reference.js';
-import { type Cell, cell, type Table } from '../table.js';
+import { type Cell, cell, markedCell, type Table } from '../table.js';
 import { col, pair, seedCell } from './shared.js';
 
 const signed = (n: number) => `${n >= 0 ? '+' : '-'}${formatNumber(Math.abs(n), 2)}`;
@@ -49,7 +50,7 @@ function oursC(scenario: ScenarioResult): Table {
       const seed = seedCFor(row.variant);
       const d = row.deltaVsBaselineMs;
       return [
-        cell(row.target),
+        markedCell(row.target, noteNumbers(scenario, row, baseline)),
         cell(row.variant),
         cell(baseline && isOk(baseline) ? p50p99(baseline) : NONE),
         d ? cell(formatDeltaMs(d.p50)) : cell(isOk(row) ? NONE : statusLabel(row.status), 'muted'),

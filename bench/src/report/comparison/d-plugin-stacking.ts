@@ -1,8 +1,9 @@
 import type { ScenarioResult } from '../../results.js';
-import { isOk, seedDFor } from '../compare.js';
+import { isBaselineVariant, isOk, seedDFor } from '../compare.js';
 import { formatNumber, formatPercent, formatRps, NONE, statusLabel } from '../format.js';
+import { noteNumbers } from '../row-notes.js';
 import { SEED_D } from '../seed-reference.js';
-import { cell, type Table } from '../table.js';
+import { cell, markedCell, type Table } from '../table.js';
 import { col, seedCell } from './shared.js';
 
 /** §D: the published plugin-stacking table, then the throughput we keep as plugins stack up. */
@@ -36,8 +37,9 @@ function oursD(scenario: ScenarioResult): Table {
     ],
     rows: scenario.rows.map((row) => {
       const seed = seedDFor(row.variant);
+      const none = scenario.rows.find((r) => r.target === row.target && isBaselineVariant(r.variant));
       return [
-        cell(row.target),
+        markedCell(row.target, noteNumbers(scenario, row, none)),
         cell(row.variant),
         isOk(row) ? cell(formatRps(row.rps)) : cell(statusLabel(row.status), 'bad'),
         cell(formatPercent(row.keptPercent)),

@@ -1,8 +1,9 @@
 import type { ScenarioResult } from '../../results.js';
 import { isOk, rateSteps, seedP95Growth } from '../compare.js';
 import { formatLoad, formatMs, formatRatio, formatRps, statusLabel } from '../format.js';
+import { noteNumbers } from '../row-notes.js';
 import { SEED_E } from '../seed-reference.js';
-import { type Cell, cell, type Table } from '../table.js';
+import { type Cell, cell, markedCell, type Table } from '../table.js';
 import { col, pair, seedCell } from './shared.js';
 
 /** §E: the published fixed-rate table, then how our tail grows with the arrival rate. */
@@ -29,7 +30,8 @@ function seedETable(): Table {
 function oursE(scenario: ScenarioResult): Table {
   const rows = rateSteps(scenario).flatMap((steps) =>
     steps.map(({ row, p95Growth }): Cell[] => [
-      cell(row.target),
+      // The growth is against the lowest rate's row: its warnings count too.
+      markedCell(row.target, noteNumbers(scenario, row, steps[0]?.row)),
       cell(row.variant),
       cell(formatLoad(row)),
       isOk(row) ? cell(formatRps(row.rps)) : cell(statusLabel(row.status), 'bad'),

@@ -1,0 +1,22 @@
+import type { ScenarioResult } from '../../results.js';
+import { chartsA } from './a-router-vs-node.js';
+import { chartsB } from './b-adapters.js';
+import { chartsC } from './c-deltas.js';
+import { chartsD } from './d-kept.js';
+import { chartsE } from './e-rates.js';
+
+/** Each scenario's charts, drawn to show its finding (HTML figures, no scripts). */
+export function scenarioCharts(scenario: ScenarioResult): string[] {
+  switch (scenario.id) {
+    case 'A':
+      return chartsA(scenario);
+    case 'B':
+      return chartsB(scenario);
+    case 'C':
+      return chartsC(scenario);
+    case 'D':
+      return chartsD(scenario);
+    case 'E':
+      return chartsE(scenario);
+  }
+}
