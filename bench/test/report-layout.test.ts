@@ -1,10 +1,12 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { ROOT } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findSection } from '../src/readme/markers.js';
 import { writeReport } from '../src/report/index.js';
 import type { BenchResults } from '../src/results.js';
 import { loadSample, renameTarget, sampleWithoutRouter } from './fixtures/sample.js';
@@ -159,6 +161,13 @@ describe('report.html layout at 1280 px in headless Chromium', () => {
 
   it('fits the sample: nothing off the page, cut, or drawn over other text', async () => {
     expect(await problemsOf(loadSample())).toEqual([]);
+  });
+
+  it("fits the committed full run the README's results come from", async () => {
+    const folder = findSection(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.folder;
+    expect(folder, 'README.md names no bench run').toBeDefined();
+    const results = JSON.parse(readFileSync(join(ROOT, folder as string, 'results.json'), 'utf8')) as BenchResults;
+    expect(await problemsOf(results)).toEqual([]);
   });
 
   it('fits a run without the Router (status messages in place of bars)', async () => {
