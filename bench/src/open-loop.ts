@@ -59,12 +59,14 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<LoadResult>
   };
   let secondsDone = 0;
   let answeredBefore = 0;
-  const ticker = setInterval(() => {
-    const answered = ok + errors;
-    options.onTick?.(++secondsDone, answered - answeredBefore);
-    answeredBefore = answered;
-  }, 1000);
-  ticker.unref();
+  const { onTick } = options;
+  const ticker = onTick
+    ? setInterval(() => {
+        const answered = ok + errors;
+        onTick(++secondsDone, answered - answeredBefore);
+        answeredBefore = answered;
+      }, 1000).unref()
+    : undefined;
 
   const send = (due: bigint) => {
     const lag = process.hrtime.bigint() - due;

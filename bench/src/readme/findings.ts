@@ -1,3 +1,4 @@
+import { comparePairs, NEST_PAIRS } from '../report/compare.js';
 import type { BenchResults, RowResult, ScenarioResult } from '../results.js';
 import { GATEWAY_MOUNTS, ROUTER, STANDALONE, STANDALONE_UNDICI } from '../targets.js';
 import { ms, num } from './table.js';
@@ -42,12 +43,9 @@ export function findingsA(scenario: ScenarioResult): string[] {
 
 /** §B: in how many pairs NestJS measured slower than the same adapter bare, and by how much. */
 export function findingsB(scenario: ScenarioResult): string[] {
-  const differences: number[] = [];
-  for (const row of scenario.rows) {
-    if (!row.target.startsWith('nest-') || row.status !== 'ok' || !row.rps) continue;
-    const bare = measured(scenario, row.target.slice('nest-'.length), row.variant);
-    if (bare?.rps) differences.push((row.rps / bare.rps - 1) * 100);
-  }
+  const differences = comparePairs(scenario, NEST_PAIRS).flatMap((pair) =>
+    pair.gainPercent === undefined ? [] : [pair.gainPercent],
+  );
   if (differences.length === 0) return [];
   const slower = differences.filter((difference) => difference < 0).length;
   const low = Math.min(...differences);

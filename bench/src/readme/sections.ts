@@ -1,7 +1,7 @@
 import type { RowResult, ScenarioResult } from '../results.js';
+import { ROUTER } from '../targets.js';
 import { Footnotes, gain, markdownTable, ms, num, ratio } from './table.js';
 
-const ROUTER = 'apollo-router';
 const ok = (row: RowResult | undefined): RowResult | undefined => (row?.status === 'ok' ? row : undefined);
 const find = (scenario: ScenarioResult, target: string, variant: string) =>
   scenario.rows.find((row) => row.target === target && row.variant === variant);

@@ -1,3 +1,4 @@
+import { formatMsValue, formatNumber, formatRatio } from '../report/format.js';
 import type { RowResult } from '../results.js';
 
 /**
@@ -16,16 +17,11 @@ export function markdownTable(
 
 /** 12,500 / 0.38 / 1.25: thousands separators, `digits` decimals. */
 export function num(value: number | undefined, digits = 0): string {
-  if (value === undefined || !Number.isFinite(value)) return '—';
-  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return value === undefined || !Number.isFinite(value) ? '—' : formatNumber(value, digits);
 }
 
-/** Milliseconds with about three significant digits. */
-export function ms(value: number | undefined): string {
-  if (value === undefined) return '—';
-  const abs = Math.abs(value);
-  return num(value, abs < 1 ? 3 : abs < 10 ? 2 : abs < 100 ? 1 : 0);
-}
+/** Milliseconds with about three significant digits, as the report writes them. */
+export const ms = formatMsValue;
 
 /** +12% / −4%: how much `value` exceeds `base`. */
 export function gain(value: number | undefined, base: number | undefined): string {
@@ -35,8 +31,7 @@ export function gain(value: number | undefined, base: number | undefined): strin
 }
 
 export function ratio(value: number | undefined, base: number | undefined): string {
-  if (value === undefined || base === undefined || base === 0) return '—';
-  return `${num(value / base, 2)}x`;
+  return value === undefined || base === undefined || base === 0 ? '—' : formatRatio(value / base);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { RowResult, ScenarioResult } from '../results.js';
+import { ROUTER } from '../targets.js';
 import {
   SEED_B,
   SEED_C,
@@ -11,7 +12,7 @@ import {
 } from './seed-reference.js';
 
 /** The Rust reference every Node target is compared with in §A. */
-export const ROUTER_TARGET = 'apollo-router';
+export const ROUTER_TARGET = ROUTER;
 
 type OkRow = RowResult & { readonly status: 'ok' };
 
