@@ -6,7 +6,9 @@ export { createGatewayFromConfig, pluginsFromConfig } from './config/gateway-fro
 export { CONFIG_FIELDS, CONFIG_FILE_ENV, type ParseConfigOptions, parseConfig } from './config/parse.js';
 export type { AdapterName, GatewayConfig, GatewayEnv, LogLevel, Runtime, SubgraphOverride } from './config/types.js';
 export type {
+  CircuitState,
   GatewayContext,
+  GatewayEvent,
   GatewayPlugin,
   Identity,
   MountableGateway,

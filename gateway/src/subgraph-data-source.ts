@@ -2,6 +2,7 @@ import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo
 import { Pool } from 'undici';
 import type { GatewayContext, GatewayPlugin } from './contract/index.js';
 import { ClientErrorCode } from './error-registry.js';
+import { emitEvent } from './events.js';
 import { failedFetchErrors } from './fetch-error-paths.js';
 import { LogThrottle } from './log-throttle.js';
 import type { Logger } from './logger.js';
@@ -71,6 +72,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   #closed: Promise<void> | undefined;
   readonly #requestHooks: readonly GatewayPlugin[];
   readonly #responseHooks: readonly GatewayPlugin[];
+  readonly #observers: readonly GatewayPlugin[];
   readonly #failureLog = new LogThrottle(FAILURE_LOG_LIMIT, FAILURE_LOG_INTERVAL_MS);
 
   constructor(options: SubgraphDataSourceOptions) {
@@ -78,6 +80,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     this.#maxResponseBytes = options.maxResponseBytes ?? Number.POSITIVE_INFINITY;
     this.#requestHooks = (options.plugins ?? []).filter((plugin) => plugin.onSubgraphRequest);
     this.#responseHooks = (options.plugins ?? []).filter((plugin) => plugin.onSubgraphResponse);
+    this.#observers = (options.plugins ?? []).filter((plugin) => plugin.onEvent);
     const url = new URL(options.url);
     this.#path = `${url.pathname}${url.search}`;
     this.#pool = new Pool(url.origin, {
@@ -147,7 +150,10 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
         failure = this.#tooLarge(context, response.statusCode);
       } else {
         const parsed = parseGraphQLResponse(read.text);
-        if (parsed) return parsed;
+        if (parsed) {
+          this.#fetched('ok', context, startedAt);
+          return parsed;
+        }
         failure = {
           code: ClientErrorCode.SUBGRAPH_BAD_RESPONSE,
           what: `answered HTTP ${response.statusCode} without a GraphQL response`,
@@ -214,11 +220,29 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   #failure(options: ProcessOptions, failure: Failure, context?: GatewayContext, startedAt?: number): SubgraphResponse {
     if (startedAt !== undefined && failure.code !== ClientErrorCode.INTERNAL_SERVER_ERROR) {
       this.#logFailure(failure, context, startedAt);
+      this.#fetched(failure.code, context, startedAt);
     }
     const message = `Subgraph "${this.#options.name}" ${failure.what}.`;
     return {
       errors: failedFetchErrors(options.request.query, options.request.variables, message, { code: failure.code }),
     };
+  }
+
+  /** Tells observing plugins (metrics, tracing) how the fetch ended. */
+  #fetched(outcome: 'ok' | ClientErrorCode, context: GatewayContext | undefined, startedAt: number): void {
+    if (this.#observers.length === 0) return;
+    emitEvent(
+      this.#observers,
+      {
+        type: 'subgraph-fetch',
+        subgraph: this.#options.name,
+        durationMs: performance.now() - startedAt,
+        outcome,
+        retries: 0,
+        ...(context && { requestId: context.requestId }),
+      },
+      this.#options.logger,
+    );
   }
 
   /** One warning per failed fetch, throttled per subgraph so an outage cannot flood the log. */

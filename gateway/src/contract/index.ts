@@ -3,6 +3,15 @@
 
 export type { ClientErrorCode } from '../error-registry.js';
 export type { GatewayContext, ResolvedRequest } from './context.js';
+export type {
+  CircuitState,
+  CircuitStateEvent,
+  GatewayEvent,
+  SubgraphFetchEvent,
+  SubgraphRetryEvent,
+  SupergraphLoadEvent,
+  TrustedDocumentsLoadEvent,
+} from './events.js';
 export type { Identity } from './identity.js';
 export type { MountableGateway } from './mountable-gateway.js';
 export type { GatewayPlugin, SubgraphRequest, SubgraphResponse } from './plugin.js';

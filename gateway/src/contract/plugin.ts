@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GatewayContext } from './context.js';
+import type { GatewayEvent } from './events.js';
 import type { Identity } from './identity.js';
 import type { RequestScope } from './request-scope.js';
 
@@ -52,6 +53,12 @@ export interface GatewayPlugin {
   onSubgraphRequest?(request: SubgraphRequest): void;
   /** Sees the headers of each subgraph response. */
   onSubgraphResponse?(response: SubgraphResponse): void;
+  /**
+   * Observes what happens inside the gateway (subgraph fetches, retries, circuit breaker
+   * states, supergraph and trusted-document reloads). Must be cheap and must not throw:
+   * it runs on the request path; a throw is logged once and ignored.
+   */
+  onEvent?(event: GatewayEvent): void;
   /** Releases connections and timers when the gateway stops. */
   close?(): Promise<void>;
 }

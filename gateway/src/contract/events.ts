@@ -1,0 +1,63 @@
+import type { ClientErrorCode } from '../error-registry.js';
+
+/**
+ * What happened inside the gateway, for plugins that observe it (metrics, tracing, audit
+ * logs) through `GatewayPlugin.onEvent`. Events carry names, codes and durations only:
+ * never a URL, a header value, a body or a credential.
+ */
+export type GatewayEvent =
+  | SubgraphFetchEvent
+  | SubgraphRetryEvent
+  | CircuitStateEvent
+  | SupergraphLoadEvent
+  | TrustedDocumentsLoadEvent;
+
+/** One subgraph fetch finished (after any retries), whatever its outcome. */
+export interface SubgraphFetchEvent {
+  readonly type: 'subgraph-fetch';
+  readonly subgraph: string;
+  /** From the first attempt's start to the answer the gateway uses. */
+  readonly durationMs: number;
+  /** `ok`, or the code on the affected fields (SUBGRAPH_TIMEOUT, SUBGRAPH_UNAVAILABLE…). */
+  readonly outcome: 'ok' | ClientErrorCode;
+  /** Attempts after the first (0 without retries). */
+  readonly retries: number;
+  readonly requestId?: string;
+}
+
+/** A failed attempt is about to be retried. */
+export interface SubgraphRetryEvent {
+  readonly type: 'subgraph-retry';
+  readonly subgraph: string;
+  /** The attempt that failed, counted from 1. */
+  readonly attempt: number;
+  readonly code: ClientErrorCode;
+}
+
+export type CircuitState = 'closed' | 'open' | 'half-open';
+
+/** A subgraph's circuit breaker changed state. */
+export interface CircuitStateEvent {
+  readonly type: 'circuit-state';
+  readonly subgraph: string;
+  readonly state: CircuitState;
+}
+
+/** A supergraph was read at startup or on a change: applied, or rejected and the old one kept. */
+export interface SupergraphLoadEvent {
+  readonly type: 'supergraph-load';
+  readonly outcome: 'applied' | 'rejected';
+  /** `file` (SUPERGRAPH_PATH) or `url` (SUPERGRAPH_URL). */
+  readonly source: 'file' | 'url';
+  /** Why it was rejected (no SDL text). */
+  readonly reason?: string;
+}
+
+/** A trusted-documents manifest was read at startup or on a change. */
+export interface TrustedDocumentsLoadEvent {
+  readonly type: 'trusted-documents-load';
+  readonly outcome: 'applied' | 'rejected';
+  /** Operations in the manifest now in use. */
+  readonly documents: number;
+  readonly reason?: string;
+}
