@@ -20,6 +20,21 @@ export interface OpenLoopOptions {
   readonly isSuccess?: (status: number, body: string) => boolean;
   /** Live progress, once a second. */
   readonly onTick?: LiveTick;
+  /** Each send as it leaves: its intended start and how late it left (ns). The soak's per-interval counts. */
+  readonly onSend?: (dueNs: bigint, lagNs: bigint) => void;
+  /** Each answer, with the latency it was counted at (µs; a failure at the timeout) and why it failed. */
+  readonly onAnswer?: (answer: OpenLoopAnswer) => void;
+}
+
+export interface OpenLoopAnswer {
+  readonly dueNs: bigint;
+  readonly latencyUs: number;
+  readonly ok: boolean;
+  /** Absent when no response arrived (timeout, connection error: see `error`). */
+  readonly status?: number;
+  /** The body of a failed response (to read its GraphQL error codes); absent on success. */
+  readonly body?: string;
+  readonly error?: unknown;
 }
 
 /**
@@ -53,9 +68,11 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<LoadResult>
   let late = 0;
   let maxLagNs = 0n;
   const inFlight = new Set<Promise<void>>();
-  const fail = () => {
+  const { onSend, onAnswer } = options;
+  const fail = (dueNs: bigint, failure: Omit<OpenLoopAnswer, 'dueNs' | 'latencyUs' | 'ok'>) => {
     errors++;
     samples.push(timeoutMs * 1000);
+    onAnswer?.({ dueNs, latencyUs: timeoutMs * 1000, ok: false, ...failure });
   };
   let secondsDone = 0;
   let answeredBefore = 0;
@@ -73,6 +90,7 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<LoadResult>
     sent++;
     if (lag > maxLagNs) maxLagNs = lag;
     if (lag > BigInt(LATE_SEND_MS * 1e6)) late++;
+    onSend?.(due, lag);
     const request = pool
       .request({
         path,
@@ -87,10 +105,12 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<LoadResult>
         const end = process.hrtime.bigint();
         if (isSuccess(response.statusCode, text)) {
           ok++;
-          samples.push(Number(end - due) / 1000);
-        } else fail();
+          const latencyUs = Number(end - due) / 1000;
+          samples.push(latencyUs);
+          onAnswer?.({ dueNs: due, latencyUs, ok: true, status: response.statusCode });
+        } else fail(due, { status: response.statusCode, body: text });
       })
-      .catch(fail)
+      .catch((error: unknown) => fail(due, { error }))
       .finally(() => inFlight.delete(request));
     inFlight.add(request);
   };

@@ -54,6 +54,11 @@ export function readPeakRssMb(pid: number): number | null {
   return readStatusKb(pid, 'VmHWM');
 }
 
+/** Current resident set size in MB (VmRSS in /proc/<pid>/status); null when unavailable. */
+export function readRssMb(pid: number): number | null {
+  return readStatusKb(pid, 'VmRSS');
+}
+
 function readStatusKb(pid: number, field: string): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');

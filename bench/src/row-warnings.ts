@@ -17,6 +17,7 @@ const WHO: Readonly<Record<string, string>> = {
   load: 'the load generator',
   subgraphs: 'the subgraphs',
   redis: 'Redis',
+  'otlp-sink': 'the OTLP sink',
 };
 
 /**

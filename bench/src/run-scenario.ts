@@ -1,6 +1,7 @@
 import { checkAnswers } from './answer-check.js';
 import type { ProcessGroup } from './cpu-groups.js';
 import { measureRow } from './measure-row.js';
+import type { SinkCounts } from './observe/otlp-sink.js';
 import type { RowPlan, ScenarioPlan } from './plan.js';
 import type { Progress } from './progress.js';
 import type { RowResult, ScenarioResult } from './results.js';
@@ -14,6 +15,8 @@ export interface RunContext {
   /** The groups measured besides the target (subgraphs, load generator, Redis when running). */
   readonly otherGroups: () => ProcessGroup[];
   readonly targetGroup: (target: RunningTarget) => ProcessGroup | null;
+  /** The OTLP sink's counts (tracing setups); throws when no sink runs. */
+  readonly sinkCounts?: () => Promise<SinkCounts>;
   readonly cpusIn: (list: string) => number;
   readonly userIds: readonly string[];
   readonly progress: Progress;
@@ -71,7 +74,11 @@ async function runGroup(
     });
     if (!check.ok) return all('wrong-answer', check.message);
     const subgraphUrls = environment ? Object.values(environment.subgraphUrls) : [];
-    const setupCheck = await checkSetup(target.url, first.setup, first.query, subgraphUrls);
+    const metricsPort = environment?.setupContext.metricsPort;
+    const setupCheck = await checkSetup(target.url, first.setup, first.query, subgraphUrls, {
+      ...(metricsPort !== undefined ? { metricsPort } : {}),
+      ...(context.sinkCounts ? { sinkCounts: context.sinkCounts } : {}),
+    });
     if (!setupCheck.ok) return all('wrong-answer', setupCheck.message);
 
     const targetGroup = context.targetGroup(target);

@@ -1,7 +1,9 @@
 import { loadavg } from 'node:os';
+import { freePort } from '@fedgw/test-support';
 import type { ProcessGroup } from './cpu-groups.js';
 import { describeEnvironment } from './environment.js';
 import { resolveLayout } from './layout.js';
+import { type RunningSink, startSinkProcess } from './observe/sink-process.js';
 import type { BenchOptions } from './options.js';
 import { parseCpuList, pinProcess } from './pinning.js';
 import { estimateSeconds, type PlanContext, type RowPlan } from './plan.js';
@@ -54,6 +56,7 @@ export async function runBench(options: BenchOptions, command: string): Promise<
   const needsSubgraphs = plans.some((plan) => plan.rows.some((row) => !row.skip && row.target.kind !== 'external'));
   let subgraphs: RunningSubgraphs | null = null;
   let redis: RunningRedis | null = null;
+  let sink: RunningSink | null = null;
   const cpusIn = (list: string) => parseCpuList(list).length;
   const capacity = (list: string | undefined, parallelism: number) =>
     Math.min(list === undefined ? cores : cpusIn(list), parallelism);
@@ -61,15 +64,27 @@ export async function runBench(options: BenchOptions, command: string): Promise<
   const runContext: RunContext = {
     targetEnvironment: async (row: RowPlan) => {
       if (row.setup.needsRedis && !redis) redis = await startRedis(findRedisServer() as string, layout?.subgraphs);
+      // The sink is a helper like Redis: on the subgraphs' CPUs, its CPU its own group.
+      if (row.setup.traceCheck && !sink) sink = await startSinkProcess(layout?.subgraphs);
       // External targets bring their own subgraphs.
       const subgraphUrls = (subgraphs as RunningSubgraphs | null)?.urls ?? NO_SUBGRAPHS;
+      const running = { redis: redis as RunningRedis | null, sink: sink as RunningSink | null };
       return {
         port: options.basePort,
         subgraphUrls,
         cpus: layout?.gateway,
         router,
-        setupContext: redis ? { redisUrl: redis.url } : {},
+        setupContext: {
+          ...(running.redis ? { redisUrl: running.redis.url } : {}),
+          ...(running.sink ? { otlpEndpoint: running.sink.endpoint } : {}),
+          ...(row.setup.metrics ? { metricsPort: await freePort() } : {}),
+        },
       };
+    },
+    sinkCounts: () => {
+      const running = sink as RunningSink | null;
+      if (!running) throw new Error('no OTLP sink is running');
+      return running.counts();
     },
     targetGroup: (target: RunningTarget): ProcessGroup | null =>
       target.process && target.group
@@ -103,6 +118,16 @@ export async function runBench(options: BenchOptions, command: string): Promise<
             },
           ]
         : []),
+      ...(sink
+        ? [
+            {
+              name: 'otlp-sink',
+              pids: [(sink as RunningSink).process.pid],
+              cpuList: layout?.subgraphs,
+              capacity: capacity(layout?.subgraphs, 1),
+            },
+          ]
+        : []),
     ],
     cpusIn,
     userIds: sampleUserIds(options.answerSamples),
@@ -115,6 +140,7 @@ export async function runBench(options: BenchOptions, command: string): Promise<
     for (const plan of plans) scenarios.push(await runScenario(plan, runContext));
   } finally {
     await (redis as RunningRedis | null)?.process.stop();
+    await (sink as RunningSink | null)?.process.stop();
     await subgraphs?.stop();
   }
 

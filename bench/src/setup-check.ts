@@ -1,14 +1,27 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { HeaderCounts } from '@fedgw/subgraphs';
 import { request } from 'undici';
 import { postJson } from './http-post.js';
+import type { SinkCounts } from './observe/otlp-sink.js';
 import type { RowPlan } from './plan.js';
 import { type BenchQuery, requestBody } from './queries.js';
-import type { Refusal, Setup } from './setups.js';
+import { METRICS_PATH, type Refusal, type Setup } from './setups.js';
 import { startTarget, type TargetEnvironment } from './start-target.js';
 
 export type SetupCheck = { readonly ok: true } | { readonly ok: false; readonly message: string };
 
 const OK: SetupCheck = { ok: true };
+
+/** Where a setup's metrics and traces can be seen: the target's metrics port, the OTLP sink's counts. */
+export interface Observers {
+  readonly metricsPort?: number;
+  readonly sinkCounts?: () => Promise<SinkCounts>;
+}
+
+/** The batch span processor exports every 5 s by default: wait a little longer than two rounds. */
+const EXPORT_WAIT_MS = 15_000;
+/** A metric every prom-client default registry has: its presence proves the endpoint is prom-client's. */
+const EXPECTED_METRIC = 'process_cpu_seconds_total';
 
 /**
  * Checks that a setup does what its row claims, beyond a right answer: each refusal is
@@ -21,7 +34,16 @@ export async function checkSetup(
   setup: Setup,
   query: BenchQuery,
   subgraphUrls: readonly string[],
+  observers: Observers = {},
 ): Promise<SetupCheck> {
+  if (setup.metrics) {
+    const problem = await checkMetrics(observers.metricsPort);
+    if (problem) return { ok: false, message: problem };
+  }
+  if (setup.traceCheck) {
+    const problem = await checkTraces(url, setup, query, setup.traceCheck.requests, observers.sinkCounts);
+    if (problem) return { ok: false, message: problem };
+  }
   for (const refusal of setup.refusals ?? []) {
     const problem = await checkRefusal(url, query, refusal);
     if (problem) return { ok: false, message: problem };
@@ -82,6 +104,60 @@ export async function checkLimitInOwnProcess(
   } finally {
     await target.stop();
   }
+}
+
+/** The metrics port answers the metrics path with Prometheus text from prom-client. Returns the problem. */
+export async function checkMetrics(port: number | undefined): Promise<string | null> {
+  if (port === undefined) return 'metrics: no metrics port was given to the target';
+  try {
+    const response = await request(`http://127.0.0.1:${port}${METRICS_PATH}`, {
+      headersTimeout: 5_000,
+      bodyTimeout: 5_000,
+    });
+    const text = await response.body.text();
+    if (response.statusCode !== 200) return `metrics: GET ${METRICS_PATH} answered HTTP ${response.statusCode}`;
+    if (!new RegExp(`^${EXPECTED_METRIC} `, 'm').test(text)) {
+      return `metrics: GET ${METRICS_PATH} has no ${EXPECTED_METRIC} sample`;
+    }
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    return `metrics: nothing answers on METRICS_PORT ${port} (${code})`;
+  }
+}
+
+/**
+ * `requests` answered requests make the OTLP sink receive at least one export (the batch
+ * processor's own schedule is kept: waiting is cheaper than changing what is measured).
+ */
+export async function checkTraces(
+  url: string,
+  setup: Setup,
+  query: BenchQuery,
+  requests: number,
+  sinkCounts: Observers['sinkCounts'],
+): Promise<string | null> {
+  if (!sinkCounts) return 'tracing: no OTLP sink is running';
+  const before = (await sinkCounts()).exports;
+  const parallel = 10;
+  let sent = 0;
+  const worker = async (): Promise<string | null> => {
+    while (sent < requests) {
+      sent++;
+      const response = await postJson(url, requestBody(query), setup.headers);
+      if (response.status !== 200) return `tracing check: a request answered HTTP ${response.status}`;
+    }
+    return null;
+  };
+  const problems = await Promise.all(Array.from({ length: Math.min(parallel, requests) }, worker));
+  const problem = problems.find((p) => p !== null);
+  if (problem) return problem;
+  const deadline = Date.now() + EXPORT_WAIT_MS;
+  while (Date.now() < deadline) {
+    if ((await sinkCounts()).exports > before) return null;
+    await sleep(250);
+  }
+  return `tracing: ${requests} requests, and no export reached the OTLP sink within ${EXPORT_WAIT_MS / 1000} s`;
 }
 
 async function checkRefusal(url: string, query: BenchQuery, refusal: Refusal): Promise<string | null> {

@@ -24,6 +24,13 @@ export interface Setup {
    */
   readonly limitCheck?: { readonly max: number };
   readonly needsRedis?: boolean;
+  /** The gateway serves Prometheus metrics on SetupContext.metricsPort: checked before timing. */
+  readonly metrics?: boolean;
+  /**
+   * The gateway exports traces to the bench's OTLP sink (SetupContext.otlpEndpoint): before
+   * timing, `requests` requests must make the sink receive at least one export.
+   */
+  readonly traceCheck?: { readonly requests: number };
 }
 
 export interface Refusal {
@@ -36,6 +43,10 @@ export interface Refusal {
 
 export interface SetupContext {
   readonly redisUrl?: string;
+  /** A free port for METRICS_PORT (setups with `metrics`). */
+  readonly metricsPort?: number;
+  /** The OTLP sink's base URL (setups with `traceCheck`). */
+  readonly otlpEndpoint?: string;
 }
 
 export type SetupKey =
@@ -47,7 +58,11 @@ export type SetupKey =
   | 'rate-limit'
   | 'rate-limit+api-key'
   | 'rate-limit+api-key+jwt'
-  | 'rate-limit-redis';
+  | 'rate-limit-redis'
+  | 'metrics'
+  | 'tracing-1%'
+  | 'tracing-100%'
+  | 'full+metrics';
 
 export type Setups = Readonly<Record<SetupKey, Setup>>;
 
@@ -58,6 +73,29 @@ const NO_RATE_LIMIT = 'the free Router has no rate-limit plugin like ours (key, 
 /** The header our header rule and the Router's config insert (seed §C "static subgraph header"). */
 export const STATIC_HEADER = { name: 'source', value: 'gateway' } as const;
 const LIMIT_CHECK = { max: 3 } as const;
+/** Where the gateway serves Prometheus text when METRICS_ENABLED=true. */
+export const METRICS_PATH = '/metrics';
+const NOT_OURS = 'measures our own gateway with and without it';
+
+/** METRICS_ENABLED on the context's port; fails loudly rather than measuring a gateway without it. */
+function metricsEnv({ metricsPort }: SetupContext): Record<string, string> {
+  if (metricsPort === undefined) throw new Error('metrics setup: no metrics port in the setup context');
+  return { METRICS_ENABLED: 'true', METRICS_PORT: String(metricsPort) };
+}
+
+/**
+ * The standard OpenTelemetry variables, exporting to the bench's sink over OTLP/HTTP protobuf
+ * with the head sampler a production deployment uses (parent-based trace-id ratio).
+ */
+function tracingEnv({ otlpEndpoint }: SetupContext, ratio: string): Record<string, string> {
+  if (otlpEndpoint === undefined) throw new Error('tracing setup: no OTLP sink in the setup context');
+  return {
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: ratio,
+  };
+}
 
 /** Every setup, with fresh credentials: a random HS256 secret, a token signed with it, an API key. */
 export async function createSetups(): Promise<Setups> {
@@ -154,6 +192,44 @@ export async function createSetups(): Promise<Setups> {
       headers: {},
       limitCheck: LIMIT_CHECK,
       needsRedis: true,
+    }),
+    metrics: setup('metrics', {
+      gatewayEnv: metricsEnv,
+      router: { skip: NOT_OURS },
+      headers: {},
+      metrics: true,
+    }),
+    // 1,000 requests at 1%: no export at all has a chance of 0.99^1000 ≈ 4e-5 when tracing is on.
+    'tracing-1%': setup('tracing-1%', {
+      gatewayEnv: (context) => tracingEnv(context, '0.01'),
+      router: { skip: NOT_OURS },
+      headers: {},
+      traceCheck: { requests: 1000 },
+    }),
+    'tracing-100%': setup('tracing-100%', {
+      gatewayEnv: (context) => tracingEnv(context, '1'),
+      router: { skip: NOT_OURS },
+      headers: {},
+      traceCheck: { requests: 5 },
+    }),
+    // The soak's stack: GATEWAY_PLUGINS=full (every plugin set so that none refuses the
+    // bench's requests), plus metrics so the soak can read the event-loop lag.
+    'full+metrics': setup('full+metrics', {
+      gatewayEnv: (context) => ({
+        GATEWAY_PLUGINS: 'full',
+        ...jwtEnv,
+        ...UNREACHED_LIMIT,
+        HEADER_RULES: JSON.stringify({ all: [{ insert: STATIC_HEADER }] }),
+        RESPONSE_HEADERS: TRACE_HEADERS.map((name) => `${name}:{uuid}`).join(','),
+        ...metricsEnv(context),
+      }),
+      router: { skip: 'the soak runs our full plugin stack' },
+      headers: bearer,
+      expectHeaders: TRACE_HEADERS,
+      subgraphHeader: STATIC_HEADER,
+      refusals: [forgedToken({})],
+      limitCheck: LIMIT_CHECK,
+      metrics: true,
     }),
   };
 }

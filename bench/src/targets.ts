@@ -25,7 +25,13 @@ export const CREDENTIAL_SETUPS: readonly SetupKey[] = [
   'jwt-client-awareness',
   'rate-limit+api-key',
   'rate-limit+api-key+jwt',
+  'full+metrics',
 ];
+/**
+ * Setups proven on through something of the harness's own: the target's metrics port, the
+ * OTLP sink it exports to. An external endpoint gives us neither, so it may not declare them.
+ */
+export const OBSERVED_SETUPS: readonly SetupKey[] = ['metrics', 'tracing-1%', 'tracing-100%'];
 
 export type TargetKind = 'mount' | 'standalone' | 'router' | 'external';
 
@@ -76,6 +82,12 @@ function externalSetup(name: string, setup: string): SetupKey {
     throw new Error(
       `--external ${name}@${setup}: this setup sends credentials made for this run, which an external ` +
         `endpoint cannot know; an external may declare ${EXTERNAL_SETUPS.join(', ')}`,
+    );
+  }
+  if (OBSERVED_SETUPS.includes(setup as SetupKey)) {
+    throw new Error(
+      `--external ${name}@${setup}: this setup is checked through a metrics port or an OTLP sink of the ` +
+        `harness's own, which an external endpoint does not have; an external may declare ${EXTERNAL_SETUPS.join(', ')}`,
     );
   }
   if (!EXTERNAL_SETUPS.includes(setup as SetupKey)) {

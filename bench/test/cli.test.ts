@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HELP, parseOptions } from '../src/options.js';
 import type { BenchResults } from '../src/results.js';
 import { createSetups } from '../src/setups.js';
-import { CREDENTIAL_SETUPS, EXTERNAL_SETUPS } from '../src/targets.js';
+import { CREDENTIAL_SETUPS, EXTERNAL_SETUPS, OBSERVED_SETUPS } from '../src/targets.js';
 import { freeConsecutivePorts } from './ports.js';
 
 let out: string | undefined;
@@ -139,9 +139,13 @@ describe('options', () => {
 
   it('splits every setup into one an external may declare or one it may not: those that send credentials', async () => {
     const setups = await createSetups();
-    expect([...EXTERNAL_SETUPS, ...CREDENTIAL_SETUPS].sort()).toEqual(Object.keys(setups).sort());
+    expect([...EXTERNAL_SETUPS, ...CREDENTIAL_SETUPS, ...OBSERVED_SETUPS].sort()).toEqual(Object.keys(setups).sort());
     for (const key of CREDENTIAL_SETUPS) expect(Object.keys(setups[key].headers), key).not.toEqual([]);
     for (const key of EXTERNAL_SETUPS) expect(setups[key].headers, key).toEqual({});
+    for (const key of OBSERVED_SETUPS) {
+      expect(setups[key].metrics === true || setups[key].traceCheck !== undefined, key).toBe(true);
+      expect(() => parseOptions(['--external', `gw@${key}=http://gw/graphql`])).toThrow(/metrics port or an OTLP sink/);
+    }
   });
 
   it('rejects unknown targets, scenarios, setups, duplicate or built-in external names and bad numbers by name', () => {

@@ -55,7 +55,17 @@ describe('scenario plans', () => {
     const count = (id: string) => plans.find((plan) => plan.id === id)?.rows.length;
     expect(count('B')).toBe(2 * 2 * 3);
     expect(count('C')).toBe(4 + 4);
-    expect(count('D')).toBe(5);
+    expect(count('D')).toBe(5 + 3);
+    expect(plans.find((plan) => plan.id === 'D')?.rows.map((row) => row.variant)).toEqual([
+      'none',
+      'demand-control-off',
+      'rate-limit',
+      'rate-limit+api-key',
+      'rate-limit+api-key+jwt',
+      'metrics',
+      'tracing-1%',
+      'tracing-100%',
+    ]);
     expect(count('E')).toBe(2 * 3);
     const plugins = plans.filter((plan) => 'CDE'.includes(plan.id)).flatMap((plan) => plan.rows);
     expect(new Set(plugins.map((row) => row.target.name))).toEqual(new Set(['nest-fastify', 'apollo-router']));
@@ -137,7 +147,7 @@ describe('external targets in each section', () => {
     const count = (id: string, name: string) =>
       plans.find((plan) => plan.id === id)?.rows.filter((row) => row.target.name === name).length;
     expect([count('C', 'nest-fastify'), count('C', 'apollo-router'), count('C', 'redis')]).toEqual([4, 4, 0]);
-    expect([count('D', 'nest-fastify'), count('D', 'redis')]).toEqual([5, 0]);
+    expect([count('D', 'nest-fastify'), count('D', 'redis')]).toEqual([8, 0]);
     expect([count('E', 'nest-fastify'), count('E', 'redis')]).toEqual([6, 3]);
   });
 

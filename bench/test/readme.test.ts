@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { ROOT } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 import { findingsA, findingsB, findingsE } from '../src/readme/findings.js';
@@ -7,6 +7,9 @@ import { findSection, replaceSection } from '../src/readme/markers.js';
 import { renderResultsSection } from '../src/readme/results-section.js';
 import { sectionA, sectionE } from '../src/readme/sections.js';
 import type { BenchResults, RowResult, ScenarioResult } from '../src/results.js';
+import { renderSoakSection, SOAK_MARKERS } from '../src/soak/readme-section.js';
+import type { SoakResults } from '../src/soak/results.js';
+import { soakVerdict } from '../src/soak/verdict.js';
 
 const latency = (p50: number, p95 = p50 * 2) => ({ mean: p50, p50, p90: p95 * 0.8, p95, p99: p95 * 1.5, max: p95 * 3 });
 const row = (target: string, variant: string, fields: Partial<RowResult> = {}): RowResult => ({
@@ -109,4 +112,93 @@ describe('the committed README', () => {
     // On failure: the README was edited by hand, or the run changed; run pnpm bench:readme <folder>.
     expect(regenerated).toBe(readme);
   });
+});
+
+const soakInterval = (atSec: number, rssMb: number) => ({
+  atSec,
+  sent: 100,
+  completed: 100,
+  failed: 0,
+  late: 0,
+  latencyMs: { p50: 2, p99: 9 },
+  errors: {},
+  rssMb,
+  cpuShare: 0.7,
+  lagP99Ms: 11,
+  lagMeanMs: 10.5,
+  lagMaxMs: 30,
+  heapUsedMb: 50,
+});
+
+describe('README Soak section', () => {
+  it('fills a placeholder between the bench-soak markers with the verdict computed from the run', () => {
+    const intervals = [soakInterval(10, 200), soakInterval(20, 201), soakInterval(30, 260)];
+    const results = {
+      kind: 'soak',
+      runId: 'r-soak',
+      command: 'pnpm bench:soak',
+      environment: { cpuModel: 'CPU', cores: 2, node: 'v24', notes: [] },
+      target: 'nest-fastify',
+      stack: 'full',
+      queries: ['A', 'B'],
+      maxRate: { rps: 1000, source: 'measured', seconds: 15 },
+      rate: 700,
+      durationSec: 30,
+      intervalSec: 10,
+      intervals,
+      totals: { sent: 300, completed: 300, failed: 0, late: 0, errors: {}, latencyMs: null },
+      verdict: soakVerdict(intervals),
+    } as unknown as SoakResults;
+    const readme = `a\n<!-- ${SOAK_MARKERS}:start -->\nNo run yet.\n<!-- ${SOAK_MARKERS}:end -->\nb\n`;
+    expect(findSection(readme, SOAK_MARKERS)).toBeNull();
+    const updated = replaceSection(
+      readme,
+      'docs/results/x-soak',
+      renderSoakSection(results, 'docs/results/x-soak'),
+      SOAK_MARKERS,
+    );
+    const section = findSection(updated, SOAK_MARKERS);
+    expect(section?.folder).toBe('docs/results/x-soak');
+    expect(section?.body).toContain('**Verdict: fail.**');
+    expect(section?.body).toContain('RSS grew 30.0% (200.0 → 260.0 MB');
+    expect(section?.body).toContain('700 req/s, 70% of the 1,000 req/s');
+    // The results section's markers are untouched by the soak's.
+    expect(findSection(updated)).toBeNull();
+  });
+});
+
+/** Committed soak runs: folders under docs/results whose results.json is a soak's. */
+function committedSoakRuns(): string[] {
+  const root = `${ROOT}/docs/results`;
+  return readdirSync(root).filter((name) => {
+    const file = `${root}/${name}/results.json`;
+    return existsSync(file) && (JSON.parse(readFileSync(file, 'utf8')) as { kind?: string }).kind === 'soak';
+  });
+}
+
+const soakRuns = committedSoakRuns();
+if (soakRuns.length === 0) {
+  console.warn(
+    "readme.test.ts: skipping the README Soak section's check: no soak run is committed under docs/results yet " +
+      '(pnpm bench:soak, then pnpm bench:readme <its folder>).',
+  );
+}
+
+describe('the committed README Soak section', () => {
+  it.skipIf(soakRuns.length === 0)(
+    "is exactly what its committed soak run's results.json generates (skipped while no soak run is committed)",
+    () => {
+      const readme = readFileSync(`${ROOT}/README.md`, 'utf8');
+      const section = findSection(readme, SOAK_MARKERS);
+      expect(section, `README.md's bench-soak markers name no run, but ${soakRuns.join(', ')} exist`).not.toBeNull();
+      const folder = section?.folder as string;
+      expect(soakRuns.map((run) => `docs/results/${run}`)).toContain(folder);
+      const results = JSON.parse(readFileSync(`${ROOT}/${folder}/results.json`, 'utf8')) as SoakResults;
+      const regenerated = formatMarkdown(
+        replaceSection(readme, folder, renderSoakSection(results, folder), SOAK_MARKERS),
+      );
+      // On failure: run pnpm bench:readme <folder>.
+      expect(regenerated).toBe(readme);
+    },
+  );
 });

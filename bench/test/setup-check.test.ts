@@ -1,11 +1,13 @@
 // Each setup is checked to do what its row claims before it is timed: against the real
 // subgraphs (counting the header they receive) and the real gateway process on one mount.
+import { freePort } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAnswers } from '../src/answer-check.js';
+import { type RunningSink, startSinkProcess } from '../src/observe/sink-process.js';
 import type { RowPlan } from '../src/plan.js';
 import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY } from '../src/queries.js';
 import { checkLimitInOwnProcess, checkSetup } from '../src/setup-check.js';
-import { createSetups, type Setup, type Setups } from '../src/setups.js';
+import { createSetups, type Setup, type SetupContext, type Setups } from '../src/setups.js';
 import { startTarget, type TargetEnvironment } from '../src/start-target.js';
 import { type RunningSubgraphs, startSubgraphs } from '../src/subgraph-processes.js';
 import type { TargetSpec } from '../src/targets.js';
@@ -27,8 +29,13 @@ beforeAll(async () => {
 
 afterAll(() => subgraphs?.stop());
 
-async function withTarget<T>(setup: Setup, use: (url: string) => Promise<T>, target = FASTIFY): Promise<T> {
-  const running = await startTarget(target, setup, environment);
+async function withTarget<T>(
+  setup: Setup,
+  use: (url: string) => Promise<T>,
+  target = FASTIFY,
+  setupContext: SetupContext = {},
+): Promise<T> {
+  const running = await startTarget(target, setup, { ...environment, setupContext });
   try {
     return await use(running.url);
   } finally {
@@ -97,4 +104,58 @@ describe('standalone-undici', () => {
     );
     expect(check).toEqual({ ok: true, checked: 6 });
   });
+});
+
+// Each observing setup is proven on before §D times it: metrics answer on their port, traces reach the sink.
+describe('the metrics setup', () => {
+  it('passes when the metrics port serves prom-client text', async () => {
+    const metricsPort = await freePort();
+    const check = await withTarget(
+      setups.metrics,
+      (url) => checkSetup(url, setups.metrics, QUERY, subgraphUrls(), { metricsPort }),
+      FASTIFY,
+      { metricsPort },
+    );
+    expect(check).toEqual({ ok: true });
+  });
+
+  it('fails when nothing serves metrics (the claim without METRICS_ENABLED)', async () => {
+    const metricsPort = await freePort();
+    const claimed: Setup = { ...setups.none, metrics: true };
+    const check = await withTarget(claimed, (url) => checkSetup(url, claimed, QUERY, subgraphUrls(), { metricsPort }));
+    expect(check).toEqual({
+      ok: false,
+      message: `metrics: nothing answers on METRICS_PORT ${metricsPort} (ECONNREFUSED)`,
+    });
+  });
+});
+
+describe('the tracing setups', () => {
+  let sink: RunningSink;
+  beforeAll(async () => {
+    sink = await startSinkProcess(undefined);
+  }, 30_000);
+  afterAll(() => sink?.process.stop());
+
+  it('pass when the gateway exports to the sink (100% sampled)', async () => {
+    const setup = setups['tracing-100%'];
+    const check = await withTarget(
+      setup,
+      (url) => checkSetup(url, setup, QUERY, subgraphUrls(), { sinkCounts: sink.counts }),
+      FASTIFY,
+      { otlpEndpoint: sink.endpoint },
+    );
+    expect(check).toEqual({ ok: true });
+  }, 60_000);
+
+  it('fail when the gateway does not trace', async () => {
+    const claimed: Setup = { ...setups.none, traceCheck: { requests: 5 } };
+    const check = await withTarget(claimed, (url) =>
+      checkSetup(url, claimed, QUERY, subgraphUrls(), { sinkCounts: sink.counts }),
+    );
+    expect(check).toEqual({
+      ok: false,
+      message: 'tracing: 5 requests, and no export reached the OTLP sink within 15 s',
+    });
+  }, 60_000);
 });

@@ -11,6 +11,10 @@ const STACK: readonly SetupKey[] = [
   'rate-limit',
   'rate-limit+api-key',
   'rate-limit+api-key+jwt',
+  // Each on its own over `none`: what observing the gateway costs.
+  'metrics',
+  'tracing-1%',
+  'tracing-100%',
 ];
 
 /** Seed §D: throughput kept as plugins are stacked on one gateway; an external in its declared setup's row. */
@@ -24,7 +28,10 @@ export function planD(context: PlanContext): ScenarioPlan {
     description:
       `Seed §D: ${target?.name ?? 'a Node gateway'} with no plugin (defaults, demand control on), with demand ` +
       `control off (MAX_COST=0, what the cost estimate costs), then rate limit (in memory, limit never ` +
-      `reached), + API key, + JWT (HS256); GetUserWithProducts at ${context.connections} closed-loop ` +
+      `reached), + API key, + JWT (HS256); then, each alone over no plugin, Prometheus metrics ` +
+      `(METRICS_ENABLED, prom-client defaults) and OpenTelemetry tracing exported over OTLP/HTTP protobuf ` +
+      `to a sink of the bench's, 1% and 100% sampled (parentbased_traceidratio); GetUserWithProducts at ` +
+      `${context.connections} closed-loop ` +
       `connections, ${context.closedSec} s after ${context.warmupSec} s warm-up; kept % vs no plugin. An ` +
       `external target has the row of the setup it was declared with.`,
     kind: 'closed-loop',
