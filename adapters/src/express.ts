@@ -9,6 +9,7 @@ import type { ListeningServer, ListenOptions } from './contract.js';
 import { closeGracefully } from './graceful-close.js';
 import { httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
+import { mainListenerMetrics } from './metrics-route.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
 import { applyServerTimeouts } from './server-timeouts.js';
@@ -30,6 +31,13 @@ export function mountExpress<TContext extends BaseContext>(
     const probe = readiness(gateway);
     res.status(probe.status).json(probe.body);
   });
+  const metrics = mainListenerMetrics(gateway);
+  if (metrics) {
+    router.get(metrics.path, async (_req, res) => {
+      const { contentType, body } = await metrics.scrape();
+      res.status(200).type(contentType).send(body);
+    });
+  }
 
   const scopes = new WeakMap<Request, RequestScope>();
   const trackRequest: RequestHandler = (req, res, next) => {
@@ -57,13 +65,21 @@ export function mountExpress<TContext extends BaseContext>(
     const { status, body } = httpErrorResponse(error, limit);
     res.status(status).type('application/json; charset=utf-8').send(body);
   };
-  const apollo = expressMiddleware(gateway.server, {
+  const handler = expressMiddleware(gateway.server, {
     context: async ({ req }) => {
       const scope = scopes.get(req);
       if (!scope) throw new Error('request scope missing: the tracking middleware did not run');
       return gateway.context(scope);
     },
   });
+  const run = gateway.runRequest?.bind(gateway);
+  // Through runRequest when the gateway has one (tracing: Apollo runs inside the request's span).
+  const apollo: RequestHandler = run
+    ? (req, res, next) => {
+        const scope = scopes.get(req);
+        return scope ? run(scope, () => handler(req, res, next)) : handler(req, res, next);
+      }
+    : handler;
   router
     .route(gateway.path)
     .get(trackRequest, ...parseBody, apollo, answerParseErrors)

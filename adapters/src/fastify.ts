@@ -6,6 +6,7 @@ import type { ListeningServer, ListenOptions } from './contract.js';
 import { closeGracefully } from './graceful-close.js';
 import { errorBody, httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
+import { mainListenerMetrics } from './metrics-route.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
 import { applyServerTimeouts } from './server-timeouts.js';
@@ -24,6 +25,13 @@ export async function mountFastify<TContext extends BaseContext>(
     const probe = readiness(gateway);
     return reply.code(probe.status).send(probe.body);
   });
+  const metrics = mainListenerMetrics(gateway);
+  if (metrics) {
+    app.get(metrics.path, async (_request, reply) => {
+      const { contentType, body } = await metrics.scrape();
+      return reply.code(200).type(contentType).send(body);
+    });
+  }
 
   const scopes = new WeakMap<FastifyRequest, RequestScope>();
   await app.register(async (graphql) => {
@@ -55,13 +63,21 @@ export async function mountFastify<TContext extends BaseContext>(
       const scope = scopes.get(request);
       if (scope) gateway.onResponse?.(scope, reply.statusCode);
     });
-    graphql.route({
+    const apollo = fastifyApolloHandler(gateway.server, {
+      context: async (request) => gateway.context(scopeOf(scopes, request)),
+    });
+    const run = gateway.runRequest?.bind(gateway);
+    // Apollo's handler answers a string; the same generic lets the wrapper below type-check.
+    graphql.route<{ Reply: string }>({
       method: ['GET', 'POST'],
       url: gateway.path,
       bodyLimit: gateway.bodyLimitBytes,
-      handler: fastifyApolloHandler(gateway.server, {
-        context: async (request) => gateway.context(scopeOf(scopes, request)),
-      }),
+      // Through runRequest when the gateway has one (tracing: Apollo runs inside the request's span).
+      handler: run
+        ? function (request, reply) {
+            return run(scopeOf(scopes, request), () => apollo.call(this, request, reply));
+          }
+        : apollo,
     });
   });
 }

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -24,8 +23,14 @@ import { httpError } from './plugins/http-error.js';
 import { operationLimits } from './plugins/operation-limits.js';
 import { operationResolution } from './plugins/operation-resolution.js';
 import { responseSizeLimit } from './plugins/response-size-limit.js';
+import { trustedDocumentsFromConfig } from './plugins/trusted-documents/from-config.js';
+import { observedQueryPlannerConfig } from './query-plan-cache.js';
 import { logRequest, requestLogPlugin } from './request-log-plugin.js';
+import { resilienceFor } from './resilience/config.js';
 import { SubgraphDataSource } from './subgraph-data-source.js';
+import { supergraphSourceOf } from './supergraph/from-config.js';
+import { supergraphHook } from './supergraph/hot-reload.js';
+import { DataSourceRetirement } from './supergraph/retire.js';
 
 export interface CreateGatewayOptions {
   logger: Logger;
@@ -57,7 +62,9 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
   const costOf = (request: ResolvedRequest) => costs.costOf(request);
   // Operation limits, demand control and the response size limit are always on (the
   // token limit is enforced by the parser itself): cheap checks first, cost last.
-  const plugins = [
+  const plugins: GatewayPlugin[] = [
+    // Trusted documents before everything: a refused operation is never parsed, checked or planned.
+    ...trustedDocumentsFromConfig(config, logger, () => plugins),
     operationResolution(),
     operationLimits({
       maxDepth: config.maxDepth,
@@ -70,14 +77,25 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     ...(options.plugins ?? []),
   ];
   const authenticators = plugins.filter((plugin) => plugin.authenticate);
+  const wrappers = plugins.flatMap((plugin) => (plugin.aroundRequest ? [plugin.aroundRequest.bind(plugin)] : []));
+  const responders = plugins.filter((plugin) => plugin.onResponse);
   // Who made each request, for its log line (absent when authentication rejected it).
   const contexts = new WeakMap<RequestScope, GatewayContext>();
   const dataSources = new Map<string, SubgraphDataSource>();
+  // Data sources a supergraph update replaced, closed once the requests using them ended.
+  const retired = new DataSourceRetirement();
+  const supergraph = supergraphSourceOf(config);
   let state: State = 'created';
 
   const gateway = new ApolloGateway({
-    // A hook, not a string: the file is read when Apollo Server starts (and hot reload can call `update`).
-    supergraphSdl: async () => ({ supergraphSdl: await readSupergraph(config.supergraphPath) }),
+    // A hook, not a string: read when Apollo Server starts, then polled (hot reload calls `update`).
+    supergraphSdl: supergraphHook({
+      source: supergraph,
+      pollIntervalMs: config.supergraphPollIntervalMs,
+      overrides: config.subgraphs,
+      plugins,
+      logger: logger.child({ component: 'supergraph' }),
+    }),
     buildService: ({ name, url }) => {
       const override = config.subgraphs[subgraphKey(name)];
       const target = override?.url ?? url;
@@ -89,15 +107,19 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
         connections: config.subgraphPoolConnections,
         keepAliveMs: config.subgraphKeepAliveMs,
         maxResponseBytes: override?.maxResponseBytes ?? config.subgraphMaxResponseBytes,
+        ...resilienceFor(config, override),
         plugins,
         logger: logger.child({ component: 'subgraph-fetch' }),
       });
-      // A supergraph update can rebuild a subgraph's source: release the old pool.
-      void dataSources.get(subgraphKey(name))?.close();
+      // A supergraph update rebuilds a subgraph's source when its URL changed: release the old pool.
+      const replaced = dataSources.get(subgraphKey(name));
+      if (replaced) retired.retire(replaced);
       dataSources.set(subgraphKey(name), source);
       return source;
     },
     logger: logger.child({ component: 'apollo-gateway' }),
+    // Reports query-plan cache hits and misses to plugins that observe events (metrics).
+    queryPlannerConfig: observedQueryPlannerConfig(plugins, logger),
   });
   // Cost declarations (@cost, @listSize) are read from each supergraph the gateway loads.
   gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => costs.useSupergraph(coreSupergraphSdl));
@@ -118,6 +140,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
         ? ApolloServerPluginLandingPageLocalDefault({ footer: false })
         : ApolloServerPluginLandingPageDisabled(),
       requestLogPlugin(logger),
+      retired.apolloPlugin(),
       ...plugins.flatMap((plugin) => (plugin.apollo ? [plugin.apollo] : [])),
     ],
   });
@@ -139,7 +162,15 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
       return context;
     },
     isReady: () => state === 'ready',
-    onResponse: (scope, status) => logRequest(logger, scope, status, contexts.get(scope)?.identity),
+    onResponse: (scope, status) => {
+      logRequest(logger, scope, status, contexts.get(scope)?.identity);
+      for (const plugin of responders) plugin.onResponse?.(scope, status);
+    },
+    // Only when a plugin wraps requests (tracing), so adapters pay nothing otherwise.
+    ...(wrappers.length > 0 && {
+      runRequest: <T>(scope: RequestScope, handler: () => T): T =>
+        wrappers.reduceRight<() => T>((next, wrap) => () => wrap(scope, next), handler)(),
+    }),
     async start() {
       if (state !== 'created')
         throw new GatewayError(GatewayErrorCode.START_FAILED, `cannot start a gateway that is ${state}`);
@@ -152,13 +183,13 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
         if (error instanceof GatewayError) throw error;
         throw new GatewayError(
           GatewayErrorCode.SUPERGRAPH_INVALID,
-          `cannot load the supergraph at ${config.supergraphPath}: ${(error as Error).message}`,
+          `cannot load the supergraph ${supergraph.description}: ${(error as Error).message}`,
           { cause: error },
         );
       }
       rejectUnknownOverrides(config, dataSources);
       state = 'ready';
-      logger.info({ subgraphs: [...dataSources.keys()], supergraph: config.supergraphPath }, 'gateway ready');
+      logger.info({ subgraphs: [...dataSources.keys()], supergraph: supergraph.description }, 'gateway ready');
     },
     beginDrain() {
       if (state === 'ready') state = 'draining';
@@ -168,6 +199,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
       state = 'stopped';
       await server.stop();
       await closeAll(dataSources);
+      await retired.closeAll();
       await Promise.all(plugins.map((plugin) => plugin.close?.()));
     },
   };
@@ -189,16 +221,6 @@ async function authenticateWith(
     if (error instanceof GraphQLError && error.extensions.http) throw error;
     logger.error({ err: error, plugin: plugin.name, requestId: scope.requestId }, 'plugin authenticate hook failed');
     throw httpError(ClientErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error');
-  }
-}
-
-async function readSupergraph(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new GatewayError(GatewayErrorCode.SUPERGRAPH_UNREADABLE, `cannot read the supergraph at ${path}`, {
-      cause: error,
-    });
   }
 }
 

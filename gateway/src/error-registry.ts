@@ -22,6 +22,10 @@ export const CLIENT_ERRORS = {
   BAD_USER_INPUT: { status: 400, clientSafe: true },
   PERSISTED_QUERY_NOT_FOUND: { status: 200, clientSafe: true },
   PERSISTED_QUERY_NOT_SUPPORTED: { status: 200, clientSafe: true },
+  /** Trusted documents: the document id is not in the manifest (Apollo Router's code). */
+  PERSISTED_QUERY_NOT_IN_LIST: { status: 400, clientSafe: true },
+  /** Trusted documents in enforce mode: the full document is not in the manifest (Apollo Router's code). */
+  QUERY_NOT_IN_SAFELIST: { status: 400, clientSafe: true },
   /** The request names no runnable operation (unknown name, several and no name). Apollo Server's code. */
   OPERATION_RESOLUTION_FAILURE: { status: 400, clientSafe: true },
   /** A subscription sent over plain HTTP. */
@@ -44,6 +48,8 @@ export const CLIENT_ERRORS = {
   SUBGRAPH_BAD_RESPONSE: { status: 200, clientSafe: true },
   /** A subgraph's answer was larger than SUBGRAPH_MAX_RESPONSE_BYTES; its read was aborted. */
   SUBGRAPH_RESPONSE_TOO_LARGE: { status: 200, clientSafe: true },
+  /** The subgraph's circuit breaker is open after repeated failures: it was not asked. */
+  SUBGRAPH_CIRCUIT_OPEN: { status: 200, clientSafe: true },
   /** The answer would be larger than MAX_RESPONSE_BYTES; it is replaced by this one error (`data: null`). */
   RESPONSE_TOO_LARGE: { status: 200, clientSafe: true },
   /** Anything else, masked in production; the original is logged with the request id. */

@@ -45,4 +45,10 @@ export {
 export { httpError } from './plugins/http-error.js';
 export { DEFAULT_OPERATION_LIMITS, type OperationLimitsOptions, operationLimits } from './plugins/operation-limits.js';
 export { type ResponseHeader, type ResponseHeadersOptions, responseHeaders } from './plugins/response-headers.js';
+export {
+  parseManifest,
+  type TrustedDocumentsMode,
+  type TrustedDocumentsOptions,
+  trustedDocuments,
+} from './plugins/trusted-documents/index.js';
 export { SubgraphDataSource, type SubgraphDataSourceOptions } from './subgraph-data-source.js';

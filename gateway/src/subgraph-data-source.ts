@@ -1,12 +1,23 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { Pool } from 'undici';
-import type { GatewayContext, GatewayPlugin } from './contract/index.js';
+import type { CircuitState, GatewayContext, GatewayPlugin } from './contract/index.js';
 import { ClientErrorCode } from './error-registry.js';
 import { emitEvent } from './events.js';
 import { failedFetchErrors } from './fetch-error-paths.js';
 import { LogThrottle } from './log-throttle.js';
 import type { Logger } from './logger.js';
 import { discardBody, readBoundedBody, TOO_LARGE } from './read-bounded-body.js';
+import { fullJitterDelay } from './resilience/backoff.js';
+import { CircuitBreaker, type CircuitBreakerOptions } from './resilience/circuit-breaker.js';
+import { RetryBudget } from './resilience/retry-budget.js';
+import {
+  checkRetryOptions,
+  isQueryFetch,
+  isRetryableConnectionError,
+  isRetryableStatus,
+  type SubgraphRetryOptions,
+} from './resilience/retry-policy.js';
 
 type SubgraphResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;
 type ProcessOptions = GraphQLDataSourceProcessOptions<GatewayContext>;
@@ -32,6 +43,14 @@ const REUSE_MAX_BODY_CHARS = 64 * 1024;
 /** At most this many "subgraph fetch failed" lines per subgraph per interval. */
 const FAILURE_LOG_LIMIT = 10;
 const FAILURE_LOG_INTERVAL_MS = 10_000;
+/** At most this many circuit state lines per subgraph per minute (a flapping subgraph). */
+const CIRCUIT_LOG_LIMIT = 10;
+const CIRCUIT_LOG_INTERVAL_MS = 60_000;
+/**
+ * A retry is sent only if, after its backoff, at least this share of the timeout is left:
+ * with less, it would most likely turn the failure the client gets into SUBGRAPH_TIMEOUT.
+ */
+const RETRY_MIN_TIME_SHARE = 0.1;
 
 export interface SubgraphDataSourceOptions {
   /** Subgraph name, as in the supergraph; shown to clients in error messages (never the URL). */
@@ -49,6 +68,13 @@ export interface SubgraphDataSourceOptions {
   plugins?: readonly GatewayPlugin[];
   /** Failed fetches (code, duration, request id; never a body) and plugin hook failures are logged here. */
   logger?: Logger;
+  /**
+   * Retries of failed fetches that belong to client queries (never mutations), within
+   * `timeoutMs` and a retry budget. Default: no retries.
+   */
+  retry?: SubgraphRetryOptions;
+  /** A circuit breaker for this subgraph; it answers SUBGRAPH_CIRCUIT_OPEN while open. Default: none. */
+  circuitBreaker?: CircuitBreakerOptions;
 }
 
 interface Failure {
@@ -57,6 +83,25 @@ interface Failure {
   what: string;
   /** Extra fields for the log line (HTTP status, error name). */
   detail?: Record<string, unknown>;
+}
+
+/** How one HTTP attempt ended. */
+type Attempt =
+  | { answer: SubgraphResponse; unhealthy: boolean }
+  | {
+      failure: Failure;
+      /** Counts as a failure of the subgraph for the circuit breaker. */
+      unhealthy: boolean;
+      /** Set when the attempt is to be retried after this wait (its budget already taken). */
+      retryInMs?: number;
+    };
+
+/** One fetch across its attempts. */
+interface FetchState {
+  readonly retryable: boolean;
+  /** When the fetch's time (SUBGRAPH_TIMEOUT_MS) runs out, on the `performance.now()` clock. */
+  readonly deadlineAt: number;
+  retries: number;
 }
 
 /**
@@ -74,6 +119,9 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   readonly #responseHooks: readonly GatewayPlugin[];
   readonly #observers: readonly GatewayPlugin[];
   readonly #failureLog = new LogThrottle(FAILURE_LOG_LIMIT, FAILURE_LOG_INTERVAL_MS);
+  readonly #circuitLog = new LogThrottle(CIRCUIT_LOG_LIMIT, CIRCUIT_LOG_INTERVAL_MS);
+  readonly #retryBudget: RetryBudget | undefined;
+  readonly #breaker: CircuitBreaker | undefined;
 
   constructor(options: SubgraphDataSourceOptions) {
     this.#options = options;
@@ -81,6 +129,18 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     this.#requestHooks = (options.plugins ?? []).filter((plugin) => plugin.onSubgraphRequest);
     this.#responseHooks = (options.plugins ?? []).filter((plugin) => plugin.onSubgraphResponse);
     this.#observers = (options.plugins ?? []).filter((plugin) => plugin.onEvent);
+    if (options.retry) {
+      checkRetryOptions(options.retry);
+      this.#retryBudget = new RetryBudget({
+        ratio: options.retry.budgetRatio,
+        minPerSecond: options.retry.budgetMinPerSecond,
+      });
+    }
+    if (options.circuitBreaker) {
+      this.#breaker = new CircuitBreaker(options.circuitBreaker, {
+        onStateChange: (state) => this.#circuitChanged(state),
+      });
+    }
     const url = new URL(options.url);
     this.#path = `${url.pathname}${url.search}`;
     this.#pool = new Pool(url.origin, {
@@ -124,8 +184,62 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       ...(request.extensions ? { extensions: request.extensions } : {}),
     });
 
+    // One deadline for every attempt and backoff: retries never make a client wait past the timeout.
     const signal = AbortSignal.timeout(this.#options.timeoutMs);
-    let failure: Failure;
+    const fetch: FetchState = {
+      retryable: (this.#options.retry?.maxRetries ?? 0) > 0 && isQueryFetch(options),
+      deadlineAt: performance.now() + this.#options.timeoutMs,
+      retries: 0,
+    };
+    this.#retryBudget?.recordRequest();
+    let failure: Failure | undefined;
+    for (let attempt = 1; ; attempt++) {
+      const permit = this.#breaker?.acquire();
+      if (this.#breaker && !permit) {
+        // A retry the breaker refuses leaves the client the failure it retried.
+        const refused: Failure = {
+          code: ClientErrorCode.SUBGRAPH_CIRCUIT_OPEN,
+          what: 'was not asked: it has been failing and its circuit breaker is open',
+        };
+        return this.#failure(options, failure ?? refused, context, startedAt, fetch.retries);
+      }
+      let outcome: Attempt | undefined;
+      try {
+        outcome = await this.#attempt(headers, body, signal, context, () => this.#retryDelay(fetch, attempt));
+      } finally {
+        // Always handed back: a half-open breaker waits for its probe's outcome.
+        if (permit) this.#breaker?.record(permit, outcome?.unhealthy ?? true);
+      }
+      if ('answer' in outcome) {
+        this.#fetched('ok', context, startedAt, fetch.retries);
+        return outcome.answer;
+      }
+      failure = outcome.failure;
+      if (outcome.retryInMs === undefined || (this.#breaker && !this.#breaker.allows())) {
+        return this.#failure(options, failure, context, startedAt, fetch.retries);
+      }
+      emitEvent(
+        this.#observers,
+        { type: 'subgraph-retry', subgraph: this.#options.name, attempt, code: failure.code },
+        this.#options.logger,
+      );
+      await sleep(outcome.retryInMs);
+      fetch.retries++;
+    }
+  }
+
+  /**
+   * Sends the request once. `retryDelay` is asked when a failure may be retried (no
+   * answer, or 502/503): it gives the wait before the retry, or undefined for none.
+   */
+  async #attempt(
+    headers: Record<string, string>,
+    body: string,
+    signal: AbortSignal,
+    context: GatewayContext | undefined,
+    retryDelay: () => number | undefined,
+  ): Promise<Attempt> {
+    let answered = false;
     try {
       const response = await this.#pool.request({
         path: this.#path,
@@ -135,41 +249,71 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
         signal,
         reset: body.length > REUSE_MAX_BODY_CHARS,
       });
+      answered = true;
+      if (isRetryableStatus(response.statusCode)) {
+        const failure: Failure = {
+          code: ClientErrorCode.SUBGRAPH_BAD_RESPONSE,
+          what: `answered HTTP ${response.statusCode}`,
+          detail: { status: response.statusCode },
+        };
+        const retryInMs = retryDelay();
+        if (retryInMs !== undefined) {
+          discardBody(response.body);
+          return { failure, unhealthy: true, retryInMs };
+        }
+      }
       if (context) {
         const failed = this.#runHooks(this.#responseHooks, context, (plugin) =>
           plugin.onSubgraphResponse?.({ subgraph: this.#options.name, headers: response.headers, context }),
         );
         if (failed) {
           discardBody(response.body);
-          return this.#failure(options, failed, context, startedAt);
+          return { failure: failed, unhealthy: false };
         }
       }
       const limit = Math.min(this.#maxResponseBytes, (context?.responseBudget.remaining ?? Infinity) + 1);
       const read = await readBoundedBody(response.body, response.headers, limit);
       if (read === TOO_LARGE || (context && !context.responseBudget.take(read.bytes))) {
-        failure = this.#tooLarge(context, response.statusCode);
-      } else {
-        const parsed = parseGraphQLResponse(read.text);
-        if (parsed) {
-          this.#fetched('ok', context, startedAt);
-          return parsed;
-        }
-        failure = {
+        return { failure: this.#tooLarge(context, response.statusCode), unhealthy: false };
+      }
+      const parsed = parseGraphQLResponse(read.text);
+      // A GraphQL answer with a 5xx status is passed on, but still says the subgraph is unwell.
+      if (parsed) return { answer: parsed, unhealthy: response.statusCode >= 500 };
+      return {
+        failure: {
           code: ClientErrorCode.SUBGRAPH_BAD_RESPONSE,
           what: `answered HTTP ${response.statusCode} without a GraphQL response`,
           detail: { status: response.statusCode },
-        };
-      }
+        },
+        unhealthy: true,
+      };
     } catch (error) {
-      failure = signal.aborted
-        ? { code: ClientErrorCode.SUBGRAPH_TIMEOUT, what: `did not answer within ${this.#options.timeoutMs} ms` }
-        : {
-            code: ClientErrorCode.SUBGRAPH_UNAVAILABLE,
-            what: `is unavailable (${errorCode(error)})`,
-            detail: { error: errorCode(error) },
-          };
+      if (signal.aborted) {
+        // Not retried: the fetch's time is spent (see README, "what is retried").
+        const what = `did not answer within ${this.#options.timeoutMs} ms`;
+        return { failure: { code: ClientErrorCode.SUBGRAPH_TIMEOUT, what }, unhealthy: true };
+      }
+      const code = errorCode(error);
+      const failure: Failure = {
+        code: ClientErrorCode.SUBGRAPH_UNAVAILABLE,
+        what: `is unavailable (${code})`,
+        detail: { error: code },
+      };
+      // Only before any answer: a connection that broke mid-body had the work done once already.
+      const retryInMs = !answered && isRetryableConnectionError(code) ? retryDelay() : undefined;
+      return { failure, unhealthy: true, ...(retryInMs !== undefined && { retryInMs }) };
     }
-    return this.#failure(options, failure, context, startedAt);
+  }
+
+  /** The wait before retrying `attempt`, or undefined when it must not be retried; takes the budget. */
+  #retryDelay(fetch: FetchState, attempt: number): number | undefined {
+    const retry = this.#options.retry;
+    if (!retry || !fetch.retryable || fetch.retries >= retry.maxRetries) return undefined;
+    const delay = fullJitterDelay(attempt, retry.backoffMs);
+    const left = fetch.deadlineAt - performance.now() - delay;
+    if (left < this.#options.timeoutMs * RETRY_MIN_TIME_SHARE) return undefined;
+    if (this.#breaker && !this.#breaker.allows()) return undefined;
+    return this.#retryBudget?.tryWithdraw() ? delay : undefined;
   }
 
   /** Closes the pool once in-flight requests finish; safe to call more than once. */
@@ -217,10 +361,18 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     return undefined;
   }
 
-  #failure(options: ProcessOptions, failure: Failure, context?: GatewayContext, startedAt?: number): SubgraphResponse {
+  #failure(
+    options: ProcessOptions,
+    failure: Failure,
+    context?: GatewayContext,
+    startedAt?: number,
+    retries = 0,
+  ): SubgraphResponse {
     if (startedAt !== undefined && failure.code !== ClientErrorCode.INTERNAL_SERVER_ERROR) {
-      this.#logFailure(failure, context, startedAt);
-      this.#fetched(failure.code, context, startedAt);
+      // An open circuit is logged once, when it opens, not once per refused fetch.
+      if (failure.code !== ClientErrorCode.SUBGRAPH_CIRCUIT_OPEN)
+        this.#logFailure(failure, context, startedAt, retries);
+      this.#fetched(failure.code, context, startedAt, retries);
     }
     const message = `Subgraph "${this.#options.name}" ${failure.what}.`;
     return {
@@ -229,7 +381,12 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   }
 
   /** Tells observing plugins (metrics, tracing) how the fetch ended. */
-  #fetched(outcome: 'ok' | ClientErrorCode, context: GatewayContext | undefined, startedAt: number): void {
+  #fetched(
+    outcome: 'ok' | ClientErrorCode,
+    context: GatewayContext | undefined,
+    startedAt: number,
+    retries: number,
+  ): void {
     if (this.#observers.length === 0) return;
     emitEvent(
       this.#observers,
@@ -238,7 +395,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
         subgraph: this.#options.name,
         durationMs: performance.now() - startedAt,
         outcome,
-        retries: 0,
+        retries,
         ...(context && { requestId: context.requestId }),
       },
       this.#options.logger,
@@ -246,7 +403,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   }
 
   /** One warning per failed fetch, throttled per subgraph so an outage cannot flood the log. */
-  #logFailure(failure: Failure, context: GatewayContext | undefined, startedAt: number): void {
+  #logFailure(failure: Failure, context: GatewayContext | undefined, startedAt: number, retries: number): void {
     const logger = this.#options.logger;
     if (!logger?.isLevelEnabled('warn')) return;
     const suppressed = this.#failureLog.take();
@@ -258,10 +415,28 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
         durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
         ...(context && { requestId: context.requestId }),
         ...failure.detail,
+        ...(retries > 0 && { retries }),
         ...(suppressed > 0 && { suppressedSinceLastLine: suppressed }),
       },
       'subgraph fetch failed',
     );
+  }
+
+  /** Logs (warn, throttled, no URL) and reports a change of this subgraph's circuit breaker. */
+  #circuitChanged(state: CircuitState): void {
+    const logger = this.#options.logger;
+    const suppressed = logger?.isLevelEnabled('warn') ? this.#circuitLog.take() : undefined;
+    if (suppressed !== undefined) {
+      logger?.warn(
+        {
+          subgraph: this.#options.name,
+          state,
+          ...(suppressed > 0 && { suppressedSinceLastLine: suppressed }),
+        },
+        'subgraph circuit breaker state changed',
+      );
+    }
+    emitEvent(this.#observers, { type: 'circuit-state', subgraph: this.#options.name, state }, logger);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ListeningServer } from '@fedgw/adapters';
 import { createGatewayFromConfig, type Gateway, type GatewayConfig, type Logger } from '@fedgw/gateway';
+import { withMetricsListener } from './metrics-server.js';
 
 export interface RunningGateway extends ListeningServer {
   readonly gateway: Gateway;
@@ -29,7 +30,7 @@ export async function serveGateway(config: GatewayConfig, logger: Logger): Promi
     await gateway.stop();
     throw error;
   }
-  return {
+  const running = {
     gateway,
     url: server.url,
     port: server.port,
@@ -38,4 +39,5 @@ export async function serveGateway(config: GatewayConfig, logger: Logger): Promi
       await gateway.stop();
     },
   };
+  return withMetricsListener(running, gateway, config.host, logger);
 }

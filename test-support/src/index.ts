@@ -1,8 +1,9 @@
 // What the test suites (and the bench's process helpers) share: free ports, GraphQL over
-// HTTP, a recording HTTP server, JWT signing keys, real child processes (subgraphs, the
-// compiled gateway, redis-server), and a body that never ends. The reference answers are
-// the subgraphs' own: `@fedgw/subgraphs`.
+// HTTP, a recording HTTP server, a chaos subgraph (faults on demand), JWT signing keys,
+// real child processes (subgraphs, the compiled gateway, redis-server), and a body that
+// never ends. The reference answers are the subgraphs' own: `@fedgw/subgraphs`.
 export { type CapturedLines, captureLines } from './captured-lines.js';
+export * from './chaos-subgraph.js';
 export { writeEndlessBody } from './endless-body.js';
 export { type GraphQLResult, postGraphQL, send } from './graphql.js';
 export * from './http-server.js';

@@ -35,6 +35,14 @@ const FRAMEWORKS = [
   '@nestjs/platform-fastify',
 ];
 const PLUGIN_LIBRARIES = ['jose', 'ioredis'];
+// Loaded only when OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT turns tracing on.
+const TRACING_SDK = [
+  '@opentelemetry/sdk-trace-node',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/exporter-trace-otlp-proto',
+];
 
 describe('layering: each layer loads only what it uses', () => {
   it('the core (@fedgw/gateway) loads no HTTP framework, no NestJS, neither jose nor ioredis', async () => {
@@ -43,10 +51,10 @@ describe('layering: each layer loads only what it uses', () => {
     for (const name of [...FRAMEWORKS, ...PLUGIN_LIBRARIES]) expect(packages, name).not.toContain(name);
   });
 
-  it('a gateway started with no plugins enabled loads neither jose nor ioredis', async () => {
+  it('a gateway started with no plugins enabled and no tracing loads neither jose, ioredis nor the tracing SDK', async () => {
     const packages = packagesIn(await modulesLoadedBy('@fedgw/gateway', 'start-gateway'));
     expect(packages.has('undici')).toBe(true);
-    for (const name of [...FRAMEWORKS, ...PLUGIN_LIBRARIES]) expect(packages, name).not.toContain(name);
+    for (const name of [...FRAMEWORKS, ...PLUGIN_LIBRARIES, ...TRACING_SDK]) expect(packages, name).not.toContain(name);
   });
 
   it('the contract is types only: importing it loads no other module', async () => {

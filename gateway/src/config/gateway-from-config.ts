@@ -6,15 +6,32 @@ import { clientAwareness } from '../plugins/client-awareness.js';
 import { type HeaderRulesOptions, headerRules } from '../plugins/header-rules.js';
 import type { JwtAlgorithm } from '../plugins/jwt/options.js';
 import { responseHeaders } from '../plugins/response-headers.js';
+import { tracingSettings } from '../tracing/options.js';
 import type { GatewayConfig, PluginName } from './types.js';
 
 /**
  * The gateway a deployment configures by environment: the plugins GATEWAY_PLUGINS names
- * (in their fixed hook order), then `options.plugins` added in code.
+ * (in their fixed hook order), the metrics plugin when METRICS_ENABLED, then
+ * `options.plugins` added in code.
  */
 export async function createGatewayFromConfig(config: GatewayConfig, options: CreateGatewayOptions): Promise<Gateway> {
   const configured = await pluginsFromConfig(config, options.logger);
-  return createGateway(config, { ...options, plugins: [...configured, ...(options.plugins ?? [])] });
+  const metrics = config.metricsEnabled ? await metricsFromConfig(config) : undefined;
+  const gateway = createGateway(config, {
+    ...options,
+    plugins: [...configured, ...(metrics ? [metrics] : []), ...(options.plugins ?? [])],
+  });
+  // The adapters serve it (or, with METRICS_PORT, the server's own listener).
+  return metrics ? Object.assign(gateway, { metrics: metrics.endpoint }) : gateway;
+}
+
+/** prom-client is imported only when metrics are on. */
+async function metricsFromConfig(config: GatewayConfig) {
+  return (await import('../plugins/metrics/index.js')).metrics({
+    maxOperationNames: config.metricsMaxOperationNames,
+    path: config.metricsPath,
+    ...(config.metricsPort !== undefined && { port: config.metricsPort }),
+  });
 }
 
 /**
@@ -63,5 +80,12 @@ export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): 
   };
   const plugins: GatewayPlugin[] = [];
   for (const name of config.plugins) plugins.push(await factories[name]());
+  // Tracing is on by OTEL_* settings, not GATEWAY_PLUGINS; last, so the gateway's traceparent
+  // replaces any a header rule propagated. The SDK is loaded only then.
+  const tracing = tracingSettings(config);
+  if (tracing) {
+    const { startTracing } = await import('../tracing/index.js');
+    plugins.push(await startTracing(tracing, { route: config.graphqlPath, logger }));
+  }
   return plugins;
 }

@@ -5,6 +5,7 @@ import { API_KEY_DEFAULTS } from '../plugins/api-key-auth.js';
 import { CLIENT_AWARENESS_DEFAULTS } from '../plugins/client-awareness.js';
 import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../plugins/demand-control.js';
 import { JWT_DEFAULTS } from '../plugins/jwt/options.js';
+import { checkMetricsConfig, METRICS_DEFAULTS } from '../plugins/metrics/config.js';
 import { DEFAULT_OPERATION_LIMITS } from '../plugins/operation-limits.js';
 import {
   isRedisUrl,
@@ -12,6 +13,18 @@ import {
   RATE_LIMIT_FAILURE_MODES,
   RATE_LIMIT_KEYS,
 } from '../plugins/rate-limit/options.js';
+import { RESILIENCE_DEFAULTS, RESILIENCE_FIELDS } from '../resilience/config.js';
+import { checkSupergraphSource, pollInterval, SUPERGRAPH_RELOAD_DEFAULTS } from '../supergraph/options.js';
+import {
+  checkTracingConfig,
+  exporterHeaders,
+  OTEL_SAMPLERS,
+  OTLP_PROTOCOLS,
+  resourceAttributes,
+  samplerRatio,
+  TRACING_DEFAULTS,
+  type TracingConfig,
+} from '../tracing/options.js';
 import { closestName } from './closest-name.js';
 import { apiKeys, headerPairs, pluginList } from './plugin-values.js';
 import {
@@ -23,6 +36,7 @@ import {
   RUNTIMES,
   type SubgraphOverride,
   subgraphKey,
+  TRUSTED_DOCUMENTS_MODES,
 } from './types.js';
 import {
   boolean,
@@ -78,6 +92,31 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   { key: 'port', env: 'PORT', parse: integer(0, 65535), fallback: () => 4000 },
   { key: 'graphqlPath', env: 'GRAPHQL_PATH', parse: urlPath, fallback: () => '/graphql' },
   { key: 'supergraphPath', env: 'SUPERGRAPH_PATH', parse: nonEmpty, fallback: () => 'supergraph.graphql' },
+  {
+    key: 'supergraphUrl',
+    env: 'SUPERGRAPH_URL',
+    // Hidden in errors: a signed artifact URL carries its token in the query string.
+    parse: secret(httpUrl, 'expected an http(s) URL'),
+    fallback: none,
+  },
+  {
+    key: 'supergraphPollIntervalMs',
+    env: 'SUPERGRAPH_POLL_INTERVAL_MS',
+    parse: pollInterval,
+    fallback: () => SUPERGRAPH_RELOAD_DEFAULTS.pollIntervalMs,
+  },
+  {
+    key: 'supergraphUrlTimeoutMs',
+    env: 'SUPERGRAPH_URL_TIMEOUT_MS',
+    parse: integer(100, 600_000),
+    fallback: () => SUPERGRAPH_RELOAD_DEFAULTS.urlTimeoutMs,
+  },
+  {
+    key: 'supergraphUrlMaxBytes',
+    env: 'SUPERGRAPH_URL_MAX_BYTES',
+    parse: byteSize(1024, 1024 ** 3),
+    fallback: () => SUPERGRAPH_RELOAD_DEFAULTS.urlMaxBytes,
+  },
   { key: 'subgraphTimeoutMs', env: 'SUBGRAPH_TIMEOUT_MS', parse: integer(1, 600_000), fallback: () => 30_000 },
   {
     key: 'subgraphPoolConnections',
@@ -93,6 +132,13 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
     // Below MAX_RESPONSE_BYTES, so one oversized subgraph costs its own fields, not the whole answer.
     fallback: () => 5 * 1024 ** 2,
   },
+  // Retries and circuit breaker: SUBGRAPH_RETRIES … SUBGRAPH_CIRCUIT_COOLDOWN_MS (resilience/config.ts).
+  ...RESILIENCE_FIELDS.map(({ suffix, key, configKey, parse }) => ({
+    key: configKey,
+    env: `SUBGRAPH_${suffix}`,
+    parse,
+    fallback: () => RESILIENCE_DEFAULTS[key],
+  })),
   { key: 'bodyLimitBytes', env: 'BODY_LIMIT', parse: byteSize(1024, 100 * 1024 ** 2), fallback: () => 2 * 1024 ** 2 },
   { key: 'requestTimeoutMs', env: 'REQUEST_TIMEOUT_MS', parse: integer(100, 3_600_000), fallback: () => 30_000 },
   { key: 'headersTimeoutMs', env: 'HEADERS_TIMEOUT_MS', parse: integer(100, 3_600_000), fallback: () => 10_000 },
@@ -104,6 +150,36 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   { key: 'shutdownDelayMs', env: 'SHUTDOWN_DELAY_MS', parse: integer(0, 600_000), fallback: () => 0 },
   { key: 'logLevel', env: 'LOG_LEVEL', parse: oneOf(LOG_LEVELS), fallback: () => 'info' },
   { key: 'logPretty', env: 'LOG_PRETTY', parse: boolean, fallback: isDev },
+  { key: 'metricsEnabled', env: 'METRICS_ENABLED', parse: boolean, fallback: () => false },
+  { key: 'metricsPort', env: 'METRICS_PORT', parse: integer(0, 65535), fallback: none },
+  { key: 'metricsPath', env: 'METRICS_PATH', parse: urlPath, fallback: () => METRICS_DEFAULTS.path },
+  {
+    key: 'metricsMaxOperationNames',
+    env: 'METRICS_MAX_OPERATION_NAMES',
+    parse: integer(0, 10_000),
+    fallback: () => METRICS_DEFAULTS.maxOperationNames,
+  },
+
+  // OpenTelemetry's standard variables (tracing is on when an OTLP endpoint is set).
+  { key: 'otelSdkDisabled', env: 'OTEL_SDK_DISABLED', parse: boolean, fallback: () => false },
+  { key: 'otelServiceName', env: 'OTEL_SERVICE_NAME', parse: nonEmpty, fallback: none },
+  { key: 'otelResourceAttributes', env: 'OTEL_RESOURCE_ATTRIBUTES', parse: resourceAttributes, fallback: () => ({}) },
+  { key: 'otelExporterOtlpEndpoint', env: 'OTEL_EXPORTER_OTLP_ENDPOINT', parse: httpUrl, fallback: none },
+  { key: 'otelExporterOtlpTracesEndpoint', env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', parse: httpUrl, fallback: none },
+  {
+    key: 'otelExporterOtlpProtocol',
+    env: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+    parse: oneOf(OTLP_PROTOCOLS),
+    fallback: () => TRACING_DEFAULTS.protocol,
+  },
+  { key: 'otelExporterOtlpHeaders', env: 'OTEL_EXPORTER_OTLP_HEADERS', parse: exporterHeaders, fallback: () => ({}) },
+  {
+    key: 'otelTracesSampler',
+    env: 'OTEL_TRACES_SAMPLER',
+    parse: oneOf(OTEL_SAMPLERS),
+    fallback: () => TRACING_DEFAULTS.sampler,
+  },
+  { key: 'otelTracesSamplerArg', env: 'OTEL_TRACES_SAMPLER_ARG', parse: samplerRatio, fallback: none },
 
   { key: 'plugins', env: 'GATEWAY_PLUGINS', parse: pluginList, fallback: () => [] },
   { key: 'jwtJwksUrl', env: 'JWT_JWKS_URL', parse: httpUrl, fallback: none },
@@ -185,6 +261,9 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   },
   { key: 'redisUrl', env: 'REDIS_URL', parse: redisUrl, fallback: none },
 
+  { key: 'trustedDocuments', env: 'TRUSTED_DOCUMENTS', parse: nonEmpty, fallback: none },
+  // Its default depends on TRUSTED_DOCUMENTS: checkTrustedDocuments fills it in.
+  { key: 'trustedDocumentsMode', env: 'TRUSTED_DOCUMENTS_MODE', parse: oneOf(TRUSTED_DOCUMENTS_MODES), fallback: none },
   { key: 'maxDepth', env: 'MAX_DEPTH', parse: integer(1, 1000), fallback: () => DEFAULT_OPERATION_LIMITS.maxDepth },
   {
     key: 'maxAliases',
@@ -224,12 +303,14 @@ const REQUIRED_BY_PLUGIN: Partial<Record<string, readonly { key: ScalarKey; env:
 };
 
 export const CONFIG_FILE_ENV = 'GATEWAY_CONFIG_FILE';
-const SUBGRAPH_ENV = /^SUBGRAPH_([A-Z0-9_]+?)_(URL|TIMEOUT_MS|MAX_RESPONSE_BYTES)$/;
 const SUBGRAPH_FIELDS: Record<string, { key: keyof SubgraphOverride; parse: ValueParser<unknown> }> = {
   URL: { key: 'url', parse: httpUrl },
   TIMEOUT_MS: { key: 'timeoutMs', parse: integer(1, 600_000) },
   MAX_RESPONSE_BYTES: { key: 'maxResponseBytes', parse: byteSize(1024, 1024 ** 3) },
+  ...Object.fromEntries(RESILIENCE_FIELDS.map(({ suffix, key, parse }) => [suffix, { key, parse }])),
 };
+// No global setting (SUBGRAPH_RETRY_BUDGET) reads as `SUBGRAPH_<name>_<suffix>`: none is taken for an override.
+const SUBGRAPH_ENV = new RegExp(`^SUBGRAPH_([A-Z0-9_]+?)_(${Object.keys(SUBGRAPH_FIELDS).join('|')})$`);
 
 export interface ParseConfigOptions {
   /** Resolves relative paths (supergraph, config file). Default: `process.cwd()`. */
@@ -256,6 +337,8 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
     if (raw === undefined) continue;
     record(values, field.key, field.parse(raw), source, issues);
   }
+  // Before defaults fill in: only what was set can be a contradiction.
+  checkSupergraphSource(values, issues);
   for (const field of CONFIG_FIELDS) {
     if (!(field.key in values)) {
       values[field.key] = field.fallback({ env: (values.env as GatewayConfig['env']) ?? 'production' });
@@ -270,6 +353,9 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
     });
   }
   checkPluginSettings(values, issues);
+  checkTrustedDocuments(values, cwd, issues);
+  checkTracingConfig(values as Partial<TracingConfig>, issues);
+  checkMetricsConfig(values, issues);
   rejectRemovedSettings(env, file, fileName, issues);
   for (const key of Object.keys(file)) {
     if (key !== 'subgraphs' && !(key in REMOVED_SETTINGS) && !CONFIG_FIELDS.some((field) => field.key === key)) {
@@ -328,6 +414,25 @@ function rejectRemovedSettings(
   }
 }
 
+/**
+ * A manifest without a mode is enforced (it is given to lock the graph down). A mode that
+ * needs a manifest without one would silently run every operation, so it is an error.
+ * The path is resolved like SUPERGRAPH_PATH.
+ */
+function checkTrustedDocuments(values: Record<string, unknown>, cwd: string, issues: ConfigIssue[]): void {
+  const path = values.trustedDocuments as string | undefined;
+  const mode = values.trustedDocumentsMode as string | undefined;
+  if (path === undefined) {
+    if (mode !== undefined && mode !== 'off') {
+      issues.push({ field: 'TRUSTED_DOCUMENTS_MODE', message: `${mode} needs a manifest: set TRUSTED_DOCUMENTS` });
+    }
+    values.trustedDocumentsMode = 'off';
+    return;
+  }
+  values.trustedDocuments = resolve(cwd, path);
+  values.trustedDocumentsMode = mode ?? 'enforce';
+}
+
 /** What a field needs only when a plugin that uses it is on, named by environment variable. */
 function checkPluginSettings(values: Record<string, unknown>, issues: ConfigIssue[]): void {
   const plugins = (values.plugins ?? []) as string[];
@@ -378,7 +483,12 @@ function parseSubgraphs(
           const spec = Object.values(SUBGRAPH_FIELDS).find((field) => field.key === key);
           const source = `${fileName}: subgraphs.${name}.${key}`;
           if (!spec)
-            issues.push({ field: source, message: 'unknown setting (expected url, timeoutMs or maxResponseBytes)' });
+            issues.push({
+              field: source,
+              message: `unknown setting (expected ${Object.values(SUBGRAPH_FIELDS)
+                .map((field) => field.key)
+                .join(', ')})`,
+            });
           else record(target, key, spec.parse(raw), source, issues);
         }
       }

@@ -1,5 +1,6 @@
 import type { ApiKeyEntry } from '../plugins/api-key-auth.js';
 import type { RateLimitFailureMode, RateLimitKey } from '../plugins/rate-limit/options.js';
+import type { OtelSampler, OtlpProtocol } from '../tracing/options.js';
 
 export type { ApiKeyEntry };
 export const GATEWAY_ENVS = ['production', 'development'] as const;
@@ -26,6 +27,8 @@ export const PLUGIN_PROFILES: Readonly<Record<string, readonly PluginName[]>> = 
   full: ['header-rules', 'client-awareness', 'jwt', 'rate-limit', 'response-headers'],
 };
 export const RATE_LIMIT_COSTS = ['request', 'estimated'] as const;
+/** TRUSTED_DOCUMENTS_MODE; see the trusted-documents plugin. */
+export const TRUSTED_DOCUMENTS_MODES = ['off', 'allow-ids', 'enforce'] as const;
 
 export type PluginName = (typeof PLUGIN_NAMES)[number];
 export type GatewayEnv = (typeof GATEWAY_ENVS)[number];
@@ -46,6 +49,15 @@ export interface SubgraphOverride {
   readonly timeoutMs?: number;
   /** Replaces `subgraphMaxResponseBytes` for this subgraph. */
   readonly maxResponseBytes?: number;
+  /** Each replaces the `subgraphRetry*` / `subgraphCircuit*` setting of the same name for this subgraph. */
+  readonly retries?: number;
+  readonly retryBackoffMs?: number;
+  readonly retryBudget?: number;
+  readonly retryMinPerSec?: number;
+  readonly circuitBreaker?: boolean;
+  readonly circuitFailureRate?: number;
+  readonly circuitMinRequests?: number;
+  readonly circuitCooldownMs?: number;
 }
 
 /** The whole gateway configuration: one shape, every default filled in by `parseConfig`. */
@@ -59,6 +71,14 @@ export interface GatewayConfig {
   readonly graphqlPath: string;
   /** Absolute path of the supergraph SDL file. */
   readonly supergraphPath: string;
+  /** Set: the supergraph is fetched from this URL instead of `supergraphPath` (never logged). */
+  readonly supergraphUrl?: string;
+  /** How often the supergraph source is checked for a new supergraph (hot reload); 0 turns it off. */
+  readonly supergraphPollIntervalMs: number;
+  /** Bounds each fetch of `supergraphUrl`, headers and body. */
+  readonly supergraphUrlTimeoutMs: number;
+  /** A larger answer from `supergraphUrl` is abandoned mid-read. */
+  readonly supergraphUrlMaxBytes: number;
   /** Keyed by subgraph name in lower case, `-` written as `_`. */
   readonly subgraphs: Readonly<Record<string, SubgraphOverride>>;
   readonly subgraphTimeoutMs: number;
@@ -68,6 +88,22 @@ export interface GatewayConfig {
   readonly subgraphKeepAliveMs: number;
   /** A subgraph answer larger than this is aborted mid-read (SUBGRAPH_RESPONSE_TOO_LARGE). */
   readonly subgraphMaxResponseBytes: number;
+  /** Retries of a failed query fetch (never a mutation's), within its timeout; 0 turns them off. */
+  readonly subgraphRetries: number;
+  /** The first retry waits up to this (full jitter), doubling with each retry. */
+  readonly subgraphRetryBackoffMs: number;
+  /** Retries may be at most this share of a subgraph's requests over 10 s… */
+  readonly subgraphRetryBudget: number;
+  /** …plus this many per second. */
+  readonly subgraphRetryMinPerSec: number;
+  /** A circuit breaker per subgraph (SUBGRAPH_CIRCUIT_OPEN while open). */
+  readonly subgraphCircuitBreaker: boolean;
+  /** It opens when this share of the attempts over 10 s failed… */
+  readonly subgraphCircuitFailureRate: number;
+  /** …and there were at least this many. */
+  readonly subgraphCircuitMinRequests: number;
+  /** It lets one probe through this long after opening. */
+  readonly subgraphCircuitCooldownMs: number;
   readonly bodyLimitBytes: number;
   /** A client must send its whole request within this (then 408); the same on every mount. */
   readonly requestTimeoutMs: number;
@@ -85,6 +121,29 @@ export interface GatewayConfig {
   readonly shutdownDelayMs: number;
   readonly logLevel: LogLevel;
   readonly logPretty: boolean;
+  /** Prometheus metrics (plugins/metrics/). */
+  readonly metricsEnabled: boolean;
+  /** Set: metrics are served only on a listener of their own on this port (not public); unset: on `port`. */
+  readonly metricsPort?: number;
+  readonly metricsPath: string;
+  /** Distinct operation names kept as label values; later ones are counted as `__other`. */
+  readonly metricsMaxOperationNames: number;
+
+  /** OpenTelemetry tracing (the standard OTEL_* variables): on when an OTLP endpoint is set. */
+  readonly otelSdkDisabled: boolean;
+  /** Unset: `service.name` of `otelResourceAttributes`, else `graphql-gateway`. */
+  readonly otelServiceName?: string;
+  readonly otelResourceAttributes: Readonly<Record<string, string>>;
+  /** A base URL: spans go to `<base>/v1/traces`. */
+  readonly otelExporterOtlpEndpoint?: string;
+  /** The full traces URL; wins over `otelExporterOtlpEndpoint`. */
+  readonly otelExporterOtlpTracesEndpoint?: string;
+  readonly otelExporterOtlpProtocol: OtlpProtocol;
+  /** Sent with every export (a secret: usually an API key). */
+  readonly otelExporterOtlpHeaders: Readonly<Record<string, string>>;
+  readonly otelTracesSampler: OtelSampler;
+  /** The ratio of the `traceidratio` samplers (0 to 1); unset: 1. */
+  readonly otelTracesSamplerArg?: number;
 
   /** Enabled plugins, in the order their hooks run (GATEWAY_PLUGINS, profiles expanded). */
   readonly plugins: readonly PluginName[];
@@ -121,6 +180,11 @@ export interface GatewayConfig {
   readonly rateLimitFailureMode: RateLimitFailureMode;
   /** Set: the rate limit is kept in Redis (shared by replicas); unset: in memory. */
   readonly redisUrl?: string;
+
+  /** Trusted documents manifest (absolute path); unset: trusted documents are off. */
+  readonly trustedDocuments?: string;
+  /** With a manifest the default is `enforce`, without one `off` (filled in by the parser). */
+  readonly trustedDocumentsMode: (typeof TRUSTED_DOCUMENTS_MODES)[number];
 
   /** Operation limits: always on. */
   readonly maxDepth: number;

@@ -10,7 +10,8 @@ export type GatewayEvent =
   | SubgraphRetryEvent
   | CircuitStateEvent
   | SupergraphLoadEvent
-  | TrustedDocumentsLoadEvent;
+  | TrustedDocumentsLoadEvent
+  | QueryPlanCacheEvent;
 
 /** One subgraph fetch finished (after any retries), whatever its outcome. */
 export interface SubgraphFetchEvent {
@@ -60,4 +61,10 @@ export interface TrustedDocumentsLoadEvent {
   /** Operations in the manifest now in use. */
   readonly documents: number;
   readonly reason?: string;
+}
+
+/** An operation that passed validation looked up its query plan: found (`hit`) or planned now (`miss`). */
+export interface QueryPlanCacheEvent {
+  readonly type: 'query-plan-cache';
+  readonly outcome: 'hit' | 'miss';
 }

@@ -7,12 +7,13 @@ export type {
   CircuitState,
   CircuitStateEvent,
   GatewayEvent,
+  QueryPlanCacheEvent,
   SubgraphFetchEvent,
   SubgraphRetryEvent,
   SupergraphLoadEvent,
   TrustedDocumentsLoadEvent,
 } from './events.js';
 export type { Identity } from './identity.js';
-export type { MountableGateway } from './mountable-gateway.js';
+export type { MetricsEndpoint, MetricsScrape, MountableGateway } from './mountable-gateway.js';
 export type { GatewayPlugin, SubgraphRequest, SubgraphResponse } from './plugin.js';
 export type { RequestScope } from './request-scope.js';

@@ -17,4 +17,29 @@ export interface MountableGateway<TContext extends BaseContext = BaseContext> {
   isReady(): boolean;
   /** Called once per request on the GraphQL path, after the response is sent. */
   onResponse?(scope: RequestScope, statusCode: number): void;
+  /**
+   * When present, adapters call the GraphQL handler through it, so whatever it sets up (a
+   * tracing span as the active context) is in place while the request is executed. Absent
+   * when no plugin needs it, so adapters then skip the extra call.
+   */
+  runRequest?<T>(scope: RequestScope, handler: () => T): T;
+  /** Prometheus metrics (METRICS_ENABLED); absent when they are off. */
+  readonly metrics?: MetricsEndpoint;
+}
+
+/** What a scrape answers: the Prometheus text exposition format. */
+export interface MetricsScrape {
+  readonly contentType: string;
+  readonly body: string;
+}
+
+export interface MetricsEndpoint {
+  /** Where they are served, e.g. `/metrics`. */
+  readonly path: string;
+  /**
+   * Set (METRICS_PORT): served only by a listener of their own on this port, so they are not
+   * public; the adapters leave them off the main listener. Unset: the adapters serve them.
+   */
+  readonly port?: number;
+  scrape(): Promise<MetricsScrape>;
 }

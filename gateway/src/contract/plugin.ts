@@ -59,6 +59,16 @@ export interface GatewayPlugin {
    * it runs on the request path; a throw is logged once and ignored.
    */
   onEvent?(event: GatewayEvent): void;
+  /**
+   * Wraps the handling of one request on the GraphQL path (tracing makes its server span
+   * the active context here). Must call `next` once and return what it returns.
+   */
+  aroundRequest?<T>(scope: RequestScope, next: () => T): T;
+  /**
+   * After the response is sent, with its final HTTP status; also for requests refused before
+   * `aroundRequest` ran (413, a bad Host). Must be cheap and must not throw.
+   */
+  onResponse?(scope: RequestScope, statusCode: number): void;
   /** Releases connections and timers when the gateway stops. */
   close?(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { applyServerTimeouts, closeGracefully, type ListeningServer } from '@fed
 import type { Gateway, GatewayConfig, Logger } from '@fedgw/gateway';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { withMetricsListener } from '../metrics-server.js';
 import { GatewayModule } from './gateway.module.js';
 import { PinoNestLogger } from './pino-nest-logger.js';
 import { GATEWAY } from './tokens.js';
@@ -33,11 +34,13 @@ export async function listenNest(config: GatewayConfig, logger: Logger): Promise
   applyServerTimeouts(httpServer, config);
   await app.listen(config.port, config.host);
   const { port } = httpServer.address() as AddressInfo;
-  return {
+  const gateway = app.get<Gateway>(GATEWAY);
+  const server = {
     app,
-    gateway: app.get<Gateway>(GATEWAY),
+    gateway,
     port,
     url: await app.getUrl(),
     close: () => closeGracefully(httpServer, () => app.close()),
   };
+  return withMetricsListener(server, gateway, config.host, logger);
 }

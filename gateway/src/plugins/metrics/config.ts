@@ -1,0 +1,44 @@
+// The METRICS_* settings the config parser checks across fields. Pure: importing this
+// loads no prom-client, so a gateway with metrics off never does.
+import type { ConfigIssue } from '../../errors.js';
+
+export const METRICS_DEFAULTS = Object.freeze({
+  path: '/metrics',
+  /** Distinct operation names kept as label values; the rest fold into `__other`. */
+  maxOperationNames: 100,
+});
+
+/** Paths the adapters already answer on the main listener. */
+const PROBE_PATHS = ['/health', '/ready'];
+
+interface MetricsValues {
+  metricsEnabled?: boolean;
+  metricsPort?: number;
+  metricsPath?: string;
+  port?: number;
+  graphqlPath?: string;
+}
+
+/** Run once every default is filled in; names each contradiction by its variable. */
+export function checkMetricsConfig(values: MetricsValues, issues: ConfigIssue[]): void {
+  const { metricsEnabled, metricsPort, metricsPath, port, graphqlPath } = values;
+  if (!metricsEnabled) {
+    // Setting a port for metrics that are off is a mistake the operator would not notice.
+    if (metricsPort !== undefined) {
+      issues.push({ field: 'METRICS_PORT', message: 'has no effect unless METRICS_ENABLED=true' });
+    }
+    return;
+  }
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    issues.push({
+      field: 'METRICS_PORT',
+      message: `must differ from PORT (${port}): unset it to serve metrics on the main port`,
+    });
+  }
+  // On its own listener only the metrics path is served, so nothing can collide there.
+  if (metricsPort === undefined && metricsPath !== undefined) {
+    if (metricsPath === graphqlPath || PROBE_PATHS.includes(metricsPath)) {
+      issues.push({ field: 'METRICS_PATH', message: `"${metricsPath}" is already served on the main port` });
+    }
+  }
+}

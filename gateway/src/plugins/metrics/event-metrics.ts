@@ -1,0 +1,66 @@
+import type { CircuitState, GatewayEvent } from '../../contract/index.js';
+import { codeLabel } from './codes.js';
+import type { Series } from './series.js';
+
+const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half-open'];
+
+/** One subgraph's fetch series children, made on its first fetch and reused. */
+interface SubgraphSeries {
+  readonly duration: ReturnType<Series['fetchDuration']['labels']>;
+  readonly timeouts: ReturnType<Series['fetchTimeouts']['labels']>;
+  readonly errors: Map<string, ReturnType<Series['fetchErrors']['labels']>>;
+}
+
+/** Turns the gateway's events (`GatewayPlugin.onEvent`) into series. Runs on the request path. */
+export function eventMetrics(series: Series): (event: GatewayEvent) => void {
+  const subgraphs = new Map<string, SubgraphSeries>();
+  const subgraphSeries = (name: string): SubgraphSeries => {
+    let found = subgraphs.get(name);
+    if (!found) {
+      found = {
+        duration: series.fetchDuration.labels(name),
+        timeouts: series.fetchTimeouts.labels(name),
+        errors: new Map(),
+      };
+      subgraphs.set(name, found);
+    }
+    return found;
+  };
+
+  return (event) => {
+    switch (event.type) {
+      case 'subgraph-fetch': {
+        const subgraph = subgraphSeries(event.subgraph);
+        subgraph.duration.observe(event.durationMs / 1000);
+        if (event.outcome === 'ok') return;
+        let errors = subgraph.errors.get(event.outcome);
+        if (!errors) {
+          errors = series.fetchErrors.labels(event.subgraph, codeLabel(event.outcome));
+          subgraph.errors.set(event.outcome, errors);
+        }
+        errors.inc();
+        if (event.outcome === 'SUBGRAPH_TIMEOUT') subgraph.timeouts.inc();
+        return;
+      }
+      case 'subgraph-retry':
+        series.retries.labels(event.subgraph, codeLabel(event.code)).inc();
+        return;
+      case 'circuit-state':
+        // The enum pattern: one series per state, 1 for the current one, so `== 1` selects it.
+        for (const state of CIRCUIT_STATES) {
+          series.circuitState.labels(event.subgraph, state).set(state === event.state ? 1 : 0);
+        }
+        return;
+      case 'supergraph-load':
+        series.supergraphLoads.labels(event.source, event.outcome).inc();
+        return;
+      case 'trusted-documents-load':
+        series.trustedDocumentsLoads.labels(event.outcome).inc();
+        if (event.outcome === 'applied') series.trustedDocuments.set(event.documents);
+        return;
+      case 'query-plan-cache':
+        (event.outcome === 'hit' ? series.planCacheHits : series.planCacheMisses).inc();
+        return;
+    }
+  };
+}

@@ -1,0 +1,55 @@
+import { asOptionsObject, checkKnownKeys, OptionIssues } from '../options.js';
+import { METRICS_DEFAULTS } from './config.js';
+
+export const PLUGIN_NAME = 'metrics';
+
+export interface MetricsOptions {
+  /**
+   * Distinct operation names kept as label values (the first ones seen); later names are
+   * counted as `__other`, so clients cannot grow the series without bound. 0 keeps none.
+   * Default: 100.
+   */
+  maxOperationNames?: number;
+  /** prom-client's default process metrics (CPU, RSS, heap, GC, event-loop lag). Default: true. */
+  defaultMetrics?: boolean;
+  /** Where the metrics are served. Default: `/metrics`. */
+  path?: string;
+  /** Set: served only by a listener of their own on this port (the server opens it). Default: unset. */
+  port?: number;
+}
+
+export interface MetricsSettings {
+  readonly maxOperationNames: number;
+  readonly defaultMetrics: boolean;
+  readonly path: string;
+  readonly port: number | undefined;
+}
+
+const KNOWN = [
+  'maxOperationNames',
+  'defaultMetrics',
+  'path',
+  'port',
+] as const satisfies readonly (keyof MetricsOptions)[];
+
+/** Checks every option, throwing one error that names each bad one. */
+export function checkOptions(options: MetricsOptions): MetricsSettings {
+  const raw = asOptionsObject(PLUGIN_NAME, options);
+  const issues = new OptionIssues();
+  checkKnownKeys(issues, raw, KNOWN);
+  issues.integer('maxOperationNames', raw.maxOperationNames, 0, 10_000);
+  issues.integer('port', raw.port, 0, 65_535);
+  if (raw.defaultMetrics !== undefined && typeof raw.defaultMetrics !== 'boolean') {
+    issues.add('defaultMetrics', 'must be a boolean');
+  }
+  if (raw.path !== undefined && (typeof raw.path !== 'string' || !/^\/[A-Za-z0-9._~\-/]*$/.test(raw.path))) {
+    issues.add('path', 'must be a path starting with "/"');
+  }
+  issues.throwIfAny(PLUGIN_NAME);
+  return {
+    maxOperationNames: options.maxOperationNames ?? METRICS_DEFAULTS.maxOperationNames,
+    defaultMetrics: options.defaultMetrics ?? true,
+    path: options.path ?? METRICS_DEFAULTS.path,
+    port: options.port,
+  };
+}

@@ -1,0 +1,101 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+// Seconds, from a fast cached answer to a slow federated one; subgraph fetches start lower.
+const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const FETCH_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * Every series the gateway exports, on one registry. Labels take bounded values only:
+ * operation names (capped), operation types, outcomes, registered error codes, subgraph
+ * names from the supergraph. Never a user id, an IP, a header value or a URL.
+ */
+export function createSeries(registry: Registry) {
+  const registers = [registry];
+  return {
+    requests: new Counter({
+      name: 'gateway_graphql_requests_total',
+      help: 'GraphQL requests that reached the operation pipeline, by operation and outcome (ok, error: executed with errors, rejected: refused before execution).',
+      labelNames: ['operation_name', 'operation_type', 'outcome'] as const,
+      registers,
+    }),
+    requestDuration: new Histogram({
+      name: 'gateway_graphql_request_duration_seconds',
+      help: 'Time from the request reaching the gateway to its response being ready.',
+      labelNames: ['operation_name', 'operation_type'] as const,
+      buckets: REQUEST_BUCKETS,
+      registers,
+    }),
+    rejections: new Counter({
+      name: 'gateway_graphql_rejections_total',
+      help: 'Requests refused before execution, by the extensions.code of the first error (rate limit, limits, cost, validation, authentication...).',
+      labelNames: ['code'] as const,
+      registers,
+    }),
+    authFailures: new Counter({
+      name: 'gateway_auth_failures_total',
+      help: 'Requests refused by an authentication plugin, by reason (missing, invalid, malformed, error).',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
+    planCacheHits: new Counter({
+      name: 'gateway_query_plan_cache_hits_total',
+      help: 'Operations whose query plan was found in the cache.',
+      registers,
+    }),
+    planCacheMisses: new Counter({
+      name: 'gateway_query_plan_cache_misses_total',
+      help: 'Operations that had to be planned.',
+      registers,
+    }),
+    fetchDuration: new Histogram({
+      name: 'gateway_subgraph_fetch_duration_seconds',
+      help: 'Subgraph fetches, from the first attempt to the answer used (retries included).',
+      labelNames: ['subgraph'] as const,
+      buckets: FETCH_BUCKETS,
+      registers,
+    }),
+    fetchErrors: new Counter({
+      name: 'gateway_subgraph_fetch_errors_total',
+      help: 'Subgraph fetches that failed, by the code on the affected fields.',
+      labelNames: ['subgraph', 'code'] as const,
+      registers,
+    }),
+    fetchTimeouts: new Counter({
+      name: 'gateway_subgraph_fetch_timeouts_total',
+      help: 'Subgraph fetches aborted at their timeout (also counted in gateway_subgraph_fetch_errors_total).',
+      labelNames: ['subgraph'] as const,
+      registers,
+    }),
+    retries: new Counter({
+      name: 'gateway_subgraph_retries_total',
+      help: 'Subgraph fetch attempts that failed and were retried, by the code of the failure.',
+      labelNames: ['subgraph', 'code'] as const,
+      registers,
+    }),
+    circuitState: new Gauge({
+      name: 'gateway_subgraph_circuit_state',
+      help: "A subgraph's circuit breaker: 1 for its current state (closed, open, half-open), 0 for the others.",
+      labelNames: ['subgraph', 'state'] as const,
+      registers,
+    }),
+    supergraphLoads: new Counter({
+      name: 'gateway_supergraph_loads_total',
+      help: 'Supergraphs read at startup or on a change: applied, or rejected (the previous one kept).',
+      labelNames: ['source', 'outcome'] as const,
+      registers,
+    }),
+    trustedDocumentsLoads: new Counter({
+      name: 'gateway_trusted_documents_loads_total',
+      help: 'Trusted-document manifests read at startup or on a change: applied or rejected.',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    trustedDocuments: new Gauge({
+      name: 'gateway_trusted_documents',
+      help: 'Operations in the trusted-documents manifest in use.',
+      registers,
+    }),
+  };
+}
+
+export type Series = ReturnType<typeof createSeries>;

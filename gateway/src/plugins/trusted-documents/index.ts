@@ -1,0 +1,207 @@
+import { readFileSync } from 'node:fs';
+import type { GraphQLRequest, GraphQLRequestListener } from '@apollo/server';
+import type { GraphQLError } from 'graphql';
+import type { GatewayContext, GatewayEvent, GatewayPlugin } from '../../contract/index.js';
+import { ClientErrorCode } from '../../error-registry.js';
+import { PluginOptionsError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { type FilePoller, pollFile } from '../../watch/poll-file.js';
+import { httpError } from '../http-error.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues, optionalDuration } from '../options.js';
+import { documentIdOf } from './document-id.js';
+import { parseManifest, type TrustedManifest } from './manifest.js';
+
+export { type ManifestFormat, type ManifestResult, parseManifest, type TrustedManifest } from './manifest.js';
+
+/**
+ * `allow-ids`: a client may send a manifest id instead of the document; any full document
+ * still runs. `enforce`: only manifest operations run, by id or by full document.
+ */
+export const TRUSTED_DOCUMENTS_MODES = ['allow-ids', 'enforce'] as const;
+export type TrustedDocumentsMode = (typeof TRUSTED_DOCUMENTS_MODES)[number];
+
+export interface TrustedDocumentsOptions {
+  /** The manifest file: Apollo's persisted query manifest, or a Relay / Codegen `{ id: document }` map. */
+  manifestPath: string;
+  /** Default: `enforce` (a manifest is given to lock the graph down; allow-ids is the rollout step). */
+  mode?: TrustedDocumentsMode;
+  /** How often the file is checked for a new manifest; 0 turns hot reload off. Default: 10,000 ms */
+  pollIntervalMs?: number;
+  /** Reload outcomes are logged here (counts and entry names, never document text). */
+  logger?: Logger;
+  /** Hands `trusted-documents-load` events to the gateway's observers (createGateway wires it). */
+  emit?: (event: GatewayEvent) => void;
+}
+
+export const TRUSTED_DOCUMENTS_DEFAULTS = { mode: 'enforce', pollIntervalMs: 10_000 } as const;
+
+/**
+ * Any operation trivially valid against any schema. A refused request's text is swapped
+ * for it, so Apollo Server never parses or validates what the client sent (no work, and
+ * no validation messages that would describe the schema to a caller the manifest keeps out).
+ */
+const REFUSED_PLACEHOLDER = '{ __typename }';
+
+/**
+ * Trusted documents (persisted query manifest / safelist). Runs in `requestDidStart`,
+ * before Apollo Server reads `request.query`: an id becomes the manifest's document
+ * there, and a refused request is answered 400 from `didResolveOperation` (the first hook
+ * whose errors get an HTTP status), before operation limits and planning. A request costs
+ * a Map get; only a full document that is not byte-for-byte in the manifest (enforce mode)
+ * is lexed once more to compare it token by token.
+ */
+export function trustedDocuments(options: TrustedDocumentsOptions): GatewayPlugin {
+  const issues = new OptionIssues();
+  const raw = asOptionsObject('trusted-documents', options);
+  checkKnownKeys(issues, raw, ['manifestPath', 'mode', 'pollIntervalMs', 'logger', 'emit']);
+  if (typeof raw.manifestPath !== 'string' || raw.manifestPath.trim() === '') {
+    issues.add('manifestPath', 'must be a non-empty string (the manifest file)');
+  }
+  issues.oneOf('mode', raw.mode, TRUSTED_DOCUMENTS_MODES);
+  const pollIntervalMs = optionalDuration(issues, raw, 'pollIntervalMs', TRUSTED_DOCUMENTS_DEFAULTS.pollIntervalMs);
+  if (raw.emit !== undefined && typeof raw.emit !== 'function') issues.add('emit', 'must be a function');
+  issues.throwIfAny('trusted-documents');
+
+  const { manifestPath, logger, emit } = options;
+  const mode = options.mode ?? TRUSTED_DOCUMENTS_DEFAULTS.mode;
+  // Read once at construction: a bad manifest fails startup, naming every bad entry.
+  const initialText = readManifest(manifestPath);
+  const initial = parseManifest(initialText);
+  if (!initial.ok) {
+    throw new PluginOptionsError(
+      'trusted-documents',
+      initial.issues.map((issue) => ({
+        field: `manifestPath (${manifestPath}): ${issue.field}`,
+        message: issue.message,
+      })),
+    );
+  }
+  // Swapped whole on reload; a request reads it once, so it never sees half of two manifests.
+  let current: TrustedManifest = initial.manifest;
+  let poller: FilePoller | undefined;
+  let lastReadError: string | undefined;
+
+  const report = (event: GatewayEvent) => emit?.(event);
+  const apply = (text: string) => {
+    const result = parseManifest(text);
+    if (!result.ok) {
+      const reason = summary(result.issues);
+      logger?.warn(
+        { plugin: 'trusted-documents', manifest: manifestPath, issues: result.issues, documents: current.size },
+        'trusted documents manifest rejected; the previous one stays in use',
+      );
+      report({ type: 'trusted-documents-load', outcome: 'rejected', documents: current.size, reason });
+      return;
+    }
+    current = result.manifest;
+    logger?.info(
+      { plugin: 'trusted-documents', manifest: manifestPath, documents: current.size, format: current.format },
+      'trusted documents manifest reloaded',
+    );
+    report({ type: 'trusted-documents-load', outcome: 'applied', documents: current.size });
+  };
+
+  const check = (request: GraphQLRequest): GraphQLError | undefined => {
+    const manifest = current;
+    const query = request.query;
+    if (typeof query === 'string' && query !== '') {
+      // The document that runs is the one checked, whatever id rides along with it.
+      if (mode === 'allow-ids' || manifest.contains(query)) return undefined;
+      return httpError(ClientErrorCode.QUERY_NOT_IN_SAFELIST, 'The operation is not in the trusted documents list.');
+    }
+    const id = documentIdOf(request);
+    if (id.kind === 'none') return undefined; // Apollo Server answers 400: no query
+    if (id.kind === 'bad') return httpError(ClientErrorCode.BAD_REQUEST, id.message);
+    const document = manifest.documentFor(id.id);
+    if (document === undefined) {
+      return httpError(
+        ClientErrorCode.PERSISTED_QUERY_NOT_IN_LIST,
+        'The document id is not in the trusted documents list.',
+      );
+    }
+    request.query = document;
+    // Resolved here: Apollo's APQ handling must not look the id up again (or compare it to the text).
+    request.extensions = withoutPersistedQuery(request.extensions);
+    return undefined;
+  };
+
+  return {
+    name: 'trusted-documents',
+    apollo: {
+      async serverWillStart() {
+        report({ type: 'trusted-documents-load', outcome: 'applied', documents: current.size });
+        logger?.info(
+          {
+            plugin: 'trusted-documents',
+            manifest: manifestPath,
+            documents: current.size,
+            format: current.format,
+            mode,
+          },
+          'trusted documents manifest loaded',
+        );
+        if (pollIntervalMs === 0 || poller) return;
+        poller = pollFile({
+          path: manifestPath,
+          intervalMs: pollIntervalMs,
+          initialText,
+          onChange: (text) => {
+            lastReadError = undefined;
+            apply(text);
+          },
+          onError: (error) => {
+            // A vanished file (mid-rewrite, ConfigMap swap) keeps the manifest; logged once until it changes.
+            const code = String((error as NodeJS.ErrnoException)?.code ?? (error as Error)?.message);
+            if (code === lastReadError) return;
+            lastReadError = code;
+            logger?.warn(
+              { plugin: 'trusted-documents', manifest: manifestPath, code },
+              'cannot read the trusted documents manifest; the previous one stays in use',
+            );
+          },
+        });
+      },
+      async requestDidStart({ request }): Promise<GraphQLRequestListener<GatewayContext> | undefined> {
+        // No await before this: it must finish before Apollo Server reads the request.
+        const refusal = check(request);
+        if (!refusal) return undefined;
+        request.query = REFUSED_PLACEHOLDER;
+        request.operationName = undefined;
+        request.extensions = undefined;
+        return {
+          async didResolveOperation() {
+            throw refusal;
+          },
+        };
+      },
+    },
+    async close() {
+      poller?.close();
+      poller = undefined;
+    },
+  };
+}
+
+function readManifest(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new PluginOptionsError('trusted-documents', [
+      { field: `manifestPath (${path})`, message: `cannot be read (${code})` },
+    ]);
+  }
+}
+
+function withoutPersistedQuery(extensions: GraphQLRequest['extensions']): GraphQLRequest['extensions'] {
+  if (!extensions || !('persistedQuery' in extensions)) return extensions;
+  const { persistedQuery: _, ...rest } = extensions;
+  return rest;
+}
+
+/** The first problem and how many more, for the event (the log line has them all). */
+function summary(issues: readonly { field: string; message: string }[]): string {
+  const [first] = issues;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return first ? `${first.field}: ${first.message}${more}` : 'invalid';
+}

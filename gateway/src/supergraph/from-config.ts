@@ -1,0 +1,15 @@
+import type { GatewayConfig } from '../config/types.js';
+import { fileSource } from './file-source.js';
+import type { SupergraphSource } from './source.js';
+import { urlSource } from './url-source.js';
+
+/** SUPERGRAPH_URL when set (the parser refuses it together with SUPERGRAPH_PATH), else the file. */
+export function supergraphSourceOf(config: GatewayConfig): SupergraphSource {
+  return config.supergraphUrl
+    ? urlSource({
+        url: config.supergraphUrl,
+        timeoutMs: config.supergraphUrlTimeoutMs,
+        maxBytes: config.supergraphUrlMaxBytes,
+      })
+    : fileSource(config.supergraphPath);
+}

@@ -1,0 +1,96 @@
+import type { SupergraphSdlHook } from '@apollo/gateway';
+import type { SubgraphOverride } from '../config/types.js';
+import type { GatewayPlugin, SupergraphLoadEvent } from '../contract/index.js';
+import { GatewayError, GatewayErrorCode } from '../errors.js';
+import { emitEvent } from '../events.js';
+import type { Logger } from '../logger.js';
+import type { SupergraphSource } from './source.js';
+import { reasonOf, validateSupergraph } from './validate.js';
+
+export interface SupergraphReloadOptions {
+  source: SupergraphSource;
+  /** How often the source is checked; 0: read once at startup, never again. */
+  pollIntervalMs: number;
+  /** `config.subgraphs`: URL overrides, and names a new supergraph must still have. */
+  overrides: Readonly<Record<string, SubgraphOverride>>;
+  /** Observers of `supergraph-load` events (the metrics plugin). */
+  plugins: readonly GatewayPlugin[];
+  logger: Logger;
+}
+
+/**
+ * The `supergraphSdl` hook of ApolloGateway: reads the first supergraph, then polls the
+ * source and hands each new one that validates to `update`. A supergraph that is invalid
+ * or cannot be read is logged, reported as a `rejected` event, and the one in use keeps
+ * serving. The gateway calls the returned `cleanup` when it stops, which ends polling.
+ */
+export function supergraphHook(options: SupergraphReloadOptions): SupergraphSdlHook {
+  const { source, logger } = options;
+  const emit = (outcome: SupergraphLoadEvent['outcome'], reason?: string) =>
+    emitEvent(
+      options.plugins,
+      { type: 'supergraph-load', outcome, source: source.kind, ...(reason === undefined ? {} : { reason }) },
+      logger,
+    );
+  const reject = (reason: string) => {
+    logger.warn({ source: source.kind, reason }, 'new supergraph rejected; the previous one keeps serving');
+    emit('rejected', reason);
+  };
+
+  return async ({ update }) => {
+    const text = await source.read();
+    // Unknown overrides are left to the caller at startup: it reports them as configuration errors.
+    const first = await validateSupergraph(text, { overrides: options.overrides });
+    if (!first.ok) {
+      emit('rejected', first.reason);
+      throw new GatewayError(
+        GatewayErrorCode.SUPERGRAPH_INVALID,
+        `the supergraph ${source.description} is invalid: ${first.reason}`,
+        { cause: first.error ?? new Error(first.reason) },
+      );
+    }
+    emit('applied');
+    if (options.pollIntervalMs === 0) return { supergraphSdl: text };
+
+    let closed = false;
+    // A source that stays down is reported once per distinct failure, not at every poll.
+    let lastFailure: string | undefined;
+    const watcher = source.watch(options.pollIntervalMs, {
+      async onText(next) {
+        lastFailure = undefined;
+        const checked = await validateSupergraph(next, { overrides: options.overrides });
+        if (closed) return; // stopped while validating: `update` would throw
+        if (!checked.ok) return reject(checked.reason);
+        const missing = missingOverrides(options.overrides, checked.subgraphs);
+        if (missing) return reject(missing);
+        try {
+          // Synchronous: the new schema, planner and data sources are in place when it returns.
+          update(next);
+        } catch (error) {
+          return reject(reasonOf(error));
+        }
+        logger.info({ source: source.kind, subgraphs: checked.subgraphs }, 'supergraph reloaded');
+        emit('applied');
+      },
+      onError(error) {
+        const reason = `unreadable: ${reasonOf(error)}`;
+        if (closed || reason === lastFailure) return;
+        lastFailure = reason;
+        reject(reason);
+      },
+    });
+    return {
+      supergraphSdl: text,
+      cleanup: async () => {
+        closed = true;
+        watcher.close();
+      },
+    };
+  };
+}
+
+/** The rule startup applies: an override for a subgraph the supergraph lacks is a mistake. */
+function missingOverrides(overrides: Readonly<Record<string, SubgraphOverride>>, subgraphs: readonly string[]) {
+  const unknown = Object.keys(overrides).filter((name) => !subgraphs.includes(name));
+  return unknown.length === 0 ? undefined : `no subgraph "${unknown.join('", "')}" for its SUBGRAPH_<NAME>_* override`;
+}

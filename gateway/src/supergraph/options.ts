@@ -1,0 +1,52 @@
+import { integer, type ValueParser } from '../config/values.js';
+import type { ConfigIssue } from '../errors.js';
+
+/**
+ * Hot-reload defaults. 10 s: a Kubernetes ConfigMap reaches the pod's volume up to a
+ * minute after it changed (kubelet sync period plus its cache), so polling faster buys
+ * little, while a `stat` (or a 304 answer) every 10 s costs nothing measurable. Apollo's
+ * own Uplink polling does not go below 10 s either.
+ */
+export const SUPERGRAPH_RELOAD_DEFAULTS = {
+  pollIntervalMs: 10_000,
+  urlTimeoutMs: 5_000,
+  /** Far above real supergraphs (a few MB for hundreds of subgraphs); it only stops a runaway body. */
+  urlMaxBytes: 50 * 1024 ** 2,
+} as const;
+
+/** Polls closer than this would only burn CPU re-reading a file or hammering a server. */
+const MIN_POLL_INTERVAL_MS = 100;
+
+/** `0` (hot reload off) or an interval from 100 ms to a day. */
+export const pollInterval: ValueParser<number> = (raw) => {
+  const parsed = integer(0, 86_400_000)(raw);
+  if (parsed.ok && parsed.value > 0 && parsed.value < MIN_POLL_INTERVAL_MS) {
+    return { ok: false, message: `expected 0 (off) or at least ${MIN_POLL_INTERVAL_MS} ms, got ${parsed.value}` };
+  }
+  return parsed;
+};
+
+/**
+ * Rejects combinations that cannot mean what the operator wants. `explicit` holds only the
+ * settings that were set (environment or config file), before defaults are filled in.
+ */
+export function checkSupergraphSource(explicit: Readonly<Record<string, unknown>>, issues: ConfigIssue[]): void {
+  const hasUrl = explicit.supergraphUrl !== undefined;
+  if (hasUrl && explicit.supergraphPath !== undefined) {
+    issues.push({
+      field: 'SUPERGRAPH_PATH | SUPERGRAPH_URL',
+      message: 'set one supergraph source: SUPERGRAPH_URL replaces the file, it is not a fallback',
+    });
+  }
+  // A SUPERGRAPH_URL that failed to parse is already reported; it was still meant to be set.
+  const badUrl = issues.some((issue) => /(SUPERGRAPH_URL|supergraphUrl)$/.test(issue.field));
+  if (!hasUrl && !badUrl) {
+    for (const [key, env] of [
+      ['supergraphUrlTimeoutMs', 'SUPERGRAPH_URL_TIMEOUT_MS'],
+      ['supergraphUrlMaxBytes', 'SUPERGRAPH_URL_MAX_BYTES'],
+    ] as const) {
+      if (explicit[key] !== undefined)
+        issues.push({ field: env, message: 'only used with SUPERGRAPH_URL, which is not set' });
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
+import { type SubgraphOverride, subgraphKey } from '../config/types.js';
+
+export type Validation = { ok: true; subgraphs: readonly string[] } | { ok: false; reason: string; error?: unknown };
+
+export interface ValidateOptions {
+  /** `config.subgraphs`: per-subgraph overrides, keyed in `subgraphKey` form. */
+  overrides?: Readonly<Record<string, SubgraphOverride>>;
+}
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * Loads `sdl` into a throwaway ApolloGateway, the same code path the serving gateway takes
+ * (Supergraph.build, API schema, query planner), with validation forced on. Done before
+ * `update`: @apollo/gateway's `update` callback only validates the supergraph when
+ * NODE_ENV is not `production`, and it creates data sources for the new subgraphs (closing
+ * replaced ones) before the planner is built, so a supergraph that fails late would
+ * already have re-pointed the old schema's subgraphs.
+ */
+export async function validateSupergraph(sdl: string, options: ValidateOptions = {}): Promise<Validation> {
+  const overrides = options.overrides ?? {};
+  const seen: string[] = [];
+  const missingUrl: string[] = [];
+  const trial = new ApolloGateway({
+    supergraphSdl: sdl,
+    validateSupergraph: true,
+    logger: silent,
+    // Records the subgraphs; a RemoteGraphQLDataSource opens nothing until used, and this one never is.
+    buildService: ({ name, url }) => {
+      seen.push(subgraphKey(name));
+      if (!url && !overrides[subgraphKey(name)]?.url) missingUrl.push(name);
+      return new RemoteGraphQLDataSource({ url: url ?? 'http://unused.invalid' });
+    },
+  });
+  try {
+    await trial.load();
+  } catch (error) {
+    return { ok: false, reason: reasonOf(error), error };
+  } finally {
+    await trial.stop();
+  }
+  if (missingUrl.length > 0) return { ok: false, reason: `subgraph without a URL: ${missingUrl.join(', ')}` };
+  return { ok: true, subgraphs: seen };
+}
+
+/** The first line of the error, bounded: enough to act on, never a page of SDL. */
+export function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const line = message.split('\n', 1)[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}

@@ -1,0 +1,146 @@
+// The OpenTelemetry settings the config parser reads (the standard OTEL_* variables) and
+// what they resolve to. Pure: importing this loads no part of the OpenTelemetry SDK.
+import type { GatewayConfig } from '../config/types.js';
+import type { Parsed, ValueParser } from '../config/values.js';
+import type { ConfigIssue } from '../errors.js';
+
+/** The samplers of the OpenTelemetry spec this gateway builds (OTEL_TRACES_SAMPLER). */
+export const OTEL_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+export type OtelSampler = (typeof OTEL_SAMPLERS)[number];
+
+/** OTLP over HTTP; gRPC is not offered (no gRPC exporter is installed). */
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+
+/** The spec's defaults, and ours for the service name. */
+export const TRACING_DEFAULTS = Object.freeze({
+  serviceName: 'graphql-gateway',
+  sampler: 'parentbased_always_on' as OtelSampler,
+  protocol: 'http/protobuf' as OtlpProtocol,
+  /** For the ratio samplers when OTEL_TRACES_SAMPLER_ARG is unset. */
+  ratio: 1,
+});
+
+const RATIO_SAMPLERS: readonly OtelSampler[] = ['traceidratio', 'parentbased_traceidratio'];
+
+const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
+const fail = (message: string): Parsed<never> => ({ ok: false, message });
+
+/**
+ * `key=value,key=value` with percent-encoded values, as the spec writes OTEL_RESOURCE_ATTRIBUTES
+ * and OTEL_EXPORTER_OTLP_HEADERS (or a JSON object of strings in the config file).
+ */
+function keyValueList(what: string, validKey: (key: string) => boolean): ValueParser<Record<string, string>> {
+  const expected = `expected ${what}=value pairs separated by commas`;
+  return (raw) => {
+    const entries: [string, unknown][] = [];
+    if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) entries.push(...Object.entries(raw));
+    else if (typeof raw === 'string') {
+      for (const part of raw.split(',')) {
+        if (part.trim() === '') continue;
+        const at = part.indexOf('=');
+        if (at <= 0) return fail(expected);
+        try {
+          entries.push([part.slice(0, at).trim(), decodeURIComponent(part.slice(at + 1).trim())]);
+        } catch {
+          return fail(`${expected} (bad percent-encoding)`);
+        }
+      }
+    } else return fail(expected);
+    const result: Record<string, string> = {};
+    for (const [key, value] of entries) {
+      if (!validKey(key) || typeof value !== 'string' || /[\r\n]/.test(value)) return fail(expected);
+      result[key] = value;
+    }
+    return ok(result);
+  };
+}
+
+/** OTEL_RESOURCE_ATTRIBUTES: `deployment.environment=prod,service.version=1.2`. */
+export const resourceAttributes = keyValueList('key', (key) => /^[\x21-\x7e]+$/.test(key) && !key.includes('='));
+
+/** OTEL_EXPORTER_OTLP_HEADERS: a secret (it usually holds an API key): its errors never show it. */
+export const exporterHeaders: ValueParser<Record<string, string>> = (raw) => {
+  const parsed = keyValueList('header', (key) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key))(raw);
+  return parsed.ok ? parsed : fail(`${parsed.message} (value not shown: it is a secret)`);
+};
+
+/** OTEL_TRACES_SAMPLER_ARG for the ratio samplers: a probability. */
+export const samplerRatio: ValueParser<number> = (raw) => {
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1
+    ? ok(value)
+    : fail(`expected a sampling ratio from 0 to 1, got ${JSON.stringify(raw)}`);
+};
+
+/** The OTEL_* fields of GatewayConfig. */
+export type TracingConfig = Pick<
+  GatewayConfig,
+  | 'otelSdkDisabled'
+  | 'otelServiceName'
+  | 'otelResourceAttributes'
+  | 'otelExporterOtlpEndpoint'
+  | 'otelExporterOtlpTracesEndpoint'
+  | 'otelExporterOtlpProtocol'
+  | 'otelExporterOtlpHeaders'
+  | 'otelTracesSampler'
+  | 'otelTracesSamplerArg'
+>;
+
+/**
+ * An argument for a sampler that reads none would silently change nothing (a ratio of
+ * 0.01 with the default `parentbased_always_on` samples everything), so it is an error.
+ */
+export function checkTracingConfig(values: Partial<TracingConfig>, issues: ConfigIssue[]): void {
+  const sampler = values.otelTracesSampler ?? TRACING_DEFAULTS.sampler;
+  if (values.otelTracesSamplerArg !== undefined && !RATIO_SAMPLERS.includes(sampler)) {
+    issues.push({
+      field: 'OTEL_TRACES_SAMPLER_ARG',
+      message: `only read by ${RATIO_SAMPLERS.join(' and ')}; OTEL_TRACES_SAMPLER is ${sampler}`,
+    });
+  }
+}
+
+/** What the SDK is built from; `undefined` when tracing is off. */
+export interface TracingSettings {
+  /** Where spans are POSTed (`…/v1/traces`). */
+  readonly url: string;
+  readonly protocol: OtlpProtocol;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly serviceName: string;
+  readonly resourceAttributes: Readonly<Record<string, string>>;
+  readonly sampler: OtelSampler;
+  /** The ratio of the ratio samplers (ignored by the others). */
+  readonly ratio: number;
+}
+
+/**
+ * Tracing is on when an OTLP endpoint is configured and OTEL_SDK_DISABLED is not true.
+ * As the spec says, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as it is, while
+ * OTEL_EXPORTER_OTLP_ENDPOINT is a base to which `v1/traces` is appended; OTEL_SERVICE_NAME
+ * wins over a `service.name` in OTEL_RESOURCE_ATTRIBUTES.
+ */
+export function tracingSettings(config: TracingConfig): TracingSettings | undefined {
+  if (config.otelSdkDisabled) return undefined;
+  const base = config.otelExporterOtlpEndpoint;
+  const url =
+    config.otelExporterOtlpTracesEndpoint ?? (base === undefined ? undefined : `${base.replace(/\/*$/, '')}/v1/traces`);
+  if (url === undefined) return undefined;
+  return {
+    url,
+    protocol: config.otelExporterOtlpProtocol,
+    headers: config.otelExporterOtlpHeaders,
+    serviceName:
+      config.otelServiceName ?? config.otelResourceAttributes['service.name'] ?? TRACING_DEFAULTS.serviceName,
+    resourceAttributes: config.otelResourceAttributes,
+    sampler: config.otelTracesSampler,
+    ratio: config.otelTracesSamplerArg ?? TRACING_DEFAULTS.ratio,
+  };
+}

@@ -1,0 +1,124 @@
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FilePoller, pollFile } from '../../src/watch/poll-file.js';
+import { eventually, settle } from './wait.js';
+
+/** A real file on disk, polled every 20 ms; what the poller reports is recorded. */
+async function watched(initial: string, options: { initialText?: string } = {}) {
+  const dir = await mkdtemp(join(tmpdir(), 'poll-file-'));
+  const path = join(dir, 'doc.txt');
+  await writeFile(path, initial);
+  const changes: string[] = [];
+  const errors: unknown[] = [];
+  const poller = pollFile({
+    path,
+    intervalMs: 20,
+    ...options,
+    onChange: (text) => {
+      changes.push(text);
+    },
+    onError: (error) => errors.push(error),
+  });
+  pollers.push(poller);
+  return { dir, path, changes, errors, poller };
+}
+
+const pollers: FilePoller[] = [];
+afterEach(() => {
+  for (const poller of pollers.splice(0)) poller.close();
+});
+
+/** Writes a new file and renames it over the old one, as editors and deploy tools do. */
+async function replace(path: string, text: string) {
+  await writeFile(`${path}.tmp`, text);
+  await rename(`${path}.tmp`, path);
+}
+
+describe('pollFile', () => {
+  it('reports the text once at the first poll when the caller holds none', async () => {
+    const { changes } = await watched('v1');
+    await eventually(() => expect(changes).toEqual(['v1']));
+  });
+
+  it('reports each new content once, and nothing for an unchanged file', async () => {
+    const { path, changes } = await watched('v1', { initialText: 'v1' });
+    await settle();
+    expect(changes).toEqual([]);
+    await replace(path, 'v2');
+    await eventually(() => expect(changes).toEqual(['v2']));
+    // Rewritten with the same bytes: a new inode and mtime, but nothing to report.
+    await replace(path, 'v2');
+    await settle();
+    expect(changes).toEqual(['v2']);
+  });
+
+  it("follows a Kubernetes ConfigMap update: the '..data' symlink swapped to a new directory", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'poll-configmap-'));
+    // The layout the kubelet writes: <mount>/doc.txt -> ..data/doc.txt, ..data -> ..<timestamp>
+    await mkdir(join(dir, '..v1'));
+    await writeFile(join(dir, '..v1', 'doc.txt'), 'v1');
+    await symlink('..v1', join(dir, '..data'));
+    await symlink('..data/doc.txt', join(dir, 'doc.txt'));
+    const changes: string[] = [];
+    pollers.push(
+      pollFile({
+        path: join(dir, 'doc.txt'),
+        intervalMs: 20,
+        initialText: 'v1',
+        onChange: (text) => {
+          changes.push(text);
+        },
+        onError: () => {},
+      }),
+    );
+    await mkdir(join(dir, '..v2'));
+    await writeFile(join(dir, '..v2', 'doc.txt'), 'v2');
+    await symlink('..v2', join(dir, '..data_tmp'));
+    await rename(join(dir, '..data_tmp'), join(dir, '..data'));
+    await rm(join(dir, '..v1'), { recursive: true });
+    await eventually(() => expect(changes).toEqual(['v2']));
+  });
+
+  it('reports a missing file as an error and keeps polling until it is back', async () => {
+    const { path, changes, errors } = await watched('v1', { initialText: 'v1' });
+    await rm(path);
+    await eventually(() => expect(errors.length).toBeGreaterThan(0));
+    expect((errors[0] as NodeJS.ErrnoException).code).toBe('ENOENT');
+    await writeFile(path, 'v3');
+    await eventually(() => expect(changes).toEqual(['v3']));
+  });
+
+  it('keeps polling after onChange rejects, handing the rejection to onError', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'poll-file-'));
+    const path = join(dir, 'doc.txt');
+    await writeFile(path, 'v1');
+    const errors: unknown[] = [];
+    const seen: string[] = [];
+    pollers.push(
+      pollFile({
+        path,
+        intervalMs: 20,
+        initialText: 'v1',
+        onChange: async (text) => {
+          seen.push(text);
+          throw new Error(`cannot use ${text}`);
+        },
+        onError: (error) => errors.push(error),
+      }),
+    );
+    await replace(path, 'v2');
+    await eventually(() => expect(errors).toEqual([new Error('cannot use v2')]));
+    await replace(path, 'v3');
+    await eventually(() => expect(seen).toEqual(['v2', 'v3']));
+  });
+
+  it('stops reporting once closed', async () => {
+    const { path, changes, poller } = await watched('v1', { initialText: 'v1' });
+    poller.close();
+    await replace(path, 'v2');
+    await settle();
+    expect(changes).toEqual([]);
+  });
+});

@@ -1,0 +1,255 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  MOUNTS,
+  type Mount,
+  postGraphQL,
+  ROOT,
+  type RunningSubgraph,
+  type SubgraphName,
+  startGateway,
+  startSubgraphs,
+} from '@fedgw/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.js';
+
+/**
+ * OpenTelemetry tracing on every mount: the compiled gateway exports to a real OTLP receiver
+ * on loopback, in front of the real subgraphs behind header-recording proxies. One request
+ * with a client's `traceparent`; the gateway is then stopped (SIGTERM), which must flush.
+ */
+const QUERY =
+  'query GetUserWithProducts($userId: ID!) { user(id: $userId) { id name orders { id product { id name } } } }';
+const CLIENT_TOKEN = 'client-bearer-token-1f2e3d';
+const VARIABLE_VALUE = 'user-5';
+const OTLP_KEY = 'otlp-api-key-9a8b7c';
+
+/** Headers of every subgraph request, in the order the proxies received them. */
+const sentHeaders: IncomingHttpHeaders[] = [];
+const subgraphHeaders = () => sentHeaders;
+let subgraphs: Record<SubgraphName, RunningSubgraph>;
+let proxies: RecordingProxy[];
+beforeAll(async () => {
+  subgraphs = await startSubgraphs();
+  proxies = await Promise.all(
+    Object.values(subgraphs).map((subgraph) => startRecordingProxy(subgraph.url, sentHeaders)),
+  );
+});
+afterAll(async () => {
+  await Promise.all([...Object.values(subgraphs ?? {}).map((s) => s.stop()), ...(proxies ?? []).map((p) => p.close())]);
+});
+
+const subgraphEnv = (): Record<string, string> =>
+  Object.fromEntries(
+    Object.keys(subgraphs).map((name, i) => [`SUBGRAPH_${name.toUpperCase()}_URL`, proxies[i]?.url ?? '']),
+  );
+
+/** A fresh W3C trace context, as a client (or a load balancer) would send it. */
+function clientTraceparent(sampled = true) {
+  const traceId = randomHex(16);
+  const parentId = randomHex(8);
+  return { traceId, parentId, header: `00-${traceId}-${parentId}-${sampled ? '01' : '00'}` };
+}
+const randomHex = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('hex');
+
+/** Starts a gateway exporting to `receiver`, sends the one traced request, stops the gateway (flush). */
+async function tracedRequest(mount: Mount, receiver: OtlpReceiver, env: Record<string, string>, sampled = true) {
+  const gateway = await startGateway(mount, {
+    ...subgraphEnv(),
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+    OTEL_SERVICE_NAME: 'gateway-under-test',
+    OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=contract,service.name=overridden',
+    OTEL_EXPORTER_OTLP_HEADERS: `x-otlp-key=${OTLP_KEY}`,
+    ...env,
+  });
+  const trace = clientTraceparent(sampled);
+  const before = subgraphHeaders().length;
+  const result = await postGraphQL(
+    gateway.url,
+    { query: QUERY, variables: { userId: VARIABLE_VALUE }, operationName: 'GetUserWithProducts' },
+    { traceparent: trace.header, authorization: `Bearer ${CLIENT_TOKEN}`, 'x-request-id': `trace-${trace.traceId}` },
+  );
+  expect(result.status).toBe(200);
+  expect(result.body.errors).toBeUndefined();
+  const sent = subgraphHeaders().slice(before);
+  expect(await gateway.stop()).toBe(0);
+  return { trace, sent, output: gateway.output() };
+}
+
+const byName = (spans: ReceivedSpan[], name: string) => spans.filter((span) => span.name === name);
+const one = (spans: ReceivedSpan[], name: string) => {
+  const found = byName(spans, name);
+  expect(found, name).toHaveLength(1);
+  return found[0] as ReceivedSpan;
+};
+
+const CASES: [Mount, 'http/json' | 'http/protobuf'][] = [
+  ...MOUNTS.map((mount): [Mount, 'http/json'] => [mount, 'http/json']),
+  ['nest-fastify', 'http/protobuf'], // the default protocol
+];
+describe.each(CASES)('tracing on %s, exported as %s', (mount, protocol) => {
+  let receiver: OtlpReceiver;
+  let run: Awaited<ReturnType<typeof tracedRequest>>;
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    run = await tracedRequest(mount, receiver, { OTEL_EXPORTER_OTLP_PROTOCOL: protocol });
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  it('exports every span of the request in the trace the client started, flushed at shutdown', () => {
+    expect(receiver.spans.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(receiver.spans.map((span) => span.traceId))).toEqual(new Set([run.trace.traceId]));
+    expect(receiver.exports.every((e) => e.path === '/v1/traces')).toBe(true);
+    const type = protocol === 'http/json' ? 'application/json' : 'application/x-protobuf';
+    expect(receiver.exports.every((e) => e.contentType.startsWith(type))).toBe(true);
+  });
+
+  it('nests the spans: HTTP server span → gateway.request → validate, plan, execute → fetch', () => {
+    const spans = receiver.spans;
+    const server = one(spans, 'POST /graphql');
+    expect(server.kind).toBe(2); // SERVER
+    expect(server.parentSpanId).toBe(run.trace.parentId);
+    const request = one(spans, 'gateway.request');
+    expect(request.parentSpanId).toBe(server.spanId);
+    for (const name of ['gateway.validate', 'gateway.plan', 'gateway.execute']) {
+      expect(one(spans, name).parentSpanId, name).toBe(request.spanId);
+    }
+    const execute = one(spans, 'gateway.execute');
+    const fetches = byName(spans, 'gateway.fetch');
+    expect(fetches.length).toBeGreaterThanOrEqual(2); // users, then products
+    const ids = new Map(spans.map((span) => [span.spanId, span]));
+    for (const fetch of fetches) {
+      let ancestor = ids.get(fetch.parentSpanId);
+      while (ancestor && ancestor !== execute) ancestor = ids.get(ancestor.parentSpanId);
+      expect(ancestor, 'gateway.fetch under gateway.execute').toBe(execute);
+      expect(fetch.attributes['subgraph.outcome']).toBe('ok');
+    }
+  });
+
+  it('records the method, route, status, request id and operation name on the server span', () => {
+    const server = one(receiver.spans, 'POST /graphql');
+    expect(server.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'http.route': '/graphql',
+      'url.path': '/graphql',
+      'http.response.status_code': 200,
+      'request.id': `trace-${run.trace.traceId}`,
+      'graphql.operation.name': 'GetUserWithProducts',
+    });
+    expect(server.resource).toMatchObject({
+      'service.name': 'gateway-under-test',
+      'deployment.environment': 'contract',
+    });
+  });
+
+  it('records no credential, header value or variable in any span', () => {
+    const values = JSON.stringify(receiver.spans.map((span) => span.attributes));
+    expect(values).not.toContain(CLIENT_TOKEN);
+    expect(values).not.toContain(VARIABLE_VALUE);
+    expect(values.toLowerCase()).not.toContain('authorization');
+    expect(values.toLowerCase()).not.toContain('bearer');
+  });
+
+  it('sends every subgraph request a traceparent of the same trace, parented by its gateway.fetch span', () => {
+    const fetchIds = new Set(byName(receiver.spans, 'gateway.fetch').map((span) => span.spanId));
+    expect(run.sent.length).toBeGreaterThanOrEqual(2);
+    for (const headers of run.sent) {
+      const [version, traceId, parentId, flags] = String(headers.traceparent).split('-');
+      expect([version, traceId, flags]).toEqual(['00', run.trace.traceId, '01']);
+      expect(fetchIds.has(parentId as string), 'parent is a gateway.fetch span').toBe(true);
+    }
+  });
+
+  it('sends OTEL_EXPORTER_OTLP_HEADERS with each export and never logs them', () => {
+    expect(receiver.exports.every((e) => e.headers['x-otlp-key'] === OTLP_KEY)).toBe(true);
+    expect(run.output).toContain('"msg":"tracing on"');
+    expect(run.output).not.toContain(OTLP_KEY);
+  });
+});
+
+describe('tracing samplers and settings', () => {
+  it('a traceidratio sampler with ratio 0 exports no span, even for a sampled parent; propagation goes on', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const run = await tracedRequest('fastify', receiver, {
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_TRACES_SAMPLER: 'traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0',
+      });
+      expect(receiver.spans).toEqual([]);
+      expect(run.sent.length).toBeGreaterThanOrEqual(2);
+      for (const headers of run.sent) {
+        const [, traceId, , flags] = String(headers.traceparent).split('-');
+        expect([traceId, flags]).toEqual([run.trace.traceId, '00']); // same trace, not sampled
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('without an OTLP endpoint there is no tracing and no traceparent is invented', async () => {
+    const gateway = await startGateway('express', subgraphEnv());
+    const before = subgraphHeaders().length;
+    const result = await postGraphQL(gateway.url, { query: QUERY, variables: { userId: 'user-5' } });
+    expect(result.status).toBe(200);
+    const sent = subgraphHeaders().slice(before);
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    for (const headers of sent) expect(headers.traceparent).toBeUndefined();
+    expect(await gateway.stop()).toBe(0);
+    expect(gateway.output()).not.toContain('tracing on');
+  });
+
+  it('a bad OTEL_TRACES_SAMPLER and bad OTEL_EXPORTER_OTLP_HEADERS stop startup, each named, the secret not shown', async () => {
+    const child = spawn(process.execPath, ['server/dist/main.js'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+        OTEL_TRACES_SAMPLER: 'parentbased_sometimes',
+        OTEL_EXPORTER_OTLP_HEADERS: `x-otlp-key:${OTLP_KEY}`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(1);
+    expect(output).toContain('ERR_GATEWAY_CONFIG_INVALID');
+    expect(output).toMatch(/OTEL_TRACES_SAMPLER: expected one of always_on \| .*, got "parentbased_sometimes"/);
+    expect(output).toMatch(/OTEL_EXPORTER_OTLP_HEADERS: .*value not shown: it is a secret/);
+    expect(output).not.toContain(OTLP_KEY);
+  });
+});
+
+interface RecordingProxy {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Records the headers of each request into `headers`, then forwards it to the real subgraph. */
+async function startRecordingProxy(target: string, headers: IncomingHttpHeaders[]): Promise<RecordingProxy> {
+  const server = createServer((incoming, response) => {
+    headers.push(incoming.headers);
+    const upstream = request(target, { method: incoming.method, headers: incoming.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    upstream.on('error', () => response.writeHead(502).end());
+    incoming.pipe(upstream);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/graphql`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
