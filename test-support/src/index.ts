@@ -5,6 +5,7 @@
 export { type CapturedLines, captureLines } from './captured-lines.js';
 export * from './chaos-subgraph.js';
 export { writeEndlessBody } from './endless-body.js';
+export { eventually, settle } from './eventually.js';
 export { type GraphQLResult, postGraphQL, send } from './graphql.js';
 export * from './http-server.js';
 export * from './jwt-keys.js';

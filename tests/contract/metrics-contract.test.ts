@@ -30,11 +30,15 @@ afterAll(async () => {
   await Promise.all(Object.values(subgraphs ?? {}).map((subgraph) => subgraph.stop()));
 });
 
-async function bearer(subject: string, secret = SECRET): Promise<Record<string, string>> {
+async function bearer(
+  subject: string,
+  secret = SECRET,
+  expiresAt: string | number = '5m',
+): Promise<Record<string, string>> {
   const token = await new SignJWT({})
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(subject)
-    .setExpirationTime('5m')
+    .setExpirationTime(expiresAt)
     .sign(new TextEncoder().encode(secret));
   return { authorization: `Bearer ${token}` };
 }
@@ -68,13 +72,14 @@ describe.each(MOUNTS)('metrics on %s', (mount) => {
         ['query Invalid { nope }', {}],
         ...Array.from({ length: 4 }, (): [string, Record<string, string>] => ['query Flood { __typename }', asFlood]),
         ['{ __typename }', forged],
+        ['{ __typename }', await bearer('user-8', SECRET, Math.floor(Date.now() / 1000) - 3600)],
         ['{ __typename }', { authorization: 'Basic abc' }],
         ['{ __typename }', { authorization: 'Bearer a b' }],
       ];
       const statuses: number[] = [];
       for (const [query, headers] of traffic)
         statuses.push((await postGraphQL(gateway.url, { query }, headers)).status);
-      expect(statuses).toEqual([200, 200, 200, 200, 400, 200, 200, 200, 429, 401, 401, 400]);
+      expect(statuses).toEqual([200, 200, 200, 200, 400, 200, 200, 200, 429, 401, 401, 401, 400]);
     });
     afterAll(async () => {
       expect(await gateway?.stop()).toBe(0);
@@ -109,10 +114,11 @@ describe.each(MOUNTS)('metrics on %s', (mount) => {
       const result = await scrape(`${gateway.origin}/metrics`);
       expect(result.value(REJECTIONS, { code: 'GRAPHQL_VALIDATION_FAILED' })).toBe(1);
       expect(result.value(REJECTIONS, { code: 'RATE_LIMITED' })).toBe(1);
-      expect(result.value(REJECTIONS, { code: 'UNAUTHENTICATED' })).toBe(2);
+      expect(result.value(REJECTIONS, { code: 'UNAUTHENTICATED' })).toBe(3);
       expect(result.value(REJECTIONS, { code: 'BAD_REQUEST' })).toBe(1);
       const auth = 'gateway_auth_failures_total';
       expect(result.value(auth, { reason: 'invalid' })).toBe(1);
+      expect(result.value(auth, { reason: 'expired' })).toBe(1);
       expect(result.value(auth, { reason: 'missing' })).toBe(1);
       expect(result.value(auth, { reason: 'malformed' })).toBe(1);
     });

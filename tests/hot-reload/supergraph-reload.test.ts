@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMPLEX_QUERY, expectedComplex, getProduct } from '@fedgw/subgraphs';
 import {
+  eventually,
   postGraphQL,
   type RunningGateway,
   type RunningSubgraph,
@@ -96,19 +97,6 @@ function load(url: string, concurrency = 8) {
       await Promise.all(clients);
     },
   };
-}
-
-async function eventually(check: () => unknown | Promise<unknown>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
 }
 
 const warnings = (gateway: RunningGateway) => gateway.logLines().filter((line) => line.msg === REJECTED);

@@ -35,11 +35,16 @@ beforeAll(async () => {
   otherKey = await signingKey('key-2');
 });
 
-async function expectUnauthenticated(plugin: GatewayPlugin, headers: Record<string, string>): Promise<void> {
+async function expectUnauthenticated(
+  plugin: GatewayPlugin,
+  headers: Record<string, string>,
+  challenge = 'Bearer error="invalid_token"',
+): Promise<void> {
   const error = await rejection(plugin, headers);
   expect(error).toMatchObject({ status: 401, code: 'UNAUTHENTICATED', message: 'Invalid or expired token' });
-  expect(error.wwwAuthenticate).toBe('Bearer error="invalid_token"');
+  expect(error.wwwAuthenticate).toBe(challenge);
 }
+const EXPIRED_CHALLENGE = 'Bearer error="invalid_token", error_description="The access token expired"';
 
 describe('jwtAuth with a remote JWKS', () => {
   let server: JwksServer;
@@ -95,8 +100,12 @@ describe('jwtAuth with a remote JWKS', () => {
     const auth = plugin();
     const within = await token(key, { claims: { ...GOOD_CLAIMS, exp: now() - 20 } });
     await expect(authenticate(auth, bearer(within))).resolves.toMatchObject({ subject: 'user-1' });
-    await expectUnauthenticated(auth, bearer(await token(key, { claims: { ...GOOD_CLAIMS, exp: now() - 31 } })));
-    await expectUnauthenticated(plugin({ clockToleranceSec: 0 }), bearer(within));
+    await expectUnauthenticated(
+      auth,
+      bearer(await token(key, { claims: { ...GOOD_CLAIMS, exp: now() - 31 } })),
+      EXPIRED_CHALLENGE,
+    );
+    await expectUnauthenticated(plugin({ clockToleranceSec: 0 }), bearer(within), EXPIRED_CHALLENGE);
   });
 
   it('rejects a token without exp with 401', async () => {
@@ -276,7 +285,11 @@ describe('jwtAuth with a remote JWKS', () => {
 
     it('still rejects a bad token (401), another scheme (401) and a malformed header (400)', async () => {
       const auth = plugin({ required: false });
-      await expectUnauthenticated(auth, bearer(await token(key, { claims: { ...GOOD_CLAIMS, exp: now() - 60 } })));
+      await expectUnauthenticated(
+        auth,
+        bearer(await token(key, { claims: { ...GOOD_CLAIMS, exp: now() - 60 } })),
+        EXPIRED_CHALLENGE,
+      );
       await expectUnauthenticated(auth, bearer(unsignedToken()));
       expect(await rejection(auth, { authorization: 'Basic eDp5' })).toMatchObject({ status: 401 });
       expect(await rejection(auth, { authorization: 'Bearer' })).toMatchObject({ status: 400, code: 'BAD_REQUEST' });

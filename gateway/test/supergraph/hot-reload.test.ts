@@ -2,14 +2,13 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SUPERGRAPH_PATH } from '@fedgw/test-support';
+import { eventually, SUPERGRAPH_PATH, settle } from '@fedgw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse.js';
 import type { GatewayEvent } from '../../src/contract/index.js';
 import { createGateway, type Gateway } from '../../src/create-gateway.js';
 import { captureLogger } from '../helpers/captured-logger.js';
 import { requestScope } from '../plugins/helpers/scope.js';
-import { eventually, settle } from '../watch/wait.js';
 
 const SUPERGRAPH = readFileSync(SUPERGRAPH_PATH, 'utf8');
 /** The same supergraph with a smaller list-size assumption, so its cost estimates differ. */

@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually, settle } from '@fedgw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FilePoller, pollFile } from '../../src/watch/poll-file.js';
-import { eventually, settle } from './wait.js';
 
 /** A real file on disk, polled every 20 ms; what the poller reports is recorded. */
 async function watched(initial: string, options: { initialText?: string } = {}) {

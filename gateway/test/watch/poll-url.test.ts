@@ -1,7 +1,6 @@
-import { startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
+import { eventually, settle, startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FetchTextError, fetchText, pollUrl, type UrlPoller } from '../../src/watch/poll-url.js';
-import { eventually, settle } from './wait.js';
 
 /**
  * A real server holding one document: 200 with its ETag, 304 when `If-None-Match`

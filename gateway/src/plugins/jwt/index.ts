@@ -46,8 +46,11 @@ export function jwtAuth(options: JwtAuthOptions): GatewayPlugin {
 
   const reject = (requestId: string, reason: string): never => {
     logger?.debug({ requestId, plugin: PLUGIN_NAME, reason }, 'jwt rejected');
+    // RFC 6750 §3's own example: an expired token says so, so a client knows to refresh it
+    // (and metrics can count expiries apart from forgeries). Nothing else is told.
+    const description = reason === 'ERR_JWT_EXPIRED' ? ', error_description="The access token expired"' : '';
     throw httpError(ClientErrorCode.UNAUTHENTICATED, INVALID_MESSAGE, {
-      'www-authenticate': `${schemeName} error="invalid_token"`,
+      'www-authenticate': `${schemeName} error="invalid_token"${description}`,
     });
   };
 

@@ -1,5 +1,8 @@
-/** Retries `check` until it stops throwing; gives up (rethrowing its error) after `timeoutMs`. A bound, not a timing. */
-export async function eventually(check: () => unknown | Promise<unknown>, timeoutMs = 5_000): Promise<void> {
+/**
+ * Retries `check` until it stops throwing; gives up (rethrowing its last error) after
+ * `timeoutMs`. A bound on a wait for something asynchronous (a poll, a reload), not a timing.
+ */
+export async function eventually(check: () => unknown | Promise<unknown>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
