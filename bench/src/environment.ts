@@ -14,6 +14,9 @@ const PACKAGES: readonly (readonly [name: string, owner: string])[] = [
   ['graphql', 'gateway'],
   ['undici', 'gateway'],
   ['autocannon', 'bench'],
+  // The peer target's version (hive-gateway, hive-gateway-rust).
+  ['@graphql-hive/gateway', 'bench'],
+  ['@graphql-hive/router-runtime', 'bench'],
 ];
 
 export interface EnvironmentInput {

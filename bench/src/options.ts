@@ -30,7 +30,7 @@ reference answers, then measures. Results: bench/results/<timestamp>/{results.js
 
 Options:
   --quick                 only §A, short windows (10 s + 3 s warm-up per row): a few minutes
-  --scenarios A,B,C,D,E   which seed sections to run (default: all; --quick: A)
+  --scenarios A,B,...,F   which sections to run (A-E: the seed's; F: large answers) (default: all; --quick: A)
   --targets <list>        ${BUILT_IN_TARGETS.join(', ')}
                           (default: all; --quick: nest-fastify,apollo-router)
   --external name=url     also measure an already-running GraphQL endpoint without plugins (repeatable):
@@ -91,7 +91,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   if (targets.length === 0) throw new Error('--targets: no target given');
   const scenarios = list(values.scenarios ?? (mode === 'quick' ? 'A' : SCENARIO_IDS.join(','))).map((id) => {
     const upper = id.toUpperCase();
-    if (!SCENARIO_IDS.includes(upper as ScenarioId)) throw new Error(`--scenarios: unknown scenario "${id}" (A-E)`);
+    if (!SCENARIO_IDS.includes(upper as ScenarioId))
+      throw new Error(`--scenarios: unknown scenario "${id}" (${SCENARIO_IDS.join(', ')})`);
     return upper as ScenarioId;
   });
   const optional = <T>(value: T | undefined, key: string) => (value === undefined ? {} : { [key]: value });

@@ -61,6 +61,9 @@ export function skipFor(target: TargetSpec, setup: Setup, context: PlanContext):
   if (target.kind === 'standalone' && setup.key !== 'none') {
     return { status: 'skipped', message: `${target.name} runs without our plugins` };
   }
+  if (target.kind === 'hive' && setup.key !== 'none' && !setup.hiveEnv) {
+    return { status: 'skipped', message: `${target.name} runs as it ships (no plugins of ours)` };
+  }
   if (target.kind === 'external') {
     // Its configuration (Redis included) is its own: it runs the setup it was declared with, or none.
     return runsSetup(target, setup.key)

@@ -1,6 +1,8 @@
 import {
   COMPLEX_QUERY,
+  DASHBOARD_QUERY,
   expectedComplex,
+  expectedDashboard,
   expectedUserWithProducts,
   GET_USER_WITH_PRODUCTS,
   TYPENAME_QUERY,
@@ -38,6 +40,17 @@ export const TYPENAME: BenchQuery = {
   perUser: false,
   expected: () => ({ __typename: 'Query' }),
 };
+
+/** §F: the same large operation from every client (no variables), its answer ≈ 96 KB. */
+export const DASHBOARD: BenchQuery = {
+  name: 'Dashboard',
+  text: DASHBOARD_QUERY,
+  perUser: false,
+  expected: expectedDashboard,
+};
+
+/** The size of a correct Dashboard answer (`{"data":…}`, compact JSON), for §F's description. */
+export const DASHBOARD_ANSWER_BYTES = Buffer.byteLength(JSON.stringify({ data: expectedDashboard() }));
 
 /** A random existing user id, `user-1`..`user-1000`. */
 export function randomUserId(random: () => number = Math.random): string {

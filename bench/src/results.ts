@@ -28,7 +28,7 @@ export interface BenchEnvironment {
   readonly notes: readonly string[];
 }
 
-export type ScenarioId = 'A' | 'B' | 'C' | 'D' | 'E';
+export type ScenarioId = 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
 
 export interface ScenarioResult {
   readonly id: ScenarioId;

@@ -129,6 +129,8 @@ export const ROUTER_CONFIGS = {
   'static-header': 'bench/router/router-static-header.yaml',
   /** `base` + a Rhai script adding response headers x-trace-1 … x-trace-10, fresh UUIDs (seed §C). */
   'guid-headers': 'bench/router/router-guid-headers.yaml',
+  /** `base` + `traffic_shaping.all.deduplicate_query: true` (§A, §F "· dedup"). */
+  dedup: 'bench/router/router-dedup.yaml',
 } as const;
 export type RouterConfigName = keyof typeof ROUTER_CONFIGS;
 

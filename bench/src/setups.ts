@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { HIVE_INBOUND_DEDUP_ENV } from './hive-gateway-env.js';
 
 /**
  * How a target is configured for a row: our gateway's plugins (environment) and the Router's
@@ -10,6 +11,8 @@ export interface Setup {
   gatewayEnv(context: SetupContext): Record<string, string>;
   /** The Router config file, or why the free Router cannot do this. */
   readonly router: { readonly config: string } | { readonly skip: string };
+  /** Hive Gateway's equivalent, read by bench/src/hive-gateway-config.ts; absent: Hive runs only `none`. */
+  readonly hiveEnv?: Readonly<Record<string, string>>;
   /** Sent with every request (credentials). */
   readonly headers: Readonly<Record<string, string>>;
   /** Response headers the answer check requires (proves the variant is really on). */
@@ -62,7 +65,8 @@ export type SetupKey =
   | 'metrics'
   | 'tracing-1%'
   | 'tracing-100%'
-  | 'full+metrics';
+  | 'full+metrics'
+  | 'dedup';
 
 export type Setups = Readonly<Record<SetupKey, Setup>>;
 
@@ -211,6 +215,13 @@ export async function createSetups(): Promise<Setups> {
       router: { skip: NOT_OURS },
       headers: {},
       traceCheck: { requests: 5 },
+    }),
+    // Each target's own dedup (§A, §F): requests in flight for the same thing share one execution.
+    dedup: setup('dedup', {
+      gatewayEnv: () => ({ SUBGRAPH_DEDUPLICATE: 'true' }),
+      router: { config: 'router-dedup.yaml' },
+      hiveEnv: { [HIVE_INBOUND_DEDUP_ENV]: 'true' },
+      headers: {},
     }),
     // The soak's stack: GATEWAY_PLUGINS=full (every plugin set so that none refuses the
     // bench's requests), plus metrics so the soak can read the event-loop lag.

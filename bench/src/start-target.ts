@@ -1,5 +1,6 @@
 import { freePort } from '@fedgw/test-support';
 import { type ManagedProcess, spawnManaged } from './child.js';
+import { hiveGatewayArgs } from './hive-gateway-args.js';
 import { repoPath } from './paths.js';
 import { assertPortFree } from './ports.js';
 import { waitForGraphQL } from './readiness.js';
@@ -98,6 +99,15 @@ async function spawnTarget(
         SUPERGRAPH_PATH: supergraph,
         STANDALONE_FETCHER: target.name === STANDALONE_UNDICI ? 'undici' : 'default',
       },
+    });
+  }
+  if (target.kind === 'hive') {
+    return spawnManaged({
+      ...common,
+      command: process.execPath,
+      args: hiveGatewayArgs(target, supergraph, env.port),
+      // A clean environment: no HIVE_* token can turn on reporting to Hive's cloud.
+      env: { ...base, ...(setup.hiveEnv ?? {}) },
     });
   }
   if (!env.router || !('config' in setup.router)) throw new Error(`${target.name}: cannot run this setup`);

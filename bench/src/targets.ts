@@ -7,7 +7,18 @@ export const ROUTER = 'apollo-router';
 export const STANDALONE = 'standalone';
 /** The same server with our undici data source in place of the default fetcher: nothing else differs. */
 export const STANDALONE_UNDICI = 'standalone-undici';
-export const BUILT_IN_TARGETS: readonly string[] = [...GATEWAY_MOUNTS, STANDALONE, STANDALONE_UNDICI, ROUTER];
+/** The Guild's Hive Gateway (`@graphql-hive/gateway`, Node), a peer: its CLI on the same supergraph. */
+export const HIVE_GATEWAY = 'hive-gateway';
+/** The same with its Rust query planner (`@graphql-hive/router-runtime`, `--hive-router-runtime`). */
+export const HIVE_GATEWAY_RUST = 'hive-gateway-rust';
+export const HIVE_TARGETS: readonly string[] = [HIVE_GATEWAY, HIVE_GATEWAY_RUST];
+export const BUILT_IN_TARGETS: readonly string[] = [
+  ...GATEWAY_MOUNTS,
+  STANDALONE,
+  STANDALONE_UNDICI,
+  ROUTER,
+  ...HIVE_TARGETS,
+];
 
 /**
  * The setups an external endpoint may declare. The others send credentials (an API key, a
@@ -20,6 +31,8 @@ export const EXTERNAL_SETUPS: readonly SetupKey[] = [
   'guid-headers',
   'rate-limit',
   'rate-limit-redis',
+  // An endpoint started with its own dedup on: §A's and §F's "· dedup" rows.
+  'dedup',
 ];
 export const CREDENTIAL_SETUPS: readonly SetupKey[] = [
   'jwt-client-awareness',
@@ -33,7 +46,7 @@ export const CREDENTIAL_SETUPS: readonly SetupKey[] = [
  */
 export const OBSERVED_SETUPS: readonly SetupKey[] = ['metrics', 'tracing-1%', 'tracing-100%'];
 
-export type TargetKind = 'mount' | 'standalone' | 'router' | 'external';
+export type TargetKind = 'mount' | 'standalone' | 'router' | 'hive' | 'external';
 
 export interface TargetSpec {
   readonly name: string;
@@ -99,5 +112,6 @@ function externalSetup(name: string, setup: string): SetupKey {
 function kindOf(name: string): TargetKind {
   if (name === ROUTER) return 'router';
   if (name === STANDALONE || name === STANDALONE_UNDICI) return 'standalone';
+  if (HIVE_TARGETS.includes(name)) return 'hive';
   return 'mount';
 }

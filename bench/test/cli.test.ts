@@ -71,7 +71,12 @@ describe('node bench/dist/cli.js --quick (tiny run)', () => {
     expect(results.scenarios.map((s) => s.id)).toEqual(['A']);
 
     const gatewayRows = scenarioA?.rows.filter((row) => row.target === 'fastify') ?? [];
-    expect(gatewayRows.map((row) => row.variant)).toEqual(['GetUserWithProducts', 'ComplexQuery']);
+    expect(gatewayRows.map((row) => row.variant)).toEqual([
+      'GetUserWithProducts',
+      'ComplexQuery',
+      'GetUserWithProducts · dedup',
+      'ComplexQuery · dedup',
+    ]);
     for (const row of gatewayRows) {
       expect(row.status, row.message).toBe('ok');
       expect(row.rps).toBeGreaterThan(0);
@@ -81,7 +86,7 @@ describe('node bench/dist/cli.js --quick (tiny run)', () => {
     }
 
     const routerRows = scenarioA?.rows.filter((row) => row.target === 'apollo-router') ?? [];
-    expect(routerRows).toHaveLength(2);
+    expect(routerRows).toHaveLength(4); // with and without deduplicate_query
     for (const row of routerRows) {
       expect(row).toMatchObject({ status: 'not-installed', message: 'not installed — run pnpm router:install' });
       expect(row.rps).toBeUndefined();
@@ -150,7 +155,7 @@ describe('options', () => {
 
   it('rejects unknown targets, scenarios, setups, duplicate or built-in external names and bad numbers by name', () => {
     expect(() => parseOptions(['--targets', 'koa'])).toThrow(/unknown target koa/);
-    expect(() => parseOptions(['--scenarios', 'F'])).toThrow(/--scenarios/);
+    expect(() => parseOptions(['--scenarios', 'G'])).toThrow(/--scenarios: unknown scenario "G" \(A, B, C, D, E, F\)/);
     expect(() => parseOptions(['--duration', 'soon'])).toThrow(/--duration/);
     expect(() => parseOptions(['--external', 'nope'])).toThrow(/--external/);
     expect(() => parseOptions(['--external', 'gw@=http://gw/graphql'])).toThrow(/--external gw@: unknown setup/);

@@ -27,22 +27,75 @@ async function context(
 }
 
 describe('scenario plans', () => {
-  it('runs §A on every target with both seed queries', async () => {
-    const [a] = planScenarios(['A'], await context(['nest-fastify', 'standalone', 'apollo-router'], true));
-    expect(a?.rows.map((row) => `${row.target.name} ${row.variant}`)).toEqual([
-      'nest-fastify GetUserWithProducts',
-      'nest-fastify ComplexQuery',
-      'standalone GetUserWithProducts',
-      'standalone ComplexQuery',
-      'apollo-router GetUserWithProducts',
-      'apollo-router ComplexQuery',
+  it('runs §A on every target with both seed queries, then the first mount and the Router with dedup', async () => {
+    const [a] = planScenarios(
+      ['A'],
+      await context(['nest-fastify', 'standalone', 'apollo-router', 'fastify', 'hive-gateway'], true),
+    );
+    expect(a?.rows.map((row) => `${row.target.name} ${row.variant} (${row.setup.key})`)).toEqual([
+      'nest-fastify GetUserWithProducts (none)',
+      'nest-fastify ComplexQuery (none)',
+      'standalone GetUserWithProducts (none)',
+      'standalone ComplexQuery (none)',
+      'apollo-router GetUserWithProducts (none)',
+      'apollo-router ComplexQuery (none)',
+      'fastify GetUserWithProducts (none)',
+      'fastify ComplexQuery (none)',
+      'hive-gateway GetUserWithProducts (none)',
+      'hive-gateway ComplexQuery (none)',
+      'nest-fastify GetUserWithProducts · dedup (dedup)',
+      'nest-fastify ComplexQuery · dedup (dedup)',
+      'apollo-router GetUserWithProducts · dedup (dedup)',
+      'apollo-router ComplexQuery · dedup (dedup)',
     ]);
+  });
+
+  it('runs §F on every target as it ships, then each dedup variant, with the answer size in its description', async () => {
+    const [f] = planScenarios(
+      ['F'],
+      await context(
+        ['nest-fastify', 'fastify', 'standalone', 'apollo-router', 'hive-gateway', 'hive-gateway-rust'],
+        true,
+      ),
+    );
+    expect(f?.rows.map((row) => `${row.target.name} ${row.variant} (${row.setup.key})`)).toEqual([
+      'nest-fastify Dashboard (none)',
+      'fastify Dashboard (none)',
+      'standalone Dashboard (none)',
+      'apollo-router Dashboard (none)',
+      'hive-gateway Dashboard (none)',
+      'hive-gateway-rust Dashboard (none)',
+      'nest-fastify Dashboard · dedup (dedup)',
+      'apollo-router Dashboard · dedup (dedup)',
+      'hive-gateway Dashboard · dedup (dedup)',
+      'hive-gateway-rust Dashboard · dedup (dedup)',
+    ]);
+    expect(f?.rows.every((row) => row.load.kind === 'closed' && row.load.connections === 100)).toBe(true);
+    expect(f?.rows.every((row) => !row.skip && row.query.name === 'Dashboard' && !row.query.perUser)).toBe(true);
+    // The real size of the reference answer, in KB: between 50 and 100.
+    const kb = Number(/is ([\d.]+) KB of JSON/.exec(f?.description ?? '')?.[1]);
+    expect(kb).toBeGreaterThanOrEqual(50);
+    expect(kb).toBeLessThanOrEqual(100);
+  });
+
+  it('gives the Router and Hive Gateway their dedup config, our gateway its settings', async () => {
+    const ctx = await context(['nest-fastify', 'apollo-router', 'hive-gateway'], true);
+    const { dedup } = ctx.setups;
+    expect(dedup.router).toEqual({ config: 'router-dedup.yaml' });
+    expect(dedup.gatewayEnv({})).toEqual({ SUBGRAPH_DEDUPLICATE: 'true' });
+    expect(dedup.hiveEnv).toEqual({ BENCH_HIVE_INBOUND_DEDUP: 'true' });
+    // Hive runs as it ships: none of our plugin setups.
+    const [hive] = ctx.targets.filter((t) => t.kind === 'hive');
+    if (!hive) throw new Error('no hive target');
+    expect(skipFor(hive, ctx.setups['rate-limit'], ctx)?.status).toBe('skipped');
+    expect(skipFor(hive, dedup, ctx)).toBeUndefined();
+    expect(skipFor(hive, ctx.setups.none, ctx)).toBeUndefined();
   });
 
   it('marks Router rows not installed when there is no binary, and JWT as licensed', async () => {
     const plans = planScenarios(['A', 'C'], await context(['nest-fastify', 'apollo-router'], false));
     const routerRows = plans.flatMap((plan) => plan.rows).filter((row) => row.target.name === 'apollo-router');
-    expect(routerRows.length).toBe(6);
+    expect(routerRows.length).toBe(8); // §A: 2 + 2 dedup; §C: 4
     const jwt = routerRows.find((row) => row.variant === 'JWT client awareness');
     expect(jwt?.skip).toEqual({ status: 'skipped', message: 'needs GraphOS-licensed JWT auth' });
     for (const row of routerRows.filter((r) => r !== jwt)) {
@@ -103,6 +156,7 @@ describe('external targets in each section', () => {
       ...['{ __typename }', 'ComplexQuery'].flatMap((q) => [50, 200, 500].map((c) => `B ${q} · ${c} connections`)),
       'C baseline',
       'D none',
+      'F Dashboard',
     ]);
   });
 
@@ -116,6 +170,7 @@ describe('external targets in each section', () => {
           'header@static-header=http://c:4000/graphql',
           'guids@guid-headers=http://d:4000/graphql',
           'cost-off@demand-control-off=http://e:4000/graphql',
+          'shared@dedup=http://f:4000/graphql',
         ],
         // An external brings its own Redis: no local redis-server is needed for its rows.
         redisAvailable: false,
@@ -131,6 +186,11 @@ describe('external targets in each section', () => {
     expect(rowsOf(plans, 'header')).toEqual(['C static subgraph header']);
     expect(rowsOf(plans, 'guids')).toEqual(['C ten GUID response headers']);
     expect(rowsOf(plans, 'cost-off')).toEqual(['D demand-control-off']);
+    expect(rowsOf(plans, 'shared')).toEqual([
+      'A GetUserWithProducts · dedup',
+      'A ComplexQuery · dedup',
+      'F Dashboard · dedup',
+    ]);
     const e = plans.find((plan) => plan.id === 'E');
     expect(e?.rows.filter((row) => row.target.name === 'redis').map((row) => row.load)).toEqual(
       [100, 300, 500].map((rate) => ({ kind: 'fixed', rate })),

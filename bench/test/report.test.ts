@@ -419,7 +419,11 @@ describe('report.html in headless Chromium', () => {
     const colours = new Map<string, Set<string>>();
     for (const [target, colour] of seen)
       colours.set(String(target), (colours.get(String(target)) ?? new Set()).add(String(colour)));
-    expect([...colours.keys()]).toEqual(expect.arrayContaining([...BUILT_IN_TARGETS, 'compose-gateway']));
+    // The sample run predates the Hive Gateway targets: they are checked below, by colour alone.
+    const inSample = BUILT_IN_TARGETS.filter((name) => !name.startsWith('hive-'));
+    expect([...colours.keys()]).toEqual(expect.arrayContaining([...inSample, 'compose-gateway']));
+    const builtIn = new Set(BUILT_IN_TARGETS.map(targetColor));
+    expect(builtIn.size).toBe(BUILT_IN_TARGETS.length);
     for (const [target, set] of colours) expect([target, set.size]).toEqual([target, 1]);
     const distinct = new Set([...colours.values()].map((set) => [...set][0]));
     expect(distinct.size).toBe(colours.size);

@@ -43,6 +43,14 @@ describe('bench/router variants', () => {
     expect(headers).toEqual({ all: { request: { operations: [{ insert: { name: 'source', value: 'gateway' } }] } } });
   });
 
+  it('router-dedup.yaml is router.yaml plus deduplicate_query on every subgraph', async () => {
+    const { traffic_shaping: shaping, ...rest } = await readConfig('dedup');
+    const { traffic_shaping: baseShaping, ...baseRest } = await readConfig('base');
+    expect(rest).toEqual(baseRest);
+    const all = (baseShaping as { all: Record<string, unknown> }).all;
+    expect(shaping).toEqual({ all: { ...all, deduplicate_query: true } });
+  });
+
   it('router-guid-headers.yaml is router.yaml plus the Rhai script', async () => {
     const { rhai, ...rest } = await readConfig('guid-headers');
     expect(rest).toEqual(await readConfig('base'));

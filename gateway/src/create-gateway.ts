@@ -79,6 +79,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
   const authenticators = plugins.filter((plugin) => plugin.authenticate);
   const wrappers = plugins.flatMap((plugin) => (plugin.aroundRequest ? [plugin.aroundRequest.bind(plugin)] : []));
   const responders = plugins.filter((plugin) => plugin.onResponse);
+  const readinessHolds = plugins.filter((plugin) => plugin.isReady);
   // Who made each request, for its log line (absent when authentication rejected it).
   const contexts = new WeakMap<RequestScope, GatewayContext>();
   const dataSources = new Map<string, SubgraphDataSource>();
@@ -107,6 +108,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
         connections: config.subgraphPoolConnections,
         keepAliveMs: config.subgraphKeepAliveMs,
         maxResponseBytes: override?.maxResponseBytes ?? config.subgraphMaxResponseBytes,
+        deduplicate: override?.deduplicate ?? config.subgraphDeduplicate,
         ...resilienceFor(config, override),
         plugins,
         logger: logger.child({ component: 'subgraph-fetch' }),
@@ -161,7 +163,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
       contexts.set(scope, context);
       return context;
     },
-    isReady: () => state === 'ready',
+    isReady: () => state === 'ready' && readinessHolds.every((plugin) => plugin.isReady?.() !== false),
     onResponse: (scope, status) => {
       logRequest(logger, scope, status, contexts.get(scope)?.identity);
       for (const plugin of responders) plugin.onResponse?.(scope, status);

@@ -1,7 +1,10 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { Pool } from 'undici';
 import type { CircuitState, GatewayContext, GatewayPlugin } from './contract/index.js';
+import { InFlight, inFlightKey } from './dedup/in-flight.js';
+import { dedupeRepresentations } from './dedup/representations.js';
 import { ClientErrorCode } from './error-registry.js';
 import { emitEvent } from './events.js';
 import { failedFetchErrors } from './fetch-error-paths.js';
@@ -75,6 +78,12 @@ export interface SubgraphDataSourceOptions {
   retry?: SubgraphRetryOptions;
   /** A circuit breaker for this subgraph; it answers SUBGRAPH_CIRCUIT_OPEN while open. Default: none. */
   circuitBreaker?: CircuitBreakerOptions;
+  /**
+   * Identical query fetches in flight at the same time (same body, same headers but the
+   * request id and trace context) share one request; each caller gets its own copy.
+   * Never mutations. Default: false.
+   */
+  deduplicate?: boolean;
 }
 
 interface Failure {
@@ -85,9 +94,19 @@ interface Failure {
   detail?: Record<string, unknown>;
 }
 
+/** An HTTP answer read whole that holds a GraphQL response. */
+interface Received {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly bytes: number;
+  readonly answer: SubgraphResponse;
+  /** The body, kept when the fetch is shared so each further caller parses its own copy. */
+  readonly text?: string;
+}
+
 /** How one HTTP attempt ended. */
 type Attempt =
-  | { answer: SubgraphResponse; unhealthy: boolean }
+  | { received: Received; unhealthy: boolean }
   | {
       failure: Failure;
       /** Counts as a failure of the subgraph for the circuit breaker. */
@@ -95,6 +114,18 @@ type Attempt =
       /** Set when the attempt is to be retried after this wait (its budget already taken). */
       retryInMs?: number;
     };
+
+/** How a fetch ended, after its retries. */
+type Fetched = ({ received: Received } | { failure: Failure }) & { readonly retries: number };
+
+/** What a caller's `subgraph-fetch` event and failure log line say. */
+interface Report {
+  context: GatewayContext | undefined;
+  startedAt: number;
+  retries?: number;
+  /** The caller joined a fetch another caller started (in-flight deduplication). */
+  joined?: boolean;
+}
 
 /** One fetch across its attempts. */
 interface FetchState {
@@ -122,6 +153,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   readonly #circuitLog = new LogThrottle(CIRCUIT_LOG_LIMIT, CIRCUIT_LOG_INTERVAL_MS);
   readonly #retryBudget: RetryBudget | undefined;
   readonly #breaker: CircuitBreaker | undefined;
+  readonly #inFlight: InFlight<Fetched> | undefined;
 
   constructor(options: SubgraphDataSourceOptions) {
     this.#options = options;
@@ -141,6 +173,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
         onStateChange: (state) => this.#circuitChanged(state),
       });
     }
+    if (options.deduplicate) this.#inFlight = new InFlight();
     const url = new URL(options.url);
     this.#path = `${url.pathname}${url.search}`;
     this.#pool = new Pool(url.origin, {
@@ -159,7 +192,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     const context = gatewayContextOf(options);
     if (context?.responseBudget.exceeded) {
       // The answer is already too large to send: do not ask a subgraph for more of it.
-      return this.#failure(options, {
+      return this.#failure(request, {
         code: ClientErrorCode.RESPONSE_TOO_LARGE,
         what: 'was not asked: the response is already over its size limit',
       });
@@ -173,17 +206,49 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       const failed = this.#runHooks(this.#requestHooks, context, (plugin) =>
         plugin.onSubgraphRequest?.({ subgraph: this.#options.name, headers, context }),
       );
-      if (failed) return this.#failure(options, failed, context, startedAt);
+      if (failed) return this.#failure(request, failed, { context, startedAt });
       // Set after the hooks: a header rule propagating `x-` headers must not replace the gateway's id.
       headers['x-request-id'] = context.requestId;
     }
+    // Repeated entities are asked for once; the answer is spread back over their positions.
+    const entities = dedupeRepresentations(request.query, request.variables);
     const body = JSON.stringify({
       query: request.query,
       operationName: request.operationName,
-      variables: request.variables,
+      variables: entities?.variables ?? request.variables,
       ...(request.extensions ? { extensions: request.extensions } : {}),
     });
 
+    let fetched: Fetched;
+    let joined = false;
+    if (this.#inFlight && isQueryFetch(options)) {
+      // The budget is charged per caller below, so a shared read is bounded by the subgraph limit only.
+      const shared = this.#inFlight.run(inFlightKey(body, headers), () =>
+        this.#fetch(options, headers, body, context, this.#maxResponseBytes, true),
+      );
+      joined = shared.joined;
+      fetched = await shared.result;
+    } else {
+      const limit = Math.min(this.#maxResponseBytes, (context?.responseBudget.remaining ?? Infinity) + 1);
+      fetched = await this.#fetch(options, headers, body, context, limit, false);
+    }
+    const report = { context, startedAt, retries: fetched.retries, joined };
+    const response = this.#deliver(fetched, context, joined);
+    // From the original variables: one error per original position, as without deduplication.
+    if ('failure' in response) return this.#failure(request, response.failure, report);
+    this.#fetched('ok', report);
+    return entities ? entities.expand(response.answer) : response.answer;
+  }
+
+  /** One fetch across its attempts, retries and the circuit breaker: a received answer or the failure. */
+  async #fetch(
+    options: ProcessOptions,
+    headers: Record<string, string>,
+    body: string,
+    context: GatewayContext | undefined,
+    readLimit: number,
+    shared: boolean,
+  ): Promise<Fetched> {
     // One deadline for every attempt and backoff: retries never make a client wait past the timeout.
     const signal = AbortSignal.timeout(this.#options.timeoutMs);
     const fetch: FetchState = {
@@ -201,22 +266,21 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
           code: ClientErrorCode.SUBGRAPH_CIRCUIT_OPEN,
           what: 'was not asked: it has been failing and its circuit breaker is open',
         };
-        return this.#failure(options, failure ?? refused, context, startedAt, fetch.retries);
+        return { failure: failure ?? refused, retries: fetch.retries };
       }
       let outcome: Attempt | undefined;
       try {
-        outcome = await this.#attempt(headers, body, signal, context, () => this.#retryDelay(fetch, attempt));
+        outcome = await this.#attempt(headers, body, signal, context, readLimit, shared, () =>
+          this.#retryDelay(fetch, attempt),
+        );
       } finally {
         // Always handed back: a half-open breaker waits for its probe's outcome.
         if (permit) this.#breaker?.record(permit, outcome?.unhealthy ?? true);
       }
-      if ('answer' in outcome) {
-        this.#fetched('ok', context, startedAt, fetch.retries);
-        return outcome.answer;
-      }
+      if ('received' in outcome) return { received: outcome.received, retries: fetch.retries };
       failure = outcome.failure;
       if (outcome.retryInMs === undefined || (this.#breaker && !this.#breaker.allows())) {
-        return this.#failure(options, failure, context, startedAt, fetch.retries);
+        return { failure, retries: fetch.retries };
       }
       emitEvent(
         this.#observers,
@@ -229,14 +293,43 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   }
 
   /**
-   * Sends the request once. `retryDelay` is asked when a failure may be retried (no
-   * answer, or 502/503): it gives the wait before the retry, or undefined for none.
+   * Hands one caller its answer: its own response hooks and response budget, and its own
+   * objects (a caller that joined a shared fetch parses the shared text again, which is
+   * cheaper than a structured clone, and @apollo/gateway mutates what it is given).
+   */
+  #deliver(
+    fetched: Fetched,
+    context: GatewayContext | undefined,
+    joined: boolean,
+  ): { answer: SubgraphResponse } | { failure: Failure } {
+    if ('failure' in fetched) return fetched;
+    const { received } = fetched;
+    if (context) {
+      const failed = this.#runHooks(this.#responseHooks, context, (plugin) =>
+        plugin.onSubgraphResponse?.({ subgraph: this.#options.name, headers: received.headers, context }),
+      );
+      if (failed) return { failure: failed };
+      if (!context.responseBudget.take(received.bytes)) return { failure: this.#tooLarge(context, received.status) };
+    }
+    if (!joined) return { answer: received.answer };
+    const answer = parseGraphQLResponse(received.text ?? '');
+    // Cannot happen (the same text parsed for the first caller); answered as a bad response all the same.
+    if (!answer) return { failure: badResponse(received.status) };
+    return { answer };
+  }
+
+  /**
+   * Sends the request once and reads the answer up to `readLimit` bytes. `retryDelay` is
+   * asked when a failure may be retried (no answer, or 502/503): it gives the wait before
+   * the retry, or undefined for none.
    */
   async #attempt(
     headers: Record<string, string>,
     body: string,
     signal: AbortSignal,
     context: GatewayContext | undefined,
+    readLimit: number,
+    shared: boolean,
     retryDelay: () => number | undefined,
   ): Promise<Attempt> {
     let answered = false;
@@ -262,30 +355,23 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
           return { failure, unhealthy: true, retryInMs };
         }
       }
-      if (context) {
-        const failed = this.#runHooks(this.#responseHooks, context, (plugin) =>
-          plugin.onSubgraphResponse?.({ subgraph: this.#options.name, headers: response.headers, context }),
-        );
-        if (failed) {
-          discardBody(response.body);
-          return { failure: failed, unhealthy: false };
-        }
-      }
-      const limit = Math.min(this.#maxResponseBytes, (context?.responseBudget.remaining ?? Infinity) + 1);
-      const read = await readBoundedBody(response.body, response.headers, limit);
-      if (read === TOO_LARGE || (context && !context.responseBudget.take(read.bytes))) {
-        return { failure: this.#tooLarge(context, response.statusCode), unhealthy: false };
+      const read = await readBoundedBody(response.body, response.headers, readLimit);
+      if (read === TOO_LARGE) {
+        // A shared read is bounded by the subgraph limit alone: no caller's budget is spent by it.
+        return { failure: this.#tooLarge(shared ? undefined : context, response.statusCode), unhealthy: false };
       }
       const parsed = parseGraphQLResponse(read.text);
-      // A GraphQL answer with a 5xx status is passed on, but still says the subgraph is unwell.
-      if (parsed) return { answer: parsed, unhealthy: response.statusCode >= 500 };
+      if (!parsed) return { failure: badResponse(response.statusCode), unhealthy: true };
       return {
-        failure: {
-          code: ClientErrorCode.SUBGRAPH_BAD_RESPONSE,
-          what: `answered HTTP ${response.statusCode} without a GraphQL response`,
-          detail: { status: response.statusCode },
+        received: {
+          status: response.statusCode,
+          headers: response.headers,
+          bytes: read.bytes,
+          answer: parsed,
+          ...(shared && { text: read.text }),
         },
-        unhealthy: true,
+        // A GraphQL answer with a 5xx status is passed on, but still says the subgraph is unwell.
+        unhealthy: response.statusCode >= 500,
       };
     } catch (error) {
       if (signal.aborted) {
@@ -361,33 +447,26 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     return undefined;
   }
 
+  /** The errors a failed fetch leaves on every field it would have filled (reported when `report` is given). */
   #failure(
-    options: ProcessOptions,
+    request: { query?: string; variables?: Record<string, unknown> },
     failure: Failure,
-    context?: GatewayContext,
-    startedAt?: number,
-    retries = 0,
+    report?: Report,
   ): SubgraphResponse {
-    if (startedAt !== undefined && failure.code !== ClientErrorCode.INTERNAL_SERVER_ERROR) {
-      // An open circuit is logged once, when it opens, not once per refused fetch.
-      if (failure.code !== ClientErrorCode.SUBGRAPH_CIRCUIT_OPEN)
-        this.#logFailure(failure, context, startedAt, retries);
-      this.#fetched(failure.code, context, startedAt, retries);
+    if (report && failure.code !== ClientErrorCode.INTERNAL_SERVER_ERROR) {
+      // An open circuit is logged once, when it opens, not once per refused fetch; a shared
+      // fetch's failure once, by the caller that sent it.
+      if (failure.code !== ClientErrorCode.SUBGRAPH_CIRCUIT_OPEN && !report.joined) this.#logFailure(failure, report);
+      this.#fetched(failure.code, report);
     }
     const message = `Subgraph "${this.#options.name}" ${failure.what}.`;
-    return {
-      errors: failedFetchErrors(options.request.query, options.request.variables, message, { code: failure.code }),
-    };
+    return { errors: failedFetchErrors(request.query, request.variables, message, { code: failure.code }) };
   }
 
-  /** Tells observing plugins (metrics, tracing) how the fetch ended. */
-  #fetched(
-    outcome: 'ok' | ClientErrorCode,
-    context: GatewayContext | undefined,
-    startedAt: number,
-    retries: number,
-  ): void {
+  /** Tells observing plugins (metrics, tracing) how the fetch ended, once per caller. */
+  #fetched(outcome: 'ok' | ClientErrorCode, report: Report): void {
     if (this.#observers.length === 0) return;
+    const { context, startedAt, retries = 0, joined } = report;
     emitEvent(
       this.#observers,
       {
@@ -397,13 +476,14 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
         outcome,
         retries,
         ...(context && { requestId: context.requestId }),
+        ...(joined && { deduplicated: true }),
       },
       this.#options.logger,
     );
   }
 
   /** One warning per failed fetch, throttled per subgraph so an outage cannot flood the log. */
-  #logFailure(failure: Failure, context: GatewayContext | undefined, startedAt: number, retries: number): void {
+  #logFailure(failure: Failure, { context, startedAt, retries = 0 }: Report): void {
     const logger = this.#options.logger;
     if (!logger?.isLevelEnabled('warn')) return;
     const suppressed = this.#failureLog.take();
@@ -456,6 +536,14 @@ function parseGraphQLResponse(text: string): SubgraphResponse | undefined {
   if (errors !== undefined && !Array.isArray(errors)) return undefined;
   if (!hasData && errors === undefined) return undefined;
   return parsed as SubgraphResponse;
+}
+
+function badResponse(status: number): Failure {
+  return {
+    code: ClientErrorCode.SUBGRAPH_BAD_RESPONSE,
+    what: `answered HTTP ${status} without a GraphQL response`,
+    detail: { status },
+  };
 }
 
 /** A short, URL-free reason such as ECONNREFUSED, safe to show a client. */

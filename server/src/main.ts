@@ -1,4 +1,7 @@
+import cluster from 'node:cluster';
 import { createLogger, GatewayError, parseConfig } from '@fedgw/gateway';
+import { runPrimary } from './cluster/primary.js';
+import { clusterWorker } from './cluster/worker.js';
 import { serveGateway } from './serve.js';
 import { installShutdown } from './shutdown.js';
 
@@ -12,14 +15,24 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.code}: ${error.message}\n`);
     process.exit(1);
   }
-  const logger = createLogger(config);
+  // GATEWAY_WORKERS > 1: this process is the cluster primary (it forks workers that run this
+  // same file and serves nothing itself), or one of its workers.
+  if (config.workers > 1 && cluster.isPrimary) {
+    runPrimary(config, createLogger(config).child({ cluster: 'primary' }));
+    return;
+  }
+  const worker = cluster.isWorker ? clusterWorker() : undefined;
+  const logger = worker
+    ? createLogger(config).child({ worker: cluster.worker?.id, pid: process.pid })
+    : createLogger(config);
   try {
-    const running = await serveGateway(config, logger);
+    const running = await serveGateway(config, logger, worker ? [worker.plugin] : []);
     installShutdown(running, logger, { graceMs: config.shutdownGraceMs, delayMs: config.shutdownDelayMs });
     logger.info(
       { url: `${running.url}${config.graphqlPath}`, runtime: config.runtime, adapter: config.adapter, env: config.env },
       'gateway listening',
     );
+    worker?.reportReady();
   } catch (error) {
     const code = error instanceof GatewayError ? error.code : undefined;
     // The cause's own code (ENOENT, EISDIR, EADDRINUSE) is what an operator acts on.

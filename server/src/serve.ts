@@ -1,5 +1,11 @@
 import type { ListeningServer } from '@fedgw/adapters';
-import { createGatewayFromConfig, type Gateway, type GatewayConfig, type Logger } from '@fedgw/gateway';
+import {
+  createGatewayFromConfig,
+  type Gateway,
+  type GatewayConfig,
+  type GatewayPlugin,
+  type Logger,
+} from '@fedgw/gateway';
 import { withMetricsListener } from './metrics-server.js';
 
 export interface RunningGateway extends ListeningServer {
@@ -10,14 +16,19 @@ export interface RunningGateway extends ListeningServer {
  * Starts the gateway on the configured runtime and platform: `nest` (GatewayModule in
  * a NestJS app) or `bare` (the framework alone), on `fastify` or `express`. Only the
  * framework in use is loaded. `close()` stops accepting, waits for in-flight requests,
- * then stops the gateway.
+ * then stops the gateway. `plugins` are added in code after the configured ones (a cluster
+ * worker adds its readiness hold).
  */
-export async function serveGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+export async function serveGateway(
+  config: GatewayConfig,
+  logger: Logger,
+  plugins: readonly GatewayPlugin[] = [],
+): Promise<RunningGateway> {
   if (config.runtime === 'nest') {
     const { listenNest } = await import('./nest/bootstrap.js');
-    return listenNest(config, logger);
+    return listenNest(config, logger, plugins);
   }
-  const gateway = await createGatewayFromConfig(config, { logger });
+  const gateway = await createGatewayFromConfig(config, { logger, plugins });
   await gateway.start();
   const listen =
     config.adapter === 'fastify'

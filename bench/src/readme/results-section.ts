@@ -8,6 +8,8 @@ const SECTIONS: Readonly<Record<ScenarioId, (scenario: ScenarioResult) => string
   C: sectionC,
   D: sectionD,
   E: sectionE,
+  // Same table as §A: each target per variant, the Router's multiple beside it.
+  F: sectionA,
 };
 
 const FINDINGS: Partial<Record<ScenarioId, (scenario: ScenarioResult) => string[]>> = {

@@ -11,6 +11,8 @@ const BUILT_IN: Readonly<Record<string, string>> = {
   standalone: '#6e6e6e',
   'standalone-undici': '#3d8b37',
   'apollo-router': '#b0306f',
+  'hive-gateway': '#a07a00',
+  'hive-gateway-rust': '#6b5200',
 };
 
 /** For `--external` names: colours none of the built-in targets use. */

@@ -1,11 +1,22 @@
 import type { PlanContext, ScenarioPlan } from '../plan.js';
-import { makeRow, runsSetup } from '../plan.js';
+import { externalsIn, makeRow, primaryMount, runsSetup } from '../plan.js';
 import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY } from '../queries.js';
+import { ROUTER } from '../targets.js';
+import { dedupVariant } from './dedup-rows.js';
 
-/** Seed §A: every target (externals declared `none`), both queries, 100 connections; memory after sustained load. */
+/**
+ * Seed §A: every target (externals declared `none`), both queries, 100 connections; memory after
+ * sustained load. Then the Router and the first mount with their own dedup ("· dedup" rows):
+ * with a random user per request few requests coincide, which is the point of showing them.
+ */
 export function planA(context: PlanContext): ScenarioPlan {
   const targets = context.targets.filter((target) => runsSetup(target, 'none'));
   const load = { kind: 'closed', connections: context.connections } as const;
+  const dedupTargets = [
+    primaryMount(context),
+    context.targets.find((target) => target.name === ROUTER),
+    ...externalsIn(context, ['dedup']),
+  ].filter((target) => target !== undefined);
   return {
     id: 'A',
     title: 'Apollo Router vs Node gateways: throughput, latency, memory',
@@ -13,12 +24,21 @@ export function planA(context: PlanContext): ScenarioPlan {
       `Seed §A: GetUserWithProducts (two subgraphs) and ComplexQuery (four hops), a random user-1..user-1000 ` +
       `per request, ${context.connections} closed-loop connections (autocannon), ${context.closedSec} s measured ` +
       `after ${context.warmupSec} s warm-up per row. Peak RSS is each row's own (VmHWM reset when its window ` +
-      `starts); one process serves both queries, so the ComplexQuery row's starts from what the first row left.`,
+      `starts); one process serves both queries, so the ComplexQuery row's starts from what the first row left. ` +
+      `"· dedup" rows: the Router with traffic_shaping.all.deduplicate_query, the first mount with ` +
+      `SUBGRAPH_DEDUPLICATE (representations are always deduplicated).`,
     kind: 'closed-loop',
-    rows: targets.flatMap((target) =>
-      [GET_USER_WITH_PRODUCTS_QUERY, COMPLEX].map((query) =>
-        makeRow(context, { target, setup: context.setups.none, variant: query.name, query, load }),
+    rows: [
+      ...targets.flatMap((target) =>
+        [GET_USER_WITH_PRODUCTS_QUERY, COMPLEX].map((query) =>
+          makeRow(context, { target, setup: context.setups.none, variant: query.name, query, load }),
+        ),
       ),
-    ),
+      ...dedupTargets.flatMap((target) =>
+        [GET_USER_WITH_PRODUCTS_QUERY, COMPLEX].map((query) =>
+          makeRow(context, { target, setup: context.setups.dedup, variant: dedupVariant(query.name), query, load }),
+        ),
+      ),
+    ],
   };
 }

@@ -5,8 +5,9 @@ import { planB } from './b-adapters.js';
 import { planC } from './c-extensibility.js';
 import { planD } from './d-plugin-stacking.js';
 import { planE } from './e-fixed-rates.js';
+import { planF } from './f-large-answers.js';
 
-export const SCENARIO_IDS: readonly ScenarioId[] = ['A', 'B', 'C', 'D', 'E'];
+export const SCENARIO_IDS: readonly ScenarioId[] = ['A', 'B', 'C', 'D', 'E', 'F'];
 
 const PLANNERS: Readonly<Record<ScenarioId, (context: PlanContext) => ScenarioPlan>> = {
   A: planA,
@@ -14,6 +15,7 @@ const PLANNERS: Readonly<Record<ScenarioId, (context: PlanContext) => ScenarioPl
   C: planC,
   D: planD,
   E: planE,
+  F: planF,
 };
 
 export function planScenarios(ids: readonly ScenarioId[], context: PlanContext): ScenarioPlan[] {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
 import { API_KEY_DEFAULTS } from '../plugins/api-key-auth.js';
@@ -78,6 +79,10 @@ const redisUrl: ValueParser<string> = secret(
   'expected a redis:// or rediss:// URL',
 );
 
+/** GATEWAY_WORKERS: `auto` is the cores this process may use (cgroup limits included). */
+const workerCount: ValueParser<number> = (raw) =>
+  raw === 'auto' ? { ok: true, value: availableParallelism() } : integer(1, 256)(raw);
+
 /** `RATE_LIMIT_KEY=operation` existed once; it was removed as unsafe (see REMOVED_SETTINGS). */
 const OPERATION_KEY_REMOVED =
   'removed: operation names are chosen by the client, so each new name got a fresh bucket; ' +
@@ -88,6 +93,7 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   { key: 'env', env: 'GATEWAY_ENV', parse: oneOf(GATEWAY_ENVS), fallback: () => 'production' },
   { key: 'runtime', env: 'GATEWAY_RUNTIME', parse: oneOf(RUNTIMES), fallback: () => 'nest' },
   { key: 'adapter', env: 'GATEWAY_ADAPTER', parse: oneOf(ADAPTERS), fallback: () => 'fastify' },
+  { key: 'workers', env: 'GATEWAY_WORKERS', parse: workerCount, fallback: () => 1 },
   { key: 'host', env: 'HOST', parse: nonEmpty, fallback: () => '0.0.0.0' },
   { key: 'port', env: 'PORT', parse: integer(0, 65535), fallback: () => 4000 },
   { key: 'graphqlPath', env: 'GRAPHQL_PATH', parse: urlPath, fallback: () => '/graphql' },
@@ -132,6 +138,7 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
     // Below MAX_RESPONSE_BYTES, so one oversized subgraph costs its own fields, not the whole answer.
     fallback: () => 5 * 1024 ** 2,
   },
+  { key: 'subgraphDeduplicate', env: 'SUBGRAPH_DEDUPLICATE', parse: boolean, fallback: () => false },
   // Retries and circuit breaker: SUBGRAPH_RETRIES … SUBGRAPH_CIRCUIT_COOLDOWN_MS (resilience/config.ts).
   ...RESILIENCE_FIELDS.map(({ suffix, key, configKey, parse }) => ({
     key: configKey,
@@ -307,6 +314,7 @@ const SUBGRAPH_FIELDS: Record<string, { key: keyof SubgraphOverride; parse: Valu
   URL: { key: 'url', parse: httpUrl },
   TIMEOUT_MS: { key: 'timeoutMs', parse: integer(1, 600_000) },
   MAX_RESPONSE_BYTES: { key: 'maxResponseBytes', parse: byteSize(1024, 1024 ** 3) },
+  DEDUPLICATE: { key: 'deduplicate', parse: boolean },
   ...Object.fromEntries(RESILIENCE_FIELDS.map(({ suffix, key, parse }) => [suffix, { key, parse }])),
 };
 // No global setting (SUBGRAPH_RETRY_BUDGET) reads as `SUBGRAPH_<name>_<suffix>`: none is taken for an override.
@@ -356,6 +364,7 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
   checkTrustedDocuments(values, cwd, issues);
   checkTracingConfig(values as Partial<TracingConfig>, issues);
   checkMetricsConfig(values, issues);
+  checkWorkers(values, issues);
   rejectRemovedSettings(env, file, fileName, issues);
   for (const key of Object.keys(file)) {
     if (key !== 'subgraphs' && !(key in REMOVED_SETTINGS) && !CONFIG_FIELDS.some((field) => field.key === key)) {
@@ -431,6 +440,20 @@ function checkTrustedDocuments(values: Record<string, unknown>, cwd: string, iss
   }
   values.trustedDocuments = resolve(cwd, path);
   values.trustedDocumentsMode = mode ?? 'enforce';
+}
+
+/**
+ * Under cluster every worker has its own metrics registry and a scrape reaches one worker at
+ * random (the main port and METRICS_PORT alike are shared sockets), so the numbers would be
+ * one worker's, jumping between scrapes: refused rather than served wrong.
+ */
+function checkWorkers(values: Record<string, unknown>, issues: ConfigIssue[]): void {
+  if ((values.workers as number) > 1 && values.metricsEnabled === true) {
+    issues.push({
+      field: 'GATEWAY_WORKERS',
+      message: `${values.workers} workers cannot serve METRICS_ENABLED: each scrape would see one worker; use GATEWAY_WORKERS=1 and more replicas`,
+    });
+  }
 }
 
 /** What a field needs only when a plugin that uses it is on, named by environment variable. */

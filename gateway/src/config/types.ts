@@ -49,6 +49,8 @@ export interface SubgraphOverride {
   readonly timeoutMs?: number;
   /** Replaces `subgraphMaxResponseBytes` for this subgraph. */
   readonly maxResponseBytes?: number;
+  /** Replaces `subgraphDeduplicate` for this subgraph. */
+  readonly deduplicate?: boolean;
   /** Each replaces the `subgraphRetry*` / `subgraphCircuit*` setting of the same name for this subgraph. */
   readonly retries?: number;
   readonly retryBackoffMs?: number;
@@ -66,6 +68,8 @@ export interface GatewayConfig {
   readonly env: GatewayEnv;
   readonly runtime: Runtime;
   readonly adapter: AdapterName;
+  /** Processes serving under node:cluster (GATEWAY_WORKERS; `auto` resolved to the cores); 1: no cluster. */
+  readonly workers: number;
   readonly host: string;
   readonly port: number;
   readonly graphqlPath: string;
@@ -88,6 +92,8 @@ export interface GatewayConfig {
   readonly subgraphKeepAliveMs: number;
   /** A subgraph answer larger than this is aborted mid-read (SUBGRAPH_RESPONSE_TOO_LARGE). */
   readonly subgraphMaxResponseBytes: number;
+  /** Identical query fetches in flight at once share one subgraph request (never mutations). */
+  readonly subgraphDeduplicate: boolean;
   /** Retries of a failed query fetch (never a mutation's), within its timeout; 0 turns them off. */
   readonly subgraphRetries: number;
   /** The first retry waits up to this (full jitter), doubling with each retry. */

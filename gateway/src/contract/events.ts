@@ -24,6 +24,11 @@ export interface SubgraphFetchEvent {
   /** Attempts after the first (0 without retries). */
   readonly retries: number;
   readonly requestId?: string;
+  /**
+   * Set when this caller joined an identical fetch already in flight (SUBGRAPH_DEDUPLICATE)
+   * instead of sending its own: count a subgraph's requests without these.
+   */
+  readonly deduplicated?: true;
 }
 
 /** A failed attempt is about to be retried. */

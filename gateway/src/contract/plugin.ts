@@ -69,6 +69,11 @@ export interface GatewayPlugin {
    * `aroundRequest` ran (413, a bad Host). Must be cheap and must not throw.
    */
   onResponse?(scope: RequestScope, statusCode: number): void;
+  /**
+   * Holds `/ready` at 503 while it returns false, even once the gateway is started (a cluster
+   * worker waits for its siblings). Read on every probe: must be cheap.
+   */
+  isReady?(): boolean;
   /** Releases connections and timers when the gateway stops. */
   close?(): Promise<void>;
 }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { applyServerTimeouts, closeGracefully, type ListeningServer } from '@fedgw/adapters';
-import type { Gateway, GatewayConfig, Logger } from '@fedgw/gateway';
+import type { Gateway, GatewayConfig, GatewayPlugin, Logger } from '@fedgw/gateway';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { withMetricsListener } from '../metrics-server.js';
@@ -16,13 +16,17 @@ export interface NestServer extends ListeningServer {
 }
 
 /** Creates the NestJS app on the configured platform, with GatewayModule, and listens. */
-export async function listenNest(config: GatewayConfig, logger: Logger): Promise<NestServer> {
+export async function listenNest(
+  config: GatewayConfig,
+  logger: Logger,
+  plugins: readonly GatewayPlugin[] = [],
+): Promise<NestServer> {
   // Only the platform in use is loaded.
   const httpAdapter =
     config.adapter === 'fastify'
       ? new (await import('@nestjs/platform-fastify')).FastifyAdapter({ logger: false, return503OnClosing: true })
       : new (await import('@nestjs/platform-express')).ExpressAdapter();
-  const app = await NestFactory.create(GatewayModule.forRoot(config, { logger }), httpAdapter, {
+  const app = await NestFactory.create(GatewayModule.forRoot(config, { logger, plugins }), httpAdapter, {
     // The gateway mounts its own body parsing with its own limit and error shape.
     bodyParser: false,
     // Nest would log a startup error itself (without its code or cause) and abort the process:

@@ -2,6 +2,7 @@ import {
   createGatewayFromConfig,
   createLogger,
   type GatewayConfig,
+  type GatewayPlugin,
   type Logger,
   type MountableGateway,
 } from '@fedgw/gateway';
@@ -12,12 +13,15 @@ import { GATEWAY, GATEWAY_CONFIG, GATEWAY_LOGGER, GATEWAY_OWNED } from './tokens
 export interface GatewayModuleOptions {
   /** Default: a pino logger built from the config. */
   logger?: Logger;
+  /** Added in code after the plugins the config names. */
+  plugins?: readonly GatewayPlugin[];
 }
 
 export interface GatewayModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
   useFactory: (...args: never[]) => GatewayConfig | Promise<GatewayConfig>;
   inject?: InjectionToken[];
   logger?: Logger;
+  plugins?: readonly GatewayPlugin[];
 }
 
 /**
@@ -47,7 +51,7 @@ export class GatewayModule {
         {
           provide: GATEWAY,
           useFactory: async (config: GatewayConfig, logger: Logger) => {
-            const gateway = await createGatewayFromConfig(config, { logger });
+            const gateway = await createGatewayFromConfig(config, { logger, plugins: options.plugins ?? [] });
             await gateway.start();
             return gateway;
           },

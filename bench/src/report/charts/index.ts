@@ -18,5 +18,8 @@ export function scenarioCharts(scenario: ScenarioResult): string[] {
       return chartsD(scenario);
     case 'E':
       return chartsE(scenario);
+    // Same shape as §A (targets × variants, the Router's share beside each bar).
+    case 'F':
+      return chartsA(scenario);
   }
 }

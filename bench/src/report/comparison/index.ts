@@ -19,5 +19,8 @@ export function comparisonTables(scenario: ScenarioResult): Table[] {
       return comparisonD(scenario);
     case 'E':
       return comparisonE(scenario);
+    // §F is ours: the seed published nothing to compare with.
+    case 'F':
+      return [];
   }
 }

@@ -1,0 +1,31 @@
+/**
+ * Hive Gateway's configuration for the bench (`hive-gateway supergraph … -c dist/hive-gateway-config.js`):
+ * production mode, its own defaults otherwise. No token or target is given, so nothing reports
+ * usage or traces to Hive; the supergraph is a local file.
+ */
+import { defineConfig } from '@graphql-hive/gateway';
+import { HIVE_INBOUND_DEDUP_ENV } from './hive-gateway-env.js';
+
+// Inlined rather than imported from subgraph-processes.ts: the harness's modules would add to
+// Hive Gateway's memory, which the bench measures.
+const SUBGRAPH_NAMES = ['users', 'products', 'reviews'] as const;
+const urlEnv = (name: string) => `SUBGRAPH_${name.toUpperCase()}_URL`;
+
+/** Like our SUBGRAPH_<NAME>_URL and the Router's override_subgraph_url: the bench's subgraph ports. */
+function subgraphLocations(): Record<string, { location: string }> {
+  const entries: Record<string, { location: string }> = {};
+  for (const name of SUBGRAPH_NAMES) {
+    const url = process.env[urlEnv(name)];
+    if (!url) throw new Error(`hive-gateway-config: ${urlEnv(name)} is not set`);
+    entries[name] = { location: url };
+  }
+  return entries;
+}
+
+export const gatewayConfig = defineConfig({
+  // Production: no GraphiQL or landing page on GET (ours and the Router's are off too).
+  graphiql: false,
+  landingPage: false,
+  transportEntries: subgraphLocations(),
+  inboundInflightRequestDeduplication: process.env[HIVE_INBOUND_DEDUP_ENV] === 'true',
+});

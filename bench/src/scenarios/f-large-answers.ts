@@ -1,0 +1,52 @@
+import type { PlanContext, RowPlan, ScenarioPlan } from '../plan.js';
+import { externalsIn, makeRow, primaryMount, runsSetup } from '../plan.js';
+import { DASHBOARD, DASHBOARD_ANSWER_BYTES } from '../queries.js';
+import { ROUTER } from '../targets.js';
+import { dedupVariant } from './dedup-rows.js';
+
+/**
+ * §F (ours, not the seed's): one large answer full of repeated entities, the same operation
+ * from every client, as dashboards do. Every target as it ships; then the dedup variants
+ * (the Router's `deduplicate_query`, our SUBGRAPH_DEDUPLICATE on the first mount,
+ * Hive Gateway's inbound in-flight dedup) to show what each one's own dedup is worth here.
+ */
+export function planF(context: PlanContext): ScenarioPlan {
+  const load = { kind: 'closed', connections: context.connections } as const;
+  const plain = context.targets.filter((target) => runsSetup(target, 'none'));
+  const dedup = [
+    primaryMount(context),
+    context.targets.find((target) => target.name === ROUTER),
+    ...context.targets.filter((target) => target.kind === 'hive'),
+    ...externalsIn(context, ['dedup']),
+  ].filter((target) => target !== undefined);
+  const rows: RowPlan[] = [
+    ...plain.map((target) =>
+      makeRow(context, { target, setup: context.setups.none, variant: DASHBOARD.name, query: DASHBOARD, load }),
+    ),
+    ...dedup.map((target) =>
+      makeRow(context, {
+        target,
+        setup: context.setups.dedup,
+        variant: dedupVariant(DASHBOARD.name),
+        query: DASHBOARD,
+        load,
+      }),
+    ),
+  ];
+  const kb = (DASHBOARD_ANSWER_BYTES / 1024).toFixed(1);
+  return {
+    id: 'F',
+    title: 'Large answers with repeated entities, every client asking the same',
+    description:
+      `§F: every client sends the same Dashboard operation (three fragments; top products, their reviews, ` +
+      `each author and that author's other reviews with their products: five subgraph fetches), whose answer ` +
+      `is ${kb} KB of JSON in which authors and products repeat; ${context.connections} closed-loop ` +
+      `connections, ${context.closedSec} s after ${context.warmupSec} s warm-up. Each target as it ships, ` +
+      `then with its own dedup ("· dedup"): the Router with traffic_shaping.all.deduplicate_query, our ` +
+      `first mount with SUBGRAPH_DEDUPLICATE, Hive Gateway with ` +
+      `inboundInflightRequestDeduplication. CPU per request is given for the gateway and the subgraphs ` +
+      `separately: dedup saves the subgraphs' work first.`,
+    kind: 'closed-loop',
+    rows,
+  };
+}
