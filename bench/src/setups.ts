@@ -218,7 +218,7 @@ export async function createSetups(): Promise<Setups> {
     }),
     // Each target's own dedup (§A, §F): requests in flight for the same thing share one execution.
     dedup: setup('dedup', {
-      gatewayEnv: () => ({ SUBGRAPH_DEDUPLICATE: 'true' }),
+      gatewayEnv: () => ({ SUBGRAPH_DEDUPLICATE: 'true', INBOUND_DEDUPLICATE: 'true' }),
       router: { config: 'router-dedup.yaml' },
       hiveEnv: { [HIVE_INBOUND_DEDUP_ENV]: 'true' },
       headers: {},

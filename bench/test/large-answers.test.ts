@@ -69,7 +69,7 @@ describe('§F reference answer', () => {
     expect(await checkTarget('hive-gateway', 'dedup')).toEqual({ ok: true, checked: 1 });
   }, 60_000);
 
-  it('is what our gateway answers with SUBGRAPH_DEDUPLICATE', async () => {
+  it('is what our gateway answers with SUBGRAPH_ and INBOUND_DEDUPLICATE', async () => {
     expect(await checkTarget('nest-fastify', 'dedup')).toEqual({ ok: true, checked: 1 });
   }, 60_000);
 

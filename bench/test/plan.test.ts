@@ -82,7 +82,7 @@ describe('scenario plans', () => {
     const ctx = await context(['nest-fastify', 'apollo-router', 'hive-gateway'], true);
     const { dedup } = ctx.setups;
     expect(dedup.router).toEqual({ config: 'router-dedup.yaml' });
-    expect(dedup.gatewayEnv({})).toEqual({ SUBGRAPH_DEDUPLICATE: 'true' });
+    expect(dedup.gatewayEnv({})).toEqual({ SUBGRAPH_DEDUPLICATE: 'true', INBOUND_DEDUPLICATE: 'true' });
     expect(dedup.hiveEnv).toEqual({ BENCH_HIVE_INBOUND_DEDUP: 'true' });
     // Hive runs as it ships: none of our plugin setups.
     const [hive] = ctx.targets.filter((t) => t.kind === 'hive');

@@ -17,6 +17,7 @@ import { CostEstimator } from './demand-control/cost-estimator.js';
 import { ClientErrorCode } from './error-registry.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
 import { createFormatError } from './format-error.js';
+import { InboundDeduplication } from './inbound-dedup/index.js';
 import type { Logger } from './logger.js';
 import { demandControl } from './plugins/demand-control.js';
 import { httpError } from './plugins/http-error.js';
@@ -60,6 +61,10 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
   const costs = new CostEstimator(config.defaultListSize);
   // One function for every request's context (the estimator caches per context).
   const costOf = (request: ResolvedRequest) => costs.costOf(request);
+  // Identical queries in flight share one execution (INBOUND_DEDUPLICATE); reads the plugins once built.
+  const dedup = config.inboundDeduplicate
+    ? new InboundDeduplication({ plugins: () => plugins, logger: logger.child({ component: 'inbound-dedup' }) })
+    : undefined;
   // Operation limits, demand control and the response size limit are always on (the
   // token limit is enforced by the parser itself): cheap checks first, cost last.
   const plugins: GatewayPlugin[] = [
@@ -75,6 +80,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     ...(config.maxCost > 0 ? [demandControl({ maxCost: config.maxCost })] : []),
     responseSizeLimit(),
     ...(options.plugins ?? []),
+    ...(dedup ? [dedup.plugin] : []),
   ];
   const authenticators = plugins.filter((plugin) => plugin.authenticate);
   const wrappers = plugins.flatMap((plugin) => (plugin.aroundRequest ? [plugin.aroundRequest.bind(plugin)] : []));
@@ -127,7 +133,8 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
   gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => costs.useSupergraph(coreSupergraphSdl));
 
   const server = new ApolloServer<GatewayContext>({
-    gateway,
+    // Deduplication wraps the executor: it runs after auth, rate limit and every check, per caller.
+    gateway: dedup ? dedup.wrap(gateway) : gateway,
     introspection: config.introspection,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,

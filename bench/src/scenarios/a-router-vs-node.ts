@@ -26,7 +26,7 @@ export function planA(context: PlanContext): ScenarioPlan {
       `after ${context.warmupSec} s warm-up per row. Peak RSS is each row's own (VmHWM reset when its window ` +
       `starts); one process serves both queries, so the ComplexQuery row's starts from what the first row left. ` +
       `"· dedup" rows: the Router with traffic_shaping.all.deduplicate_query, the first mount with ` +
-      `SUBGRAPH_DEDUPLICATE (representations are always deduplicated).`,
+      `SUBGRAPH_DEDUPLICATE and INBOUND_DEDUPLICATE.`,
     kind: 'closed-loop',
     rows: [
       ...targets.flatMap((target) =>

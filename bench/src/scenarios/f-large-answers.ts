@@ -7,7 +7,7 @@ import { dedupVariant } from './dedup-rows.js';
 /**
  * §F (ours, not the seed's): one large answer full of repeated entities, the same operation
  * from every client, as dashboards do. Every target as it ships; then the dedup variants
- * (the Router's `deduplicate_query`, our SUBGRAPH_DEDUPLICATE on the first mount,
+ * (the Router's `deduplicate_query`, our SUBGRAPH_/INBOUND_DEDUPLICATE on the first mount,
  * Hive Gateway's inbound in-flight dedup) to show what each one's own dedup is worth here.
  */
 export function planF(context: PlanContext): ScenarioPlan {
@@ -43,7 +43,7 @@ export function planF(context: PlanContext): ScenarioPlan {
       `is ${kb} KB of JSON in which authors and products repeat; ${context.connections} closed-loop ` +
       `connections, ${context.closedSec} s after ${context.warmupSec} s warm-up. Each target as it ships, ` +
       `then with its own dedup ("· dedup"): the Router with traffic_shaping.all.deduplicate_query, our ` +
-      `first mount with SUBGRAPH_DEDUPLICATE, Hive Gateway with ` +
+      `first mount with SUBGRAPH_DEDUPLICATE and INBOUND_DEDUPLICATE, Hive Gateway with ` +
       `inboundInflightRequestDeduplication. CPU per request is given for the gateway and the subgraphs ` +
       `separately: dedup saves the subgraphs' work first.`,
     kind: 'closed-loop',

@@ -299,6 +299,7 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
     parse: byteSize(1024, 1024 ** 3),
     fallback: () => 10 * 1024 ** 2,
   },
+  { key: 'inboundDeduplicate', env: 'INBOUND_DEDUPLICATE', parse: boolean, fallback: () => false },
 ];
 
 /** Settings each plugin needs; checked only when the plugin is enabled. */

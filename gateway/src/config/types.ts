@@ -204,4 +204,6 @@ export interface GatewayConfig {
   readonly defaultListSize: number;
   /** Subgraph bytes one request may merge into its answer; past it, RESPONSE_TOO_LARGE. */
   readonly maxResponseBytes: number;
+  /** Identical queries in flight at once share one execution (inbound-dedup/); never mutations. */
+  readonly inboundDeduplicate: boolean;
 }

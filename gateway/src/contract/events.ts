@@ -11,7 +11,8 @@ export type GatewayEvent =
   | CircuitStateEvent
   | SupergraphLoadEvent
   | TrustedDocumentsLoadEvent
-  | QueryPlanCacheEvent;
+  | QueryPlanCacheEvent
+  | InboundDedupEvent;
 
 /** One subgraph fetch finished (after any retries), whatever its outcome. */
 export interface SubgraphFetchEvent {
@@ -72,4 +73,14 @@ export interface TrustedDocumentsLoadEvent {
 export interface QueryPlanCacheEvent {
   readonly type: 'query-plan-cache';
   readonly outcome: 'hit' | 'miss';
+}
+
+/**
+ * With INBOUND_DEDUPLICATE, a query ran (`executed`) or shared the execution of an identical
+ * query already in flight (`joined`, which cost no subgraph request).
+ */
+export interface InboundDedupEvent {
+  readonly type: 'inbound-dedup';
+  readonly outcome: 'executed' | 'joined';
+  readonly requestId: string;
 }

@@ -7,6 +7,7 @@ export type {
   CircuitState,
   CircuitStateEvent,
   GatewayEvent,
+  InboundDedupEvent,
   QueryPlanCacheEvent,
   SubgraphFetchEvent,
   SubgraphRetryEvent,
