@@ -20,6 +20,8 @@ export interface BenchOptions {
   /** Random users (plus edge ids) each target is asked about before timing. */
   readonly answerSamples: number;
   readonly pin: boolean;
+  /** Node flags for our gateway mounts only (profiling, V8 memory settings), e.g. ['--max-semi-space-size=64']. */
+  readonly nodeFlags: readonly string[];
   readonly cpus: { readonly gateway?: string; readonly subgraphs?: string; readonly load?: string };
 }
 
@@ -52,6 +54,8 @@ Options:
   --subgraph-cpus <list>  for the subgraphs and Redis (default: the other CPUs)
   --load-cpus <list>      for the load generator, i.e. this process (default: the other CPUs)
   --no-pin                do not pin processes with taskset
+  --node-flags="<flags>"  Node flags for our gateway mounts only, space-separated (note the =), e.g.
+                          --node-flags="--max-semi-space-size=64 --cpu-prof --cpu-prof-dir=/tmp/prof"
   -h, --help              this text
 
 Exit code: 0 when every row ran (or was skipped / not installed), 1 when a row failed or a target
@@ -79,6 +83,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
       'subgraph-cpus': { type: 'string' },
       'load-cpus': { type: 'string' },
       'no-pin': { type: 'boolean' },
+      'node-flags': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -111,12 +116,20 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
     basePort: basePort(values['base-port']),
     answerSamples: integer(values['answer-samples'], '--answer-samples', 1) ?? 50,
     pin: !values['no-pin'],
+    nodeFlags: nodeFlags(values['node-flags']),
     cpus: {
       ...optional(values['gateway-cpus'], 'gateway'),
       ...optional(values['subgraph-cpus'], 'subgraphs'),
       ...optional(values['load-cpus'], 'load'),
     },
   };
+}
+
+function nodeFlags(value: string | undefined): string[] {
+  const flags = (value ?? '').split(' ').filter((flag) => flag !== '');
+  const bad = flags.filter((flag) => !flag.startsWith('--'));
+  if (bad.length > 0) throw new Error(`--node-flags: not a Node flag: ${bad.join(', ')} (each starts with --)`);
+  return flags;
 }
 
 function basePort(value: string | undefined): number {

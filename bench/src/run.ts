@@ -73,6 +73,7 @@ export async function runBench(options: BenchOptions, command: string): Promise<
         port: options.basePort,
         subgraphUrls,
         cpus: layout?.gateway,
+        nodeFlags: options.nodeFlags,
         router,
         setupContext: {
           ...(running.redis ? { redisUrl: running.redis.url } : {}),
@@ -157,6 +158,9 @@ export async function runBench(options: BenchOptions, command: string): Promise<
       pinning: layout,
       notes: [
         note,
+        ...(options.nodeFlags.length > 0
+          ? [`Our gateway mounts ran with Node flags: ${options.nodeFlags.join(' ')}.`]
+          : []),
         `Load average at the end: ${load.join(' / ')} (1 / 5 / 15 min): other work on the machine adds noise.`,
         'Throughput counts only 2xx answers without GraphQL errors; every target is checked against reference answers first.',
         'Latencies are exact percentiles at µs resolution: closed loop over every successful request, from each ' +

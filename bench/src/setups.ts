@@ -66,7 +66,10 @@ export type SetupKey =
   | 'tracing-1%'
   | 'tracing-100%'
   | 'full+metrics'
-  | 'dedup';
+  | 'dedup'
+  | 'no-dedup'
+  | 'subgraph-dedup'
+  | 'inbound-dedup';
 
 export type Setups = Readonly<Record<SetupKey, Setup>>;
 
@@ -221,6 +224,23 @@ export async function createSetups(): Promise<Setups> {
       gatewayEnv: () => ({ SUBGRAPH_DEDUPLICATE: 'true', INBOUND_DEDUPLICATE: 'true' }),
       router: { config: 'router-dedup.yaml' },
       hiveEnv: { [HIVE_INBOUND_DEDUP_ENV]: 'true' },
+      headers: {},
+    }),
+    // Each of our three dedups alone (§F), so users see what each is worth: representations
+    // off (they are on by default), then in-flight subgraph requests, then inbound requests.
+    'no-dedup': setup('no-dedup', {
+      gatewayEnv: () => ({ SUBGRAPH_DEDUPLICATE_REPRESENTATIONS: 'false' }),
+      router: { skip: NOT_OURS },
+      headers: {},
+    }),
+    'subgraph-dedup': setup('subgraph-dedup', {
+      gatewayEnv: () => ({ SUBGRAPH_DEDUPLICATE: 'true' }),
+      router: { skip: NOT_OURS },
+      headers: {},
+    }),
+    'inbound-dedup': setup('inbound-dedup', {
+      gatewayEnv: () => ({ INBOUND_DEDUPLICATE: 'true' }),
+      router: { skip: NOT_OURS },
       headers: {},
     }),
     // The soak's stack: GATEWAY_PLUGINS=full (every plugin set so that none refuses the

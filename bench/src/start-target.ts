@@ -14,6 +14,8 @@ export interface TargetEnvironment {
   readonly subgraphUrls: Readonly<Record<SubgraphName, string>>;
   /** taskset list for gateway-like targets; undefined: unpinned. */
   readonly cpus: string | undefined;
+  /** Node flags for our mounts only (--node-flags). */
+  readonly nodeFlags: readonly string[];
   readonly router: RouterBinary | null;
   readonly setupContext: SetupContext;
 }
@@ -74,14 +76,15 @@ async function spawnTarget(
     return spawnManaged({
       ...common,
       command: process.execPath,
-      args: [repoPath('server', 'dist', 'main.js')],
+      args: [...env.nodeFlags, repoPath('server', 'dist', 'main.js')],
       env: {
         ...base,
         ...listen,
         GATEWAY_RUNTIME: runtime as string,
         GATEWAY_ADAPTER: adapter as string,
-        // One info line per request would make logging the benchmark's main cost.
-        LOG_LEVEL: 'warn',
+        // Production logging: one JSON line per request at info, as deployed (the Router logs at warn,
+        // and has no per-request line to turn on).
+        LOG_LEVEL: 'info',
         LOG_PRETTY: 'false',
         SUPERGRAPH_PATH: supergraph,
         ...setup.gatewayEnv(env.setupContext),

@@ -33,6 +33,10 @@ export const EXTERNAL_SETUPS: readonly SetupKey[] = [
   'rate-limit-redis',
   // An endpoint started with its own dedup on: §A's and §F's "· dedup" rows.
   'dedup',
+  // One of our dedups alone (§F): representations off, subgraph or inbound in-flight dedup on.
+  'no-dedup',
+  'subgraph-dedup',
+  'inbound-dedup',
 ];
 export const CREDENTIAL_SETUPS: readonly SetupKey[] = [
   'jwt-client-awareness',

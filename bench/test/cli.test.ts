@@ -108,6 +108,15 @@ describe('options', () => {
     const options = parsed(['--quick']);
     expect(options).toMatchObject({ mode: 'quick', scenarios: ['A'], basePort: 4100, pin: true });
     expect(options.targets.map((t) => t.name)).toEqual(['nest-fastify', 'apollo-router']);
+    expect(options.nodeFlags).toEqual([]);
+  });
+
+  it('passes --node-flags to our mounts as separate flags, and refuses a word that is not a flag', () => {
+    expect(parsed(['--node-flags=--max-semi-space-size=64  --cpu-prof']).nodeFlags).toEqual([
+      '--max-semi-space-size=64',
+      '--cpu-prof',
+    ]);
+    expect(() => parsed(['--node-flags=--cpu-prof rm'])).toThrow('--node-flags: not a Node flag: rm');
   });
 
   it('measures only external targets when no --targets is given; an external runs setup none by default', () => {

@@ -36,6 +36,7 @@ async function checkTarget(name: string, setup: SetupKey) {
     port,
     subgraphUrls: subgraphs.urls,
     cpus: undefined,
+    nodeFlags: [],
     router: null,
     setupContext: {},
   });
@@ -106,6 +107,7 @@ describe('hive-gateway target', () => {
       port,
       subgraphUrls: subgraphs.urls,
       cpus: undefined,
+      nodeFlags: [],
       router: null,
       setupContext: {},
     });

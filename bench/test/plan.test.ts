@@ -65,6 +65,9 @@ describe('scenario plans', () => {
       'apollo-router Dashboard (none)',
       'hive-gateway Dashboard (none)',
       'hive-gateway-rust Dashboard (none)',
+      'nest-fastify Dashboard · no dedup (no-dedup)',
+      'nest-fastify Dashboard · subgraph dedup (subgraph-dedup)',
+      'nest-fastify Dashboard · inbound dedup (inbound-dedup)',
       'nest-fastify Dashboard · dedup (dedup)',
       'apollo-router Dashboard · dedup (dedup)',
       'hive-gateway Dashboard · dedup (dedup)',
@@ -84,6 +87,12 @@ describe('scenario plans', () => {
     expect(dedup.router).toEqual({ config: 'router-dedup.yaml' });
     expect(dedup.gatewayEnv({})).toEqual({ SUBGRAPH_DEDUPLICATE: 'true', INBOUND_DEDUPLICATE: 'true' });
     expect(dedup.hiveEnv).toEqual({ BENCH_HIVE_INBOUND_DEDUP: 'true' });
+    expect(ctx.setups['no-dedup'].gatewayEnv({})).toEqual({ SUBGRAPH_DEDUPLICATE_REPRESENTATIONS: 'false' });
+    expect(ctx.setups['subgraph-dedup'].gatewayEnv({})).toEqual({ SUBGRAPH_DEDUPLICATE: 'true' });
+    expect(ctx.setups['inbound-dedup'].gatewayEnv({})).toEqual({ INBOUND_DEDUPLICATE: 'true' });
+    for (const key of ['no-dedup', 'subgraph-dedup', 'inbound-dedup'] as const) {
+      expect(ctx.setups[key].router).toHaveProperty('skip');
+    }
     // Hive runs as it ships: none of our plugin setups.
     const [hive] = ctx.targets.filter((t) => t.kind === 'hive');
     if (!hive) throw new Error('no hive target');

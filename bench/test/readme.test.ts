@@ -5,7 +5,8 @@ import { findingsA, findingsB, findingsE } from '../src/readme/findings.js';
 import { formatMarkdown } from '../src/readme/format-markdown.js';
 import { findSection, replaceSection } from '../src/readme/markers.js';
 import { renderResultsSection } from '../src/readme/results-section.js';
-import { sectionA, sectionE } from '../src/readme/sections.js';
+import { sectionA, sectionE, sectionF } from '../src/readme/sections.js';
+import { findingsVersusRouter } from '../src/readme/versus-router.js';
 import type { BenchResults, RowResult, ScenarioResult } from '../src/results.js';
 import { renderSoakSection, SOAK_MARKERS } from '../src/soak/readme-section.js';
 import type { SoakResults } from '../src/soak/results.js';
@@ -51,6 +52,31 @@ describe('README results section', () => {
       'GetUserWithProducts: Apollo Router served 2.00x (nest-fastify) to 4.00x (express) the throughput of our mounts, and 8.00x that of standalone.',
       "GetUserWithProducts, same server with only the fetcher changed: standalone-undici served 3.00x standalone's throughput, at 0.600 vs 1.500 CPU-ms per request.",
     ]);
+  });
+
+  it("states each issue-11 target against the Router's row of the same variant, met or not", () => {
+    const F = scenario('F', [
+      row('nest-fastify', 'Dashboard', { rps: 100, gatewayCpuSecPer1k: 10, gatewayPeakRssMb: 500, requests: 1000 }),
+      row('apollo-router', 'Dashboard', { rps: 200, gatewayCpuSecPer1k: 5, gatewayPeakRssMb: 100 }),
+      row('nest-fastify', 'Dashboard · dedup', {
+        rps: 1200,
+        gatewayCpuSecPer1k: 0.5,
+        gatewayPeakRssMb: 180,
+        latencyMs: latency(10, 10),
+        requests: 12_000,
+        cpu: { subgraphs: { cpuSeconds: 6, share: 0.5 } },
+      }),
+      row('apollo-router', 'Dashboard · dedup', { rps: 1000, gatewayCpuSecPer1k: 0.6, gatewayPeakRssMb: 90 }),
+      row('hive-gateway', 'Dashboard · dedup', { rps: 400, gatewayCpuSecPer1k: 2 }),
+      row('hive-gateway-rust', 'Dashboard · dedup', { rps: 600, gatewayCpuSecPer1k: 1 }),
+    ]);
+    expect(findingsVersusRouter(F)).toEqual([
+      'Dashboard, nest-fastify against the Router: CPU per request 2.00x (10.000 vs 5.000 ms), p99 1.00x (30.0 vs 30.0 ms), peak RSS 5.00x (500 vs 100 MB), throughput 0.50x (100 vs 200 req/s); CPU ≤ 1.0x: not met, p99 ≤ 1.0x: met, RSS ≤ 2x: not met.',
+      'Dashboard · dedup, nest-fastify against the Router: CPU per request 0.83x (0.500 vs 0.600 ms), p99 0.50x (15.0 vs 30.0 ms), peak RSS 2.00x (180 vs 90 MB), throughput 1.20x (1,200 vs 1,000 req/s); CPU ≤ 1.0x: met, p99 ≤ 1.0x: met, RSS ≤ 2x: met.',
+      'Dashboard · dedup, nest-fastify against the best Hive Gateway row (hive-gateway-rust): throughput 2.00x (1,200 vs 600 req/s), CPU per request 0.50x.',
+    ]);
+    // §F's table adds the subgraphs' CPU per request: 6 CPU-s over 12,000 requests.
+    expect(sectionF(F)).toMatch(/\| nest-fastify \| Dashboard · dedup \| 1,200 \| .* \| 0\.500 \| 0\.500 \| 180 \|/);
   });
 
   it('marks a row with warnings and prints the warning under its table', () => {

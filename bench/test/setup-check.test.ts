@@ -24,7 +24,14 @@ beforeAll(async () => {
   setups = await createSetups();
   const base = await freeConsecutivePorts(4);
   subgraphs = await startSubgraphs(base + 1, undefined);
-  environment = { port: base, subgraphUrls: subgraphs.urls, cpus: undefined, router: null, setupContext: {} };
+  environment = {
+    port: base,
+    subgraphUrls: subgraphs.urls,
+    cpus: undefined,
+    nodeFlags: [],
+    router: null,
+    setupContext: {},
+  };
 }, 60_000);
 
 afterAll(() => subgraphs?.stop());

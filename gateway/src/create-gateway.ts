@@ -115,6 +115,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
         keepAliveMs: config.subgraphKeepAliveMs,
         maxResponseBytes: override?.maxResponseBytes ?? config.subgraphMaxResponseBytes,
         deduplicate: override?.deduplicate ?? config.subgraphDeduplicate,
+        deduplicateRepresentations: config.subgraphDeduplicateRepresentations,
         ...resilienceFor(config, override),
         plugins,
         logger: logger.child({ component: 'subgraph-fetch' }),

@@ -84,6 +84,11 @@ export interface SubgraphDataSourceOptions {
    * Never mutations. Default: false.
    */
   deduplicate?: boolean;
+  /**
+   * Repeated `_entities` representations in one fetch are sent once and the answers spread
+   * back over every position (dedup/representations.ts). Default: true.
+   */
+  deduplicateRepresentations?: boolean;
 }
 
 interface Failure {
@@ -211,7 +216,10 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       headers['x-request-id'] = context.requestId;
     }
     // Repeated entities are asked for once; the answer is spread back over their positions.
-    const entities = dedupeRepresentations(request.query, request.variables);
+    const entities =
+      this.#options.deduplicateRepresentations === false
+        ? undefined
+        : dedupeRepresentations(request.query, request.variables);
     const body = JSON.stringify({
       query: request.query,
       operationName: request.operationName,

@@ -19,7 +19,7 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-async function setup(answer: unknown, status = 200) {
+async function setup(answer: unknown, status = 200, deduplicateRepresentations?: boolean) {
   const server: TestHttpServer = await startTestHttpServer(json(answer, status));
   const source = new SubgraphDataSource({
     name: 'users',
@@ -27,6 +27,7 @@ async function setup(answer: unknown, status = 200) {
     timeoutMs: 5_000,
     connections: 2,
     keepAliveMs: 4_000,
+    ...(deduplicateRepresentations !== undefined && { deduplicateRepresentations }),
   });
   closers.push(
     () => server.close(),
@@ -63,6 +64,14 @@ describe('representation deduplication', () => {
     expect(entities[2]).not.toBe(entities[0]);
     expect(entities[3]).not.toBe(entities[2]);
     expect(entities[2]?.tags).not.toBe(entities[0]?.tags);
+  });
+
+  it('sends every representation as given when turned off (SUBGRAPH_DEDUPLICATE_REPRESENTATIONS=false)', async () => {
+    const entities = REPRESENTATIONS.map((_, i) => ({ name: `n${i}`, email: `e${i}` }));
+    const { source, sentRepresentations } = await setup({ data: { _entities: entities } }, 200, false);
+    const response = await source.process(entitiesFetch(REPRESENTATIONS));
+    expect(sentRepresentations()).toEqual([REPRESENTATIONS]);
+    expect(response.data).toEqual({ _entities: entities });
   });
 
   it('puts a subgraph error about a deduplicated entity at each of its original positions', async () => {

@@ -1,6 +1,7 @@
 import type { BenchResults, ScenarioId, ScenarioResult } from '../results.js';
 import { findingsA, findingsB, findingsE, warningCount } from './findings.js';
-import { sectionA, sectionB, sectionC, sectionD, sectionE } from './sections.js';
+import { sectionA, sectionB, sectionC, sectionD, sectionE, sectionF } from './sections.js';
+import { findingsVersusRouter } from './versus-router.js';
 
 const SECTIONS: Readonly<Record<ScenarioId, (scenario: ScenarioResult) => string>> = {
   A: sectionA,
@@ -8,14 +9,14 @@ const SECTIONS: Readonly<Record<ScenarioId, (scenario: ScenarioResult) => string
   C: sectionC,
   D: sectionD,
   E: sectionE,
-  // Same table as §A: each target per variant, the Router's multiple beside it.
-  F: sectionA,
+  F: sectionF,
 };
 
 const FINDINGS: Partial<Record<ScenarioId, (scenario: ScenarioResult) => string[]>> = {
-  A: findingsA,
+  A: (scenario) => [...findingsA(scenario), ...findingsVersusRouter(scenario)],
   B: findingsB,
   E: findingsE,
+  F: findingsVersusRouter,
 };
 
 /**

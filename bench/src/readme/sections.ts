@@ -1,6 +1,7 @@
 import type { RowResult, ScenarioResult } from '../results.js';
 import { ROUTER } from '../targets.js';
 import { Footnotes, gain, markdownTable, ms, num, ratio } from './table.js';
+import { subgraphCpuPer1k } from './versus-router.js';
 
 const ok = (row: RowResult | undefined): RowResult | undefined => (row?.status === 'ok' ? row : undefined);
 const find = (scenario: ScenarioResult, target: string, variant: string) =>
@@ -11,6 +12,15 @@ const withNotes = (table: string, notes: Footnotes) => (notes.notes() ? `${table
 
 /** §A: every target × query, with the Router's throughput as a multiple of each one's. */
 export function sectionA(scenario: ScenarioResult): string {
+  return targetTable(scenario, false);
+}
+
+/** §F: §A's table plus the subgraphs' CPU per request (what dedup saves first). */
+export function sectionF(scenario: ScenarioResult): string {
+  return targetTable(scenario, true);
+}
+
+function targetTable(scenario: ScenarioResult, withSubgraphCpu: boolean): string {
   const notes = new Footnotes();
   const rows = variantsOf(scenario).flatMap((query) =>
     targetsOf(scenario).map((target) => {
@@ -23,6 +33,7 @@ export function sectionA(scenario: ScenarioResult): string {
         num(measured?.rps),
         measured?.latencyMs ? `${ms(measured.latencyMs.p50)} / ${ms(measured.latencyMs.p99)}` : '—',
         num(measured?.gatewayCpuSecPer1k, 3),
+        ...(withSubgraphCpu ? [num(subgraphCpuPer1k(measured), 3)] : []),
         num(measured?.gatewayPeakRssMb),
         target === ROUTER ? '' : ratio(router?.rps, measured?.rps),
       ];
@@ -30,7 +41,16 @@ export function sectionA(scenario: ScenarioResult): string {
   );
   const rss = scenario.rows.some((row) => row.peakRssScope === 'row') ? 'peak RSS MB (row)' : 'peak RSS MB (process)';
   const table = markdownTable(
-    ['target', 'query', 'req/s', 'p50 / p99 ms', 'CPU-ms per request', rss, 'Router ÷ target req/s'],
+    [
+      'target',
+      'query',
+      'req/s',
+      'p50 / p99 ms',
+      'CPU-ms per request',
+      ...(withSubgraphCpu ? ['subgraph CPU-ms per request'] : []),
+      rss,
+      'Router ÷ target req/s',
+    ],
     rows,
     2,
   );

@@ -1,3 +1,10 @@
+/** Our dedups one at a time (§F): the setup and the words after the query in the variant name. */
+export const OUR_DEDUP_VARIANTS = [
+  { setup: 'no-dedup', words: 'no dedup' },
+  { setup: 'subgraph-dedup', words: 'subgraph dedup' },
+  { setup: 'inbound-dedup', words: 'inbound dedup' },
+] as const;
+
 /** The variant name of a dedup row: `Dashboard · dedup` (compared with the Router's row of the same name). */
 export function dedupVariant(query: string): string {
   return `${query} · dedup`;

@@ -2,7 +2,7 @@ import type { PlanContext, RowPlan, ScenarioPlan } from '../plan.js';
 import { externalsIn, makeRow, primaryMount, runsSetup } from '../plan.js';
 import { DASHBOARD, DASHBOARD_ANSWER_BYTES } from '../queries.js';
 import { ROUTER } from '../targets.js';
-import { dedupVariant } from './dedup-rows.js';
+import { dedupVariant, OUR_DEDUP_VARIANTS } from './dedup-rows.js';
 
 /**
  * §F (ours, not the seed's): one large answer full of repeated entities, the same operation
@@ -23,6 +23,20 @@ export function planF(context: PlanContext): ScenarioPlan {
     ...plain.map((target) =>
       makeRow(context, { target, setup: context.setups.none, variant: DASHBOARD.name, query: DASHBOARD, load }),
     ),
+    // Our first mount with each dedup alone: representations off, then one of the two in-flight kinds.
+    ...OUR_DEDUP_VARIANTS.flatMap(({ setup, words }) =>
+      [primaryMount(context), ...externalsIn(context, [setup])]
+        .filter((target) => target !== undefined)
+        .map((target) =>
+          makeRow(context, {
+            target,
+            setup: context.setups[setup],
+            variant: `${DASHBOARD.name} · ${words}`,
+            query: DASHBOARD,
+            load,
+          }),
+        ),
+    ),
     ...dedup.map((target) =>
       makeRow(context, {
         target,
@@ -41,7 +55,10 @@ export function planF(context: PlanContext): ScenarioPlan {
       `§F: every client sends the same Dashboard operation (three fragments; top products, their reviews, ` +
       `each author and that author's other reviews with their products: five subgraph fetches), whose answer ` +
       `is ${kb} KB of JSON in which authors and products repeat; ${context.connections} closed-loop ` +
-      `connections, ${context.closedSec} s after ${context.warmupSec} s warm-up. Each target as it ships, ` +
+      `connections, ${context.closedSec} s after ${context.warmupSec} s warm-up. Each target as it ships ` +
+      `(ours deduplicates repeated representations in each fetch by default); our first mount with each of its ` +
+      `dedups alone ("· no dedup": SUBGRAPH_DEDUPLICATE_REPRESENTATIONS=false; "· subgraph dedup": ` +
+      `SUBGRAPH_DEDUPLICATE; "· inbound dedup": INBOUND_DEDUPLICATE); ` +
       `then with its own dedup ("· dedup"): the Router with traffic_shaping.all.deduplicate_query, our ` +
       `first mount with SUBGRAPH_DEDUPLICATE and INBOUND_DEDUPLICATE, Hive Gateway with ` +
       `inboundInflightRequestDeduplication. CPU per request is given for the gateway and the subgraphs ` +

@@ -58,6 +58,7 @@ export async function runSoak(
       port: options.basePort,
       subgraphUrls: subgraphs.urls,
       cpus: layout?.gateway,
+      nodeFlags: [],
       router: null,
       setupContext: { metricsPort: await freePort() },
     };

@@ -139,6 +139,12 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
     fallback: () => 5 * 1024 ** 2,
   },
   { key: 'subgraphDeduplicate', env: 'SUBGRAPH_DEDUPLICATE', parse: boolean, fallback: () => false },
+  {
+    key: 'subgraphDeduplicateRepresentations',
+    env: 'SUBGRAPH_DEDUPLICATE_REPRESENTATIONS',
+    parse: boolean,
+    fallback: () => true,
+  },
   // Retries and circuit breaker: SUBGRAPH_RETRIES … SUBGRAPH_CIRCUIT_COOLDOWN_MS (resilience/config.ts).
   ...RESILIENCE_FIELDS.map(({ suffix, key, configKey, parse }) => ({
     key: configKey,

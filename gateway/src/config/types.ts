@@ -94,6 +94,8 @@ export interface GatewayConfig {
   readonly subgraphMaxResponseBytes: number;
   /** Identical query fetches in flight at once share one subgraph request (never mutations). */
   readonly subgraphDeduplicate: boolean;
+  /** Repeated `_entities` representations in one fetch are sent once (default on; off only to measure it). */
+  readonly subgraphDeduplicateRepresentations: boolean;
   /** Retries of a failed query fetch (never a mutation's), within its timeout; 0 turns them off. */
   readonly subgraphRetries: number;
   /** The first retry waits up to this (full jitter), doubling with each retry. */
