@@ -21,8 +21,9 @@ export async function measureRow(
   onTick?: LiveTick,
 ): Promise<RowResult> {
   if (row.warmupSec > 0) await runLoad(row, target.url, row.warmupSec);
-  const pid = target.process?.pid;
-  const rowPeak = pid !== undefined && resetPeakRss(pid);
+  // A cluster's peak is the sum of its processes' peaks (each may peak at another moment: an upper bound).
+  const pids = target.pids();
+  const rowPeak = pids.length > 0 && pids.every((pid) => resetPeakRss(pid));
   const before = snapshot(groups);
   const load = await runLoad(row, target.url, row.durationSec, onTick);
   const after = snapshot(groups);
@@ -39,7 +40,9 @@ export async function measureRow(
   }
   const cpu = cpuUsage(groups, before, after);
   const targetCpu = target.group ? cpu[target.group] : undefined;
-  const peakRss = pid !== undefined ? readPeakRssMb(pid) : null;
+  const peaks = pids.map((pid) => readPeakRssMb(pid));
+  const peakRss =
+    peaks.length > 0 && peaks.every((peak) => peak !== null) ? peaks.reduce((a, b) => (a ?? 0) + (b ?? 0), 0) : null;
   const saturated = findSaturated(groups, cpu, wallSeconds(before, after), cpusIn);
   const warnings = rowWarnings({
     targetGroup: target.group,

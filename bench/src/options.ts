@@ -1,7 +1,14 @@
 import { parseArgs } from 'node:util';
 import type { ScenarioId } from './results.js';
 import { SCENARIO_IDS } from './scenarios/index.js';
-import { BUILT_IN_TARGETS, EXTERNAL_SETUPS, parseExternal, resolveTargets, type TargetSpec } from './targets.js';
+import {
+  BUILT_IN_TARGETS,
+  DEFAULT_TARGETS,
+  EXTERNAL_SETUPS,
+  parseExternal,
+  resolveTargets,
+  type TargetSpec,
+} from './targets.js';
 
 export interface BenchOptions {
   readonly mode: 'quick' | 'full';
@@ -34,7 +41,8 @@ Options:
   --quick                 only §A, short windows (10 s + 3 s warm-up per row): a few minutes
   --scenarios A,B,...,F   which sections to run (A-E: the seed's; F: large answers) (default: all; --quick: A)
   --targets <list>        ${BUILT_IN_TARGETS.join(', ')}
-                          (default: all; --quick: nest-fastify,apollo-router)
+                          (default: all but nest-fastify-cluster, which wants several --gateway-cpus;
+                          --quick: nest-fastify,apollo-router)
   --external name=url     also measure an already-running GraphQL endpoint without plugins (repeatable):
                           §A, §B and the no-plugin rows of §C and §D. Without --targets, only the
                           external targets are measured.
@@ -91,7 +99,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   const mode = values.quick ? 'quick' : 'full';
   const externals = (values.external ?? []).map(parseExternal);
   const defaultTargets =
-    externals.length > 0 ? '' : mode === 'quick' ? 'nest-fastify,apollo-router' : BUILT_IN_TARGETS.join(',');
+    externals.length > 0 ? '' : mode === 'quick' ? 'nest-fastify,apollo-router' : DEFAULT_TARGETS.join(',');
   const targets = resolveTargets(list(values.targets ?? defaultTargets), externals);
   if (targets.length === 0) throw new Error('--targets: no target given');
   const scenarios = list(values.scenarios ?? (mode === 'quick' ? 'A' : SCENARIO_IDS.join(','))).map((id) => {

@@ -58,6 +58,9 @@ export function skipFor(target: TargetSpec, setup: Setup, context: PlanContext):
     if ('skip' in setup.router) return { status: 'skipped', message: setup.router.skip };
     if (!context.router) return { status: 'not-installed', message: NOT_INSTALLED };
   }
+  if (target.kind === 'cluster' && setup.key !== 'none') {
+    return { status: 'skipped', message: `${target.name} is measured without plugins only` };
+  }
   if (target.kind === 'standalone' && setup.key !== 'none') {
     return { status: 'skipped', message: `${target.name} runs without our plugins` };
   }

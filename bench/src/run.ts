@@ -91,10 +91,13 @@ export async function runBench(options: BenchOptions, command: string): Promise<
       target.process && target.group
         ? {
             name: target.group,
-            pids: [target.process.pid],
+            pids: target.pids(),
             cpuList: layout?.gateway,
-            // Node runs JavaScript on one thread; the Router uses every core it is given.
-            capacity: capacity(layout?.gateway, target.group === 'router' ? Number.POSITIVE_INFINITY : 1),
+            // Node runs JavaScript on one thread; the Router and a cluster use every core they are given.
+            capacity: capacity(
+              layout?.gateway,
+              target.group === 'router' || target.pids().length > 1 ? Number.POSITIVE_INFINITY : 1,
+            ),
           }
         : null,
     otherGroups: () => [

@@ -2,7 +2,9 @@ import { freePort } from '@fedgw/test-support';
 import { type ManagedProcess, spawnManaged } from './child.js';
 import { hiveGatewayArgs } from './hive-gateway-args.js';
 import { repoPath } from './paths.js';
+import { parseCpuList } from './pinning.js';
 import { assertPortFree } from './ports.js';
+import { descendantPids } from './proc-stats.js';
 import { waitForGraphQL } from './readiness.js';
 import type { RouterBinary } from './router-binary.js';
 import type { Setup, SetupContext } from './setups.js';
@@ -27,6 +29,8 @@ export interface RunningTarget {
   readonly process: ManagedProcess | null;
   /** The CPU group name: `gateway` for Node targets, `router` for Apollo Router. */
   readonly group: 'gateway' | 'router' | null;
+  /** The target's processes now: its own, plus a cluster's workers. */
+  pids(): number[];
   stop(): Promise<void>;
 }
 
@@ -39,7 +43,7 @@ export async function startTarget(
   if (target.kind === 'external') {
     const url = target.url as string;
     await waitForGraphQL(url, null, 10_000, setup.headers);
-    return { url, process: null, group: null, stop: async () => {} };
+    return { url, process: null, group: null, pids: () => [], stop: async () => {} };
   }
   if (!env) throw new Error(`${target.name}: no environment to start it in`);
   await assertPortFree(env.port, target.name);
@@ -51,6 +55,7 @@ export async function startTarget(
     url,
     process: spawned,
     group: target.kind === 'router' ? 'router' : 'gateway',
+    pids: () => (target.kind === 'cluster' ? [spawned.pid, ...descendantPids(spawned.pid)] : [spawned.pid]),
     stop: () => spawned.stop(),
   };
   try {
@@ -71,8 +76,13 @@ async function spawnTarget(
   const common = { name: target.name, cwd: repoPath(), cpus: env.cpus };
   const listen = { PORT: String(env.port), HOST: '127.0.0.1' };
   const supergraph = repoPath('supergraph.graphql');
-  if (target.kind === 'mount') {
-    const [runtime, adapter] = target.name.startsWith('nest-') ? ['nest', target.name.slice(5)] : ['bare', target.name];
+  if (target.kind === 'mount' || target.kind === 'cluster') {
+    const [runtime, adapter] =
+      target.kind === 'cluster'
+        ? ['nest', 'fastify']
+        : target.name.startsWith('nest-')
+          ? ['nest', target.name.slice(5)]
+          : ['bare', target.name];
     return spawnManaged({
       ...common,
       command: process.execPath,
@@ -87,6 +97,10 @@ async function spawnTarget(
         LOG_LEVEL: 'info',
         LOG_PRETTY: 'false',
         SUPERGRAPH_PATH: supergraph,
+        // One worker per CPU it is pinned to (auto: the CPUs this process may run on).
+        ...(target.kind === 'cluster' && {
+          GATEWAY_WORKERS: env.cpus ? String(parseCpuList(env.cpus).length) : 'auto',
+        }),
         ...setup.gatewayEnv(env.setupContext),
       },
     });

@@ -12,13 +12,21 @@ export const HIVE_GATEWAY = 'hive-gateway';
 /** The same with its Rust query planner (`@graphql-hive/router-runtime`, `--hive-router-runtime`). */
 export const HIVE_GATEWAY_RUST = 'hive-gateway-rust';
 export const HIVE_TARGETS: readonly string[] = [HIVE_GATEWAY, HIVE_GATEWAY_RUST];
-export const BUILT_IN_TARGETS: readonly string[] = [
+/**
+ * nest-fastify under node:cluster, one worker per CPU the gateway is given (GATEWAY_WORKERS):
+ * against the Router on the same CPUs. Not in the default list: on the default layout (one
+ * gateway CPU) it would be nest-fastify again; give it several with --gateway-cpus.
+ */
+export const NEST_FASTIFY_CLUSTER = 'nest-fastify-cluster';
+/** What `pnpm bench` measures when no --targets is given. */
+export const DEFAULT_TARGETS: readonly string[] = [
   ...GATEWAY_MOUNTS,
   STANDALONE,
   STANDALONE_UNDICI,
   ROUTER,
   ...HIVE_TARGETS,
 ];
+export const BUILT_IN_TARGETS: readonly string[] = [...DEFAULT_TARGETS, NEST_FASTIFY_CLUSTER];
 
 /**
  * The setups an external endpoint may declare. The others send credentials (an API key, a
@@ -50,7 +58,7 @@ export const CREDENTIAL_SETUPS: readonly SetupKey[] = [
  */
 export const OBSERVED_SETUPS: readonly SetupKey[] = ['metrics', 'tracing-1%', 'tracing-100%'];
 
-export type TargetKind = 'mount' | 'standalone' | 'router' | 'hive' | 'external';
+export type TargetKind = 'mount' | 'cluster' | 'standalone' | 'router' | 'hive' | 'external';
 
 export interface TargetSpec {
   readonly name: string;
@@ -117,5 +125,6 @@ function kindOf(name: string): TargetKind {
   if (name === ROUTER) return 'router';
   if (name === STANDALONE || name === STANDALONE_UNDICI) return 'standalone';
   if (HIVE_TARGETS.includes(name)) return 'hive';
+  if (name === NEST_FASTIFY_CLUSTER) return 'cluster';
   return 'mount';
 }

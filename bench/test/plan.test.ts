@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseOptions } from '../src/options.js';
 import { NOT_INSTALLED, type PlanContext, type RowPlan, type ScenarioPlan, skipFor } from '../src/plan.js';
 import { addDeltas } from '../src/scenarios/c-extensibility.js';
 import { addKeptPercent } from '../src/scenarios/d-plugin-stacking.js';
@@ -79,6 +80,21 @@ describe('scenario plans', () => {
     const kb = Number(/is ([\d.]+) KB of JSON/.exec(f?.description ?? '')?.[1]);
     expect(kb).toBeGreaterThanOrEqual(50);
     expect(kb).toBeLessThanOrEqual(100);
+  });
+
+  it('measures nest-fastify-cluster without plugins only, and only when asked for', async () => {
+    const ctx = await context(['nest-fastify', 'nest-fastify-cluster', 'apollo-router'], true);
+    const [cluster] = ctx.targets.filter((t) => t.kind === 'cluster');
+    if (!cluster) throw new Error('no cluster target');
+    expect(skipFor(cluster, ctx.setups.none, ctx)).toBeUndefined();
+    expect(skipFor(cluster, ctx.setups.dedup, ctx)?.status).toBe('skipped');
+    const [a] = planScenarios(['A'], ctx);
+    expect(
+      a?.rows.filter((row) => row.target.name === 'nest-fastify-cluster' && !row.skip).map((row) => row.variant),
+    ).toEqual(['GetUserWithProducts', 'ComplexQuery']);
+    const defaults = parseOptions([]);
+    if (defaults === 'help') throw new Error('unexpected help');
+    expect(defaults.targets.map((t) => t.name)).not.toContain('nest-fastify-cluster');
   });
 
   it('gives the Router and Hive Gateway their dedup config, our gateway its settings', async () => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cpuUsage, findSaturated, type ProcessGroup, snapshot, wallSeconds } from '../src/cpu-groups.js';
-import { readCpuSeconds, readPeakRssMb, resetPeakRss } from '../src/proc-stats.js';
+import { descendantPids, readCpuSeconds, readPeakRssMb, resetPeakRss } from '../src/proc-stats.js';
 import type { CpuUsage } from '../src/results.js';
 import { rowWarnings } from '../src/row-warnings.js';
 
@@ -20,6 +20,24 @@ afterEach(() => {
 });
 
 describe('/proc readings', () => {
+  it("finds a cluster's workers: every process below the one we started, grandchildren too", async () => {
+    // A child that starts a child that starts a child, each printing nothing and waiting.
+    const wait = 'setInterval(() => {}, 1000)';
+    const inner = `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(wait)}], { stdio: 'ignore' }); ${wait}`;
+    const outer = node(
+      `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(inner)}], { stdio: 'ignore' }); ${wait}`,
+    );
+    let found: number[] = [];
+    for (let i = 0; i < 100 && found.length < 2; i++) {
+      await sleep(50);
+      found = descendantPids(outer.pid as number);
+    }
+    expect(found).toHaveLength(2);
+    expect(found).not.toContain(outer.pid);
+    for (const pid of found) expect(readCpuSeconds(pid)).not.toBeNull();
+    for (const pid of found.reverse()) process.kill(pid, 'SIGKILL');
+  });
+
   it('reads the CPU a busy child burns, and next to none for an idle one', async () => {
     const busy = node('for (;;) {}');
     const idle = node('setInterval(() => {}, 1000)');

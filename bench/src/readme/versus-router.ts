@@ -1,5 +1,5 @@
 import type { RowResult, ScenarioResult } from '../results.js';
-import { GATEWAY_MOUNTS, HIVE_TARGETS, ROUTER } from '../targets.js';
+import { GATEWAY_MOUNTS, HIVE_TARGETS, NEST_FASTIFY_CLUSTER, ROUTER } from '../targets.js';
 import { ms, num } from './table.js';
 
 // Issue 11's targets, read from one run: the first mount against the Router on the same row
@@ -20,8 +20,12 @@ export function subgraphCpuPer1k(row: RowResult | undefined): number | undefined
 
 /** One line per variant: CPU per request, p99, peak RSS and throughput as multiples of the Router's. */
 export function findingsVersusRouter(scenario: ScenarioResult): string[] {
-  const ours = GATEWAY_MOUNTS.find((mount) => scenario.rows.some((row) => row.target === mount));
-  if (!ours) return [];
+  const first = GATEWAY_MOUNTS.find((mount) => scenario.rows.some((row) => row.target === mount));
+  const cluster = scenario.rows.some((row) => row.target === NEST_FASTIFY_CLUSTER) ? [NEST_FASTIFY_CLUSTER] : [];
+  return [...(first ? [first] : []), ...cluster].flatMap((ours) => versus(scenario, ours));
+}
+
+function versus(scenario: ScenarioResult, ours: string): string[] {
   const lines: string[] = [];
   for (const variant of [...new Set(scenario.rows.map((row) => row.variant))]) {
     const mine = okRow(scenario, ours, variant);
