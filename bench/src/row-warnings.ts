@@ -48,5 +48,7 @@ export function rowWarnings(facts: RowWarningFacts): string[] {
 }
 
 function percent(share: number): string {
+  // Never "0.0%" for a count that is not zero.
+  if (share > 0 && share < 0.001) return '<0.1%';
   return `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`;
 }

@@ -20,6 +20,11 @@ describe('profile categories', () => {
       [
         'get',
         `${PNPM}/@apollo+federation-internals@2.14.0/node_modules/@apollo/federation-internals/dist/index.js`,
+        'federation-internals (schema helpers for planning and execution)',
+      ],
+      [
+        'plan',
+        `${PNPM}/@apollo+query-planner@2.14.0/node_modules/@apollo/query-planner/dist/buildPlan.js`,
         'query planning',
       ],
       ['x', `${PNPM}/@fastify+busboy@3/node_modules/@fastify/busboy/lib/main.js`, 'HTTP server (fastify)'],

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linearTicks, logTicks, tickLabel } from '../src/report/chart/scale.js';
+import { formatCountShare } from '../src/report/format.js';
 import { renderHtml } from '../src/report/html.js';
 import { formatSummaryTable, writeReport } from '../src/report/index.js';
 import { escapeMarkdown, renderMarkdown } from '../src/report/markdown.js';
@@ -419,8 +420,8 @@ describe('report.html in headless Chromium', () => {
     const colours = new Map<string, Set<string>>();
     for (const [target, colour] of seen)
       colours.set(String(target), (colours.get(String(target)) ?? new Set()).add(String(colour)));
-    // The sample run predates the Hive Gateway targets: they are checked below, by colour alone.
-    const inSample = BUILT_IN_TARGETS.filter((name) => !name.startsWith('hive-'));
+    // The sample run predates the Hive Gateway and cluster targets: they are checked below, by colour alone.
+    const inSample = BUILT_IN_TARGETS.filter((name) => !name.startsWith('hive-') && name !== 'nest-fastify-cluster');
     expect([...colours.keys()]).toEqual(expect.arrayContaining([...inSample, 'compose-gateway']));
     const builtIn = new Set(BUILT_IN_TARGETS.map(targetColor));
     expect(builtIn.size).toBe(BUILT_IN_TARGETS.length);
@@ -510,5 +511,14 @@ describe('chart scales', () => {
     expect(logTicks(0.001, 5_000, 5)).toEqual([0.001, 0.1, 10, 1_000, 100_000]);
     expect([0.001, 0.5, 1_000].map((t) => tickLabel(t))).toEqual(['0.001', '0.5', '1,000']);
     expect([1_000, 2_500, 10_000].map((t) => tickLabel(t, true))).toEqual(['1k', '2.5k', '10k']);
+  });
+});
+
+describe('counts with their share', () => {
+  it('gives small shares two significant digits, and never shows a non-zero count as 0%', () => {
+    expect(formatCountShare(84, 200_000)).toBe('84 (0.042%)');
+    expect(formatCountShare(3, 30)).toBe('3 (10%)');
+    expect(formatCountShare(1, 1_000_000)).toBe('1 (<0.001%)');
+    expect(formatCountShare(0, 1_000_000)).toBe('0');
   });
 });

@@ -1,6 +1,7 @@
 /** Where a profiled function's time is counted: what users would call each part of the gateway. */
 export type CostCategory =
   | 'query planning'
+  | 'federation-internals (schema helpers for planning and execution)'
   | 'execution and merge (@apollo/gateway)'
   | 'Apollo Server request pipeline'
   | 'graphql-js (parse, validate, execute)'
@@ -27,7 +28,8 @@ export interface CallFrame {
 /** Package-directory fragments (in a pnpm `node_modules` path) and the category they belong to; first match wins. */
 const PACKAGES: readonly (readonly [fragment: string, category: CostCategory])[] = [
   ['/@apollo/query-planner/', 'query planning'],
-  ['/@apollo/federation-internals/', 'query planning'],
+  // Planning uses it, and so does execution (result shaping asks it about every field): its own part.
+  ['/@apollo/federation-internals/', 'federation-internals (schema helpers for planning and execution)'],
   ['/@apollo/query-graphs/', 'query planning'],
   ['/@apollo/gateway/', 'execution and merge (@apollo/gateway)'],
   ['/@apollo/server/', 'Apollo Server request pipeline'],

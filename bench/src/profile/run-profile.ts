@@ -76,7 +76,8 @@ export async function runProfile(
       resetPeakRss(pid);
       measured = await runClosedLoop({ ...load, durationSec: options.durationSec });
       const cpuAfter = readCpuSeconds(pid);
-      peakRssMb = readPeakRssMb(pid);
+      const peak = readPeakRssMb(pid);
+      peakRssMb = peak === null ? null : Math.round(peak);
       if (cpuBefore !== null && cpuAfter !== null) cpu = cpuAfter - cpuBefore;
     } finally {
       await target.stop();

@@ -24,9 +24,12 @@ export function findingsA(scenario: ScenarioResult): string[] {
     const low = multiples[0];
     const high = multiples.at(-1);
     if (!low || !high) continue;
+    const range =
+      low === high
+        ? `${x(low.multiple)} the throughput of ${low.target}`
+        : `${x(low.multiple)} (${low.target}) to ${x(high.multiple)} (${high.target}) the throughput of our mounts`;
     lines.push(
-      `${query}: Apollo Router served ${x(low.multiple)} (${low.target}) to ${x(high.multiple)} (${high.target}) ` +
-        `the throughput of our mounts` +
+      `${query}: Apollo Router served ${range}` +
         (standalone?.rps ? `, and ${x(routerRps / standalone.rps)} that of standalone.` : '.'),
     );
     const undici = measured(scenario, STANDALONE_UNDICI, query);
@@ -35,6 +38,15 @@ export function findingsA(scenario: ScenarioResult): string[] {
         `${query}, same server with only the fetcher changed: standalone-undici served ` +
           `${x(undici.rps / standalone.rps)} standalone's throughput, at ${num(undici.gatewayCpuSecPer1k, 3)} vs ` +
           `${num(standalone.gatewayCpuSecPer1k, 3)} CPU-ms per request.`,
+      );
+    }
+    const nest = measured(scenario, 'nest-fastify', query);
+    if (undici?.gatewayCpuSecPer1k && nest?.gatewayCpuSecPer1k) {
+      const extra = (nest.gatewayCpuSecPer1k / undici.gatewayCpuSecPer1k - 1) * 100;
+      lines.push(
+        `${query}, what our production server adds to the same data source (NestJS, fastify, a log line per ` +
+          `request, request ids, limits, demand control): nest-fastify used ${num(nest.gatewayCpuSecPer1k, 3)} vs ` +
+          `standalone-undici's ${num(undici.gatewayCpuSecPer1k, 3)} CPU-ms per request (${signedPercent(extra)}).`,
       );
     }
   }

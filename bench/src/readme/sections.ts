@@ -22,12 +22,14 @@ export function sectionF(scenario: ScenarioResult): string {
 
 function targetTable(scenario: ScenarioResult, withSubgraphCpu: boolean): string {
   const notes = new Footnotes();
+  // Only the pairs the run planned: a variant most targets do not run (`· dedup`) gets no empty rows.
   const rows = variantsOf(scenario).flatMap((query) =>
-    targetsOf(scenario).map((target) => {
+    targetsOf(scenario).flatMap((target) => {
       const row = find(scenario, target, query);
+      if (!row) return [];
       const measured = ok(row);
       const router = ok(find(scenario, ROUTER, query));
-      return [
+      const cells = [
         `${target}${notes.mark(row)}`,
         query,
         num(measured?.rps),
@@ -37,6 +39,7 @@ function targetTable(scenario: ScenarioResult, withSubgraphCpu: boolean): string
         num(measured?.gatewayPeakRssMb),
         target === ROUTER ? '' : ratio(router?.rps, measured?.rps),
       ];
+      return [cells];
     }),
   );
   const rss = scenario.rows.some((row) => row.peakRssScope === 'row') ? 'peak RSS MB (row)' : 'peak RSS MB (process)';

@@ -64,6 +64,8 @@ export function formatCountShare(count: number | undefined, total: number | unde
   if (count === undefined) return NONE;
   if (count === 0 || !total) return formatNumber(count);
   const percent = (count / total) * 100;
+  // Never "(0.000%)" for a count that is not zero.
+  if (percent < 0.001) return `${formatNumber(count)} (<0.001%)`;
   const digits = percent >= 10 ? 0 : percent >= 1 ? 1 : Math.min(3, 1 - Math.floor(Math.log10(percent)));
   return `${formatNumber(count)} (${formatNumber(percent, digits)}%)`;
 }

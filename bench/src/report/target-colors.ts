@@ -5,6 +5,7 @@
  */
 const BUILT_IN: Readonly<Record<string, string>> = {
   'nest-fastify': '#1f5f9e',
+  'nest-fastify-cluster': '#0b3a63',
   fastify: '#3f8fd2',
   'nest-express': '#b34d00',
   express: '#d2741c',
