@@ -41,8 +41,8 @@ export async function measureRow(
   const cpu = cpuUsage(groups, before, after);
   const targetCpu = target.group ? cpu[target.group] : undefined;
   const peaks = pids.map((pid) => readPeakRssMb(pid));
-  const peakRss =
-    peaks.length > 0 && peaks.every((peak) => peak !== null) ? peaks.reduce((a, b) => (a ?? 0) + (b ?? 0), 0) : null;
+  // Unknown when any process's peak is (or there is no process: an external target).
+  const peakRss = peaks.length === 0 || peaks.includes(null) ? null : sum(peaks as number[]);
   const saturated = findSaturated(groups, cpu, wallSeconds(before, after), cpusIn);
   const warnings = rowWarnings({
     targetGroup: target.group,
@@ -71,4 +71,8 @@ export async function measureRow(
 function round(value: number, digits: number): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
 }

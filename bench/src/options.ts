@@ -133,7 +133,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   };
 }
 
-function nodeFlags(value: string | undefined): string[] {
+/** `--node-flags="…"` as separate flags; throws naming each word that is not a flag. */
+export function nodeFlags(value: string | undefined): string[] {
   const flags = (value ?? '').split(' ').filter((flag) => flag !== '');
   const bad = flags.filter((flag) => !flag.startsWith('--'));
   if (bad.length > 0) throw new Error(`--node-flags: not a Node flag: ${bad.join(', ')} (each starts with --)`);

@@ -20,14 +20,8 @@ export function clockTicks(): number {
  * /proc/<pid>/stat; null once the process is gone (or off Linux).
  */
 export function readCpuSeconds(pid: number): number | null {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(pid);
+  if (!fields) return null;
   // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
@@ -74,13 +68,9 @@ export function descendantPids(pid: number): number[] {
   const childrenOf = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
+    // fields[1] is field 4, the parent's pid; a process gone meanwhile has no fields.
+    const parent = Number(statFields(Number(entry))?.[1]);
+    if (Number.isInteger(parent)) childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), Number(entry)]);
   }
   const found: number[] = [];
   const queue = [pid];
@@ -91,4 +81,16 @@ export function descendantPids(pid: number): number[] {
     }
   }
   return found;
+}
+
+/** The fields of /proc/<pid>/stat from field 3 (state) on; null once the process is gone (or off Linux). */
+function statFields(pid: number): string[] | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }

@@ -87,19 +87,20 @@ export async function runBench(options: BenchOptions, command: string): Promise<
       if (!running) throw new Error('no OTLP sink is running');
       return running.counts();
     },
-    targetGroup: (target: RunningTarget): ProcessGroup | null =>
-      target.process && target.group
-        ? {
-            name: target.group,
-            pids: target.pids(),
-            cpuList: layout?.gateway,
-            // Node runs JavaScript on one thread; the Router and a cluster use every core they are given.
-            capacity: capacity(
-              layout?.gateway,
-              target.group === 'router' || target.pids().length > 1 ? Number.POSITIVE_INFINITY : 1,
-            ),
-          }
-        : null,
+    targetGroup: (target: RunningTarget): ProcessGroup | null => {
+      if (!target.process || !target.group) return null;
+      const pids = target.pids();
+      return {
+        name: target.group,
+        pids,
+        cpuList: layout?.gateway,
+        // Node runs JavaScript on one thread; the Router and a cluster use every core they are given.
+        capacity: capacity(
+          layout?.gateway,
+          target.group === 'router' || pids.length > 1 ? Number.POSITIVE_INFINITY : 1,
+        ),
+      };
+    },
     otherGroups: () => [
       ...(subgraphs
         ? [

@@ -1,15 +1,14 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '@fedgw/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HELP, parseOptions } from '../src/options.js';
 import type { BenchResults } from '../src/results.js';
 import { createSetups } from '../src/setups.js';
 import { CREDENTIAL_SETUPS, EXTERNAL_SETUPS, OBSERVED_SETUPS } from '../src/targets.js';
 import { freeConsecutivePorts } from './ports.js';
+import { runScript } from './run-script.js';
 
 let out: string | undefined;
 
@@ -17,31 +16,14 @@ afterAll(async () => {
   if (out) await rm(out, { recursive: true, force: true });
 });
 
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bench/dist/cli.js', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
-
 // The one end-to-end run of the compiled CLI (built by `pnpm build`): tiny windows, checks the
 // harness (answers checked, rows written, report produced), never the speed.
 describe('node bench/dist/cli.js --quick (tiny run)', () => {
   it('measures a gateway, marks a missing Router not-installed, and writes the report', async () => {
     out = await mkdtemp(join(tmpdir(), 'bench-cli-'));
     const basePort = await freeConsecutivePorts(4);
-    const { code, output } = await runCli(
+    const { code, output } = await runScript(
+      'cli.js',
       [
         '--quick',
         '--duration',

@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '@fedgw/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProfileSummary } from '../src/profile/summarize.js';
 import { freeConsecutivePorts } from './ports.js';
+import { runScript } from './run-script.js';
 
 let out: string | undefined;
 afterAll(async () => {
@@ -20,21 +19,13 @@ describe('node bench/dist/profile-cli.js (tiny run)', () => {
     out = await mkdtemp(join(tmpdir(), 'bench-profile-'));
     const basePort = await freeConsecutivePorts(4);
     const args = ['--query', 'ComplexQuery', '--duration', '2', '--warmup', '0', '--connections', '5'];
-    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(
-        process.execPath,
-        ['bench/dist/profile-cli.js', ...args, '--base-port', String(basePort), '--out', out as string],
-        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let text = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-      });
-      child.on('exit', (exitCode) => resolve({ code: exitCode, output: text }));
-    });
+    const { code, output } = await runScript('profile-cli.js', [
+      ...args,
+      '--base-port',
+      String(basePort),
+      '--out',
+      out,
+    ]);
     expect(code, output).toBe(0);
     expect(existsSync(join(out, 'profile.cpuprofile'))).toBe(true);
     const run = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as {

@@ -99,7 +99,7 @@ describe('profile options', () => {
     })();
     expect(problems).toEqual([
       '--duration: "-1" is not a positive number',
-      '--node-flags: not a Node flag: oops',
+      '--node-flags: not a Node flag: oops (each starts with --)',
       '--query: "Nope" is not one of GetUserWithProducts, ComplexQuery, Dashboard',
     ]);
   });

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { nodeFlags } from '../options.js';
 import { GATEWAY_MOUNTS } from '../targets.js';
 
 export const PROFILE_QUERIES = ['GetUserWithProducts', 'ComplexQuery', 'Dashboard'] as const;
@@ -74,9 +75,12 @@ export function parseProfileOptions(argv: readonly string[]): ProfileOptions | '
     problems.push(`--${name}: "${value}" is not a positive number`);
     return fallback;
   };
-  const nodeFlags = (values['node-flags'] ?? '').split(' ').filter((flag) => flag !== '');
-  const notFlags = nodeFlags.filter((flag) => !flag.startsWith('--'));
-  if (notFlags.length > 0) problems.push(`--node-flags: not a Node flag: ${notFlags.join(', ')}`);
+  let flags: string[] = [];
+  try {
+    flags = nodeFlags(values['node-flags']);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
   const options: ProfileOptions = {
     target: oneOf(values.target, GATEWAY_MOUNTS, 'target', 'nest-fastify'),
     query: oneOf(values.query, PROFILE_QUERIES, 'query', 'ComplexQuery'),
@@ -84,7 +88,7 @@ export function parseProfileOptions(argv: readonly string[]): ProfileOptions | '
     durationSec: positive(values.duration, 'duration', 20),
     warmupSec: values.warmup === '0' ? 0 : positive(values.warmup, 'warmup', 5),
     connections: Math.round(positive(values.connections, 'connections', 100)),
-    nodeFlags,
+    nodeFlags: flags,
     basePort: Math.round(positive(values['base-port'], 'base-port', 4100)),
     ...(values.out ? { out: values.out } : {}),
     pin: !values['no-pin'],
