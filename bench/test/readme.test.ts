@@ -1,10 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { ROOT } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
+import { GENERATED_DOCUMENTS, namedFolders, regenerate, VERDICT_MARKERS } from '../src/readme/documents.js';
 import { findingsA, findingsB, findingsE } from '../src/readme/findings.js';
 import { formatMarkdown } from '../src/readme/format-markdown.js';
 import { findSection, replaceSection } from '../src/readme/markers.js';
-import { renderResultsSection } from '../src/readme/results-section.js';
 import { sectionA, sectionE, sectionF } from '../src/readme/sections.js';
 import { findingsVersusRouter } from '../src/readme/versus-router.js';
 import type { BenchResults, RowResult, ScenarioResult } from '../src/results.js';
@@ -130,17 +130,25 @@ describe('README results section', () => {
   });
 });
 
-describe('the committed README', () => {
-  it("has a results section that is exactly what its committed run's results.json generates", () => {
+describe('the committed generated sections', () => {
+  const load = (folder: string) => JSON.parse(readFileSync(`${ROOT}/${folder}/results.json`, 'utf8'));
+
+  it.each(GENERATED_DOCUMENTS)('$path is exactly what the runs its markers name generate', ({ path, linkPrefix }) => {
+    const text = readFileSync(`${ROOT}/${path}`, 'utf8');
+    expect(namedFolders(text).length, `${path} names no run`).toBeGreaterThan(0);
+    // On failure: the page was edited by hand between markers, or the run changed; run pnpm bench:readme <folder>.
+    expect(formatMarkdown(regenerate(text, linkPrefix, load), path)).toBe(text);
+  });
+
+  it('puts the verdict in the README and the full results in docs/benchmark.md, from a full run', () => {
     const readme = readFileSync(`${ROOT}/README.md`, 'utf8');
-    const section = findSection(readme);
-    expect(section, 'README.md has no bench-results markers').not.toBeNull();
-    const folder = section?.folder as string;
-    const results = JSON.parse(readFileSync(`${ROOT}/${folder}/results.json`, 'utf8')) as BenchResults;
-    expect(results.mode).toBe('full');
-    const regenerated = formatMarkdown(replaceSection(readme, folder, renderResultsSection(results, folder)));
-    // On failure: the README was edited by hand, or the run changed; run pnpm bench:readme <folder>.
-    expect(regenerated).toBe(readme);
+    const page = readFileSync(`${ROOT}/docs/benchmark.md`, 'utf8');
+    const verdict = findSection(readme, VERDICT_MARKERS);
+    expect(verdict?.body).toContain('Express or Fastify?');
+    expect(findSection(page)?.folder).toBe(verdict?.folder);
+    expect((load(verdict?.folder as string) as BenchResults).mode).toBe('full');
+    // Links in docs/ lead back to the root.
+    expect(findSection(page)?.body).toContain(`](../${verdict?.folder}/report.md)`);
   });
 });
 
@@ -195,40 +203,4 @@ describe('README Soak section', () => {
     // The results section's markers are untouched by the soak's.
     expect(findSection(updated)).toBeNull();
   });
-});
-
-/** Committed soak runs: folders under docs/results whose results.json is a soak's. */
-function committedSoakRuns(): string[] {
-  const root = `${ROOT}/docs/results`;
-  return readdirSync(root).filter((name) => {
-    const file = `${root}/${name}/results.json`;
-    return existsSync(file) && (JSON.parse(readFileSync(file, 'utf8')) as { kind?: string }).kind === 'soak';
-  });
-}
-
-const soakRuns = committedSoakRuns();
-if (soakRuns.length === 0) {
-  console.warn(
-    "readme.test.ts: skipping the README Soak section's check: no soak run is committed under docs/results yet " +
-      '(pnpm bench:soak, then pnpm bench:readme <its folder>).',
-  );
-}
-
-describe('the committed README Soak section', () => {
-  it.skipIf(soakRuns.length === 0)(
-    "is exactly what its committed soak run's results.json generates (skipped while no soak run is committed)",
-    () => {
-      const readme = readFileSync(`${ROOT}/README.md`, 'utf8');
-      const section = findSection(readme, SOAK_MARKERS);
-      expect(section, `README.md's bench-soak markers name no run, but ${soakRuns.join(', ')} exist`).not.toBeNull();
-      const folder = section?.folder as string;
-      expect(soakRuns.map((run) => `docs/results/${run}`)).toContain(folder);
-      const results = JSON.parse(readFileSync(`${ROOT}/${folder}/results.json`, 'utf8')) as SoakResults;
-      const regenerated = formatMarkdown(
-        replaceSection(readme, folder, renderSoakSection(results, folder), SOAK_MARKERS),
-      );
-      // On failure: run pnpm bench:readme <folder>.
-      expect(regenerated).toBe(readme);
-    },
-  );
 });

@@ -21,10 +21,10 @@ const FINDINGS: Partial<Record<ScenarioId, (scenario: ScenarioResult) => string[
 
 /**
  * The README's results section for one committed run (`folder`, relative to the repository
- * root): the machine and versions, then per scenario a compact table and the sentences
+ * root; `linkPrefix` leads from the document to the root): the machine and versions, then per scenario a compact table and the sentences
  * computed from it. Everything here comes from results.json.
  */
-export function renderResultsSection(results: BenchResults, folder: string): string {
+export function renderResultsSection(results: BenchResults, folder: string, linkPrefix = ''): string {
   const { environment: env } = results;
   const packages = Object.entries(env.packages)
     .map(([name, version]) => `${name} ${version}`)
@@ -37,7 +37,7 @@ export function renderResultsSection(results: BenchResults, folder: string): str
       'section and the committed run disagree. Do not edit by hand._',
     `Run ${results.runId} (\`${results.command}\`): ${env.cpuModel}, ${env.cores} cores, ${env.memoryGiB} GiB, ` +
       `${env.os}, Node ${env.node}; ${packages}; Apollo Router ${env.router?.version ?? 'not installed'}. ` +
-      `Pinning: ${pinning}. Full report: [report.md](${folder}/report.md) (report.html and results.json beside it). ` +
+      `Pinning: ${pinning}. Full report: [report.md](${linkPrefix}${folder}/report.md) (report.html and results.json beside it). ` +
       warningCount(results),
   ];
   for (const scenario of results.scenarios) {
