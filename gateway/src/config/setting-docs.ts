@@ -15,7 +15,7 @@ export interface SettingDoc {
 export const SETTING_DOCS: Readonly<Record<string, SettingDoc>> = {
   GATEWAY_ENV: {
     meaning:
-      '`development` turns on introspection, the landing page, pretty logs and unmasked errors (each can be set on its own below). `NODE_ENV` is not read.',
+      '`development` turns on introspection, the landing page, pretty logs and unmasked errors (each can be set on its own below). No setting reads `NODE_ENV`; see [NODE_ENV](#node_env)',
   },
   GATEWAY_RUNTIME: { meaning: '`nest` or `bare`' },
   GATEWAY_ADAPTER: { meaning: '`fastify` or `express`' },

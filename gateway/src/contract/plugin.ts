@@ -20,7 +20,7 @@ export interface SubgraphResponse {
 }
 
 /**
- * A gateway plugin: a named bundle of hooks at the four points a gateway needs.
+ * A gateway plugin: a named bundle of optional hooks, one per stage a gateway needs.
  * Build one with a factory (`jwtAuth(options)`, `rateLimit(options)`...) that checks its
  * options and throws an error naming any bad one. Per-request state lives in the
  * context or in a WeakMap keyed by it, never in module variables.
