@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   postGraphQL,
   type RunningGateway,
@@ -25,10 +28,8 @@ let subgraphs: Record<'users' | 'products' | 'reviews', RunningSubgraph>;
 let gateway: RunningGateway;
 beforeAll(async () => {
   subgraphs = await startSubgraphs();
-  gateway = await startGateway('fastify', { ...subgraphUrlEnv(subgraphs), METRICS_ENABLED: 'true' });
 });
 afterAll(async () => {
-  expect(await gateway?.stop()).toBe(0);
   await Promise.all(Object.values(subgraphs ?? {}).map((subgraph) => subgraph.stop()));
 });
 
@@ -47,6 +48,13 @@ async function labels(): Promise<{ names: Set<string>; value(name: string, outco
 }
 
 describe('metrics operation-name labels under a flood of junk names', () => {
+  beforeAll(async () => {
+    gateway = await startGateway('fastify', { ...subgraphUrlEnv(subgraphs), METRICS_ENABLED: 'true' });
+  });
+  afterAll(async () => {
+    expect(await gateway?.stop()).toBe(0);
+  });
+
   it("550 junk names (valid, invalid, refused) neither take a real operation's slot nor grow the label set", async () => {
     // A real operation already in use, not yet at the minimum count.
     expect(await send(GET_PRODUCT, 4)).toEqual([200, 200, 200, 200]);
@@ -81,5 +89,28 @@ describe('metrics operation-name labels under a flood of junk names', () => {
     // 100 names at most (GetUser, GetProduct and 98 of the repeated ones), plus the special values.
     expect(after.names.size).toBe(100 + 2);
     expect([...after.names].filter((name) => name.startsWith('Repeat'))).toHaveLength(98);
+  });
+});
+
+describe('with trusted documents (enforce), only manifest operations can hold a label', () => {
+  beforeAll(async () => {
+    const manifest = join(await mkdtemp(join(tmpdir(), 'metrics-labels-')), 'manifest.json');
+    await writeFile(manifest, JSON.stringify({ 'get-user-v1': GET_USER }));
+    gateway = await startGateway('fastify', {
+      ...subgraphUrlEnv(subgraphs),
+      METRICS_ENABLED: 'true',
+      TRUSTED_DOCUMENTS: manifest,
+    });
+  });
+  afterAll(async () => {
+    expect(await gateway?.stop()).toBe(0);
+  });
+
+  it('gives a manifest operation its value at once, and none to names outside the manifest', async () => {
+    for (let i = 0; i < 200; i++) expect(await send(`query Junk${i} { __typename }`)).toEqual([400]);
+    expect(await send(GET_USER)).toEqual([200]);
+    const after = await labels();
+    expect(after.value('GetUser', 'ok')).toBe(1);
+    expect([...after.names].filter((name) => !name.startsWith('__'))).toEqual(['GetUser']);
   });
 });

@@ -14,8 +14,8 @@ const MIN_CANDIDATES = 64;
  * Operation names are chosen by clients, so as label values they must be bounded, and no
  * client may take the slots the others' operations need. A name earns its own label value
  * only once the gateway has seen it `minCount` times in requests that resolved (parsed,
- * validated) and were not refused; until then, and once `max` names hold a value, it is
- * counted as `__other`. A label, once given, is never taken back. Names seen too rarely
+ * validated) and were not refused, or at once when the document is a trusted-documents
+ * manifest's; until then, and once `max` names hold a value, it is counted as `__other`. A label, once given, is never taken back. Names seen too rarely
  * wait in a bounded candidate table: when it is full, the least-seen (oldest of those)
  * makes room, so a flood of one-off names cannot push out one that keeps coming back.
  * Holds one `T` per label value (the cached series children), so the hot path is a Map
@@ -38,9 +38,10 @@ export class OperationNames<T> {
 
   /**
    * `name` null or undefined: an unnamed operation; `resolved` false: no operation at all;
-   * `counts` false: the request was refused, so it does not bring its name closer to a label.
+   * `counts` false: the request was refused, so it does not bring its name closer to a label;
+   * `trusted`: the document is a trusted-documents manifest's, so its name needs no minimum count.
    */
-  get(name: string | null | undefined, resolved: boolean, counts = true): T {
+  get(name: string | null | undefined, resolved: boolean, counts = true, trusted = false): T {
     if (!resolved) return this.#specialOf(UNRESOLVED);
     if (!name) return this.#specialOf(ANONYMOUS);
     const known = this.#byName.get(name);
@@ -49,7 +50,7 @@ export class OperationNames<T> {
     if (!counts || this.#named >= this.max || name.length > MAX_NAME_LENGTH || name.startsWith('__')) {
       return this.#specialOf(OTHER);
     }
-    if (!this.#seen(name)) return this.#specialOf(OTHER);
+    if (!trusted && !this.#seen(name)) return this.#specialOf(OTHER);
     this.#candidates.delete(name);
     this.#named += 1;
     const created = this.create(name);

@@ -63,7 +63,12 @@ export function requestMetrics(
       const errors = result.errors;
       const outcome: Outcome = !errors?.length ? 'ok' : result.data === undefined ? 'rejected' : 'error';
       const type: OperationType = operation?.operation ?? 'unknown';
-      const operationSeries = names.get(operationName, operation !== undefined, outcome !== 'rejected')(type);
+      const operationSeries = names.get(
+        operationName,
+        operation !== undefined,
+        outcome !== 'rejected',
+        contextValue.scope.trustedDocument,
+      )(type);
       operationSeries.requests[outcome].inc();
       operationSeries.duration.observe(Number(process.hrtime.bigint() - contextValue.scope.startedAt) / 1e9);
       if (outcome === 'rejected') rejected(errors?.[0]?.extensions?.code);
