@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReviewStore, type ReviewStore } from '../src/reviews/data.js';
-import { createReviewsResolvers } from '../src/reviews/resolvers.js';
+import { createReviewsResolvers, MAX_REVIEWS_PER_AUTHOR, MAX_REVIEWS_PER_PRODUCT } from '../src/reviews/resolvers.js';
 import { reviewsSubgraph } from '../src/reviews/subgraph.js';
 import { codesOf, createOperationRunner } from './helpers.js';
 
@@ -112,5 +113,27 @@ describe('reviews queries', () => {
     expect(product).toEqual({ reviews: [] });
     expect(user).toEqual({ reviews: [] });
     expect(known?.reviews.map((r) => r.id)).toContain('review-1');
+  });
+
+  it('serves at most the sizes the schema declares (@listSize), the most recent, however many are added', async () => {
+    const schema = readFileSync(new URL('../src/reviews/schema.graphql', import.meta.url), 'utf8');
+    expect(schema).toMatch(new RegExp(`reviews: \\[Review!\\] @listSize\\(assumedSize: ${MAX_REVIEWS_PER_PRODUCT}\\)`));
+    expect(schema).toMatch(new RegExp(`reviews: \\[Review!\\] @listSize\\(assumedSize: ${MAX_REVIEWS_PER_AUTHOR}\\)`));
+    const added: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const input = { productId: 'product-2', rating: 5, comment: `review ${i}` };
+      const result = await subgraph.run(ADD, { input }, { 'x-user-id': 'user-4' });
+      added.push((result.data?.addReview as { id: string }).id);
+    }
+    expect(store.forProduct('product-2').length).toBeGreaterThan(MAX_REVIEWS_PER_PRODUCT);
+    const result = await subgraph.run(
+      `{ _entities(representations: [{ __typename: "Product", id: "product-2" }, { __typename: "User", id: "user-4" }]) {
+           ... on Product { reviews { id } }
+           ... on User { reviews { id } }
+         } }`,
+    );
+    const [product, user] = (result.data?._entities ?? []) as { reviews: { id: string }[] }[];
+    expect(product?.reviews.map((r) => r.id)).toEqual(added.slice(-MAX_REVIEWS_PER_PRODUCT));
+    expect(user?.reviews.map((r) => r.id)).toEqual(added.slice(-MAX_REVIEWS_PER_AUTHOR));
   });
 });

@@ -59,6 +59,8 @@ describe.each(MOUNTS)('metrics on %s', (mount) => {
         JWT_REQUIRED: 'false',
         RATE_LIMIT_KEY: 'sub',
         RATE_LIMIT_MAX: '3',
+        // Names get their value at first sight here; the minimum count has its own test (tests/adversarial/).
+        METRICS_OPERATION_NAME_MIN_COUNT: '1',
       });
       const asUser5 = await bearer('user-5');
       const asFlood = await bearer('flood');
@@ -176,6 +178,7 @@ describe.each(MOUNTS)('metrics on %s', (mount) => {
         METRICS_PORT: String(port),
         METRICS_PATH: '/internal/metrics',
         METRICS_MAX_OPERATION_NAMES: '3',
+        METRICS_OPERATION_NAME_MIN_COUNT: '1',
       });
     });
     afterAll(async () => {

@@ -29,6 +29,7 @@ export async function createGatewayFromConfig(config: GatewayConfig, options: Cr
 async function metricsFromConfig(config: GatewayConfig) {
   return (await import('../plugins/metrics/index.js')).metrics({
     maxOperationNames: config.metricsMaxOperationNames,
+    operationNameMinCount: config.metricsOperationNameMinCount,
     path: config.metricsPath,
     ...(config.metricsPort !== undefined && { port: config.metricsPort }),
   });

@@ -172,6 +172,12 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
     parse: integer(0, 10_000),
     fallback: () => METRICS_DEFAULTS.maxOperationNames,
   },
+  {
+    key: 'metricsOperationNameMinCount',
+    env: 'METRICS_OPERATION_NAME_MIN_COUNT',
+    parse: integer(1, 1_000_000),
+    fallback: () => METRICS_DEFAULTS.operationNameMinCount,
+  },
 
   // OpenTelemetry's standard variables (tracing is on when an OTLP endpoint is set).
   { key: 'otelSdkDisabled', env: 'OTEL_SDK_DISABLED', parse: boolean, fallback: () => false },

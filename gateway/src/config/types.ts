@@ -136,6 +136,8 @@ export interface GatewayConfig {
   readonly metricsPath: string;
   /** Distinct operation names kept as label values; later ones are counted as `__other`. */
   readonly metricsMaxOperationNames: number;
+  /** METRICS_OPERATION_NAME_MIN_COUNT: sightings a name needs before it takes a label value. */
+  readonly metricsOperationNameMinCount: number;
 
   /** OpenTelemetry tracing (the standard OTEL_* variables): on when an OTLP endpoint is set. */
   readonly otelSdkDisabled: boolean;

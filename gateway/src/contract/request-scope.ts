@@ -16,6 +16,12 @@ export interface RequestScope {
   /** Set by the gateway once the operation is parsed. */
   operationName?: string | undefined;
   /**
+   * Set by the trusted-documents plugin when the document that runs is its manifest's
+   * (sent by id, or in full in enforce mode): the operator vouched for it, so e.g. its name
+   * may take a metrics label value without first being seen repeatedly.
+   */
+  trustedDocument?: boolean;
+  /**
    * Adds a response header, keeping earlier values of the same name (so several
    * `set-cookie` headers survive, which Apollo Server's HeaderMap cannot hold).
    * Call it before the response is written, e.g. from an Apollo `willSendResponse` hook.

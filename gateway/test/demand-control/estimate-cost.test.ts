@@ -79,6 +79,35 @@ describe('estimateCost', () => {
     expect(cost('{ top(first: 2, last: 9) { id } }')).toBe(9);
   });
 
+  it("counts a variable's default when the client sends no value, and the value when it does", () => {
+    expect(cost('query Q($n: Int = 100) { top(first: $n) { id } }')).toBe(100);
+    expect(cost('query Q($n: Int = 100) { top(first: $n) { id } }', { n: 3 })).toBe(3);
+    // No value and no default: the argument's own default in the schema applies.
+    expect(cost('query Q($n: Int) { top(first: $n) { id } }')).toBe(5);
+    expect(cost('query Q($n: Int = 60) { users(first: $n) { edges { node { id } } } }')).toBe(1 + 60 * 2);
+  });
+
+  it('counts a null slicing argument as the larger of its schema default and the assumed size', () => {
+    expect(cost('{ top(first: null) { id } }', {}, 4)).toBe(5);
+    expect(cost('query Q($n: Int) { top(first: $n) { id } }', { n: null }, 10)).toBe(10);
+  });
+
+  it('reads sizes through fragments, inline fragments and aliases', () => {
+    const fragment = 'query Q($n: Int = 40) { ...T } fragment T on Query { top(first: $n) { id } }';
+    expect(cost(fragment)).toBe(40);
+    expect(cost('query Q($n: Int = 40) { ... on Query { top(first: $n) { id } } }')).toBe(40);
+    expect(cost('query Q($n: Int = 40) { a: top(first: $n) { id } b: top(first: $n) { id } }')).toBe(80);
+  });
+
+  it('leaves out what @skip/@include exclude, as the variables (or their defaults) decide', () => {
+    const query =
+      'query Q($big: Boolean = true, $n: Int = 50) { top(first: $n) @include(if: $big) { id } small: top(first: 1) @skip(if: $big) { id } }';
+    expect(cost(query)).toBe(50);
+    expect(cost(query, { big: false })).toBe(1);
+    expect(cost('query Q($s: Boolean!) { ... @skip(if: $s) { top(first: 9) { id } } }', { s: true })).toBe(0);
+    expect(cost('{ top(first: 9) @include(if: false) { id } }')).toBe(0);
+  });
+
   it('sizes a connection through its sized fields', () => {
     // connection 1 + 20 × (edge 1 + node 1)
     expect(cost('{ users(first: 20) { edges { node { id } } } }')).toBe(1 + 20 * 2);

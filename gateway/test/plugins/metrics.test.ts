@@ -26,7 +26,12 @@ async function scrapeOf(plugin: MetricsPlugin): Promise<ParsedMetrics> {
 describe('metrics configuration', () => {
   it('is off by default, on /metrics of the main port, with 100 operation names', () => {
     const config = parseConfig({}, { cwd });
-    expect(config).toMatchObject({ metricsEnabled: false, metricsPath: '/metrics', metricsMaxOperationNames: 100 });
+    expect(config).toMatchObject({
+      metricsEnabled: false,
+      metricsPath: '/metrics',
+      metricsMaxOperationNames: 100,
+      metricsOperationNameMinCount: 10,
+    });
     expect(config.metricsPort).toBeUndefined();
     expect([config.metricsPath, config.metricsMaxOperationNames]).toEqual([
       METRICS_DEFAULTS.path,
@@ -40,10 +45,12 @@ describe('metrics configuration', () => {
       METRICS_PORT: '70000',
       METRICS_PATH: 'metrics',
       METRICS_MAX_OPERATION_NAMES: '-1',
+      METRICS_OPERATION_NAME_MIN_COUNT: '0',
     });
     expect(Object.keys(issues).sort()).toEqual([
       'METRICS_ENABLED',
       'METRICS_MAX_OPERATION_NAMES',
+      'METRICS_OPERATION_NAME_MIN_COUNT',
       'METRICS_PATH',
       'METRICS_PORT',
     ]);

@@ -1,7 +1,20 @@
 import type { GraphQLResolverMap } from '@apollo/subgraph';
 import { identityOf, type SubgraphContext } from '../context.js';
-import { type ReviewStore, reviewStore } from './data.js';
+import { type ReviewRecord, type ReviewStore, reviewStore } from './data.js';
 import { type AddReviewInput, validateNewReview } from './validation.js';
+
+/**
+ * The most reviews a product's or a user's list serves: the sizes the schema declares with
+ * `@listSize(assumedSize:)`, which the gateway's cost estimate trusts. The seeded data stays
+ * below them (at most 20 per product, 13 per author); without the cap, one client adding
+ * reviews could make everyone's answers larger than the estimate their queries passed.
+ */
+export const MAX_REVIEWS_PER_PRODUCT = 25;
+export const MAX_REVIEWS_PER_AUTHOR = 15;
+
+/** The `max` most recent, oldest first. */
+const latest = (reviews: readonly ReviewRecord[], max: number): readonly ReviewRecord[] =>
+  reviews.length > max ? reviews.slice(-max) : reviews;
 
 /**
  * Resolvers over a given store, so tests can mutate a private store. Product and User
@@ -17,8 +30,8 @@ export function createReviewsResolvers(store: ReviewStore): GraphQLResolverMap<S
       addReview: (_root, args: { input: AddReviewInput }, context: SubgraphContext) =>
         store.add(validateNewReview(identityOf(context), args.input)),
     },
-    Product: { reviews: (product: { id: string }) => store.forProduct(product.id) },
-    User: { reviews: (user: { id: string }) => store.forAuthor(user.id) },
+    Product: { reviews: (product: { id: string }) => latest(store.forProduct(product.id), MAX_REVIEWS_PER_PRODUCT) },
+    User: { reviews: (user: { id: string }) => latest(store.forAuthor(user.id), MAX_REVIEWS_PER_AUTHOR) },
   };
 }
 

@@ -6,6 +6,8 @@ export const METRICS_DEFAULTS = Object.freeze({
   path: '/metrics',
   /** Distinct operation names kept as label values; the rest fold into `__other`. */
   maxOperationNames: 100,
+  /** Validated, unrefused requests a name needs before it takes one of those label values. */
+  operationNameMinCount: 10,
 });
 
 /** Paths the adapters already answer on the main listener. */

@@ -26,7 +26,7 @@ export function metrics(options: MetricsOptions = {}): MetricsPlugin {
   return {
     name: PLUGIN_NAME,
     registry,
-    apollo: requestMetrics(series, settings.maxOperationNames),
+    apollo: requestMetrics(series, settings.maxOperationNames, settings.operationNameMinCount),
     onEvent: eventMetrics(series),
     endpoint: {
       path: settings.path,

@@ -10,6 +10,12 @@ export interface MetricsOptions {
    * Default: 100.
    */
   maxOperationNames?: number;
+  /**
+   * Times an operation name must be seen, in requests that were validated and not refused,
+   * before it takes one of those label values (until then it is counted as `__other`), so
+   * names a client sends once cannot take the slots. Default: 10.
+   */
+  operationNameMinCount?: number;
   /** prom-client's default process metrics (CPU, RSS, heap, GC, event-loop lag). Default: true. */
   defaultMetrics?: boolean;
   /** Where the metrics are served. Default: `/metrics`. */
@@ -20,6 +26,7 @@ export interface MetricsOptions {
 
 export interface MetricsSettings {
   readonly maxOperationNames: number;
+  readonly operationNameMinCount: number;
   readonly defaultMetrics: boolean;
   readonly path: string;
   readonly port: number | undefined;
@@ -27,6 +34,7 @@ export interface MetricsSettings {
 
 const KNOWN = [
   'maxOperationNames',
+  'operationNameMinCount',
   'defaultMetrics',
   'path',
   'port',
@@ -38,6 +46,7 @@ export function checkOptions(options: MetricsOptions): MetricsSettings {
   const issues = new OptionIssues();
   checkKnownKeys(issues, raw, KNOWN);
   issues.integer('maxOperationNames', raw.maxOperationNames, 0, 10_000);
+  issues.integer('operationNameMinCount', raw.operationNameMinCount, 1, 1_000_000);
   issues.integer('port', raw.port, 0, 65_535);
   if (raw.defaultMetrics !== undefined && typeof raw.defaultMetrics !== 'boolean') {
     issues.add('defaultMetrics', 'must be a boolean');
@@ -48,6 +57,7 @@ export function checkOptions(options: MetricsOptions): MetricsSettings {
   issues.throwIfAny(PLUGIN_NAME);
   return {
     maxOperationNames: options.maxOperationNames ?? METRICS_DEFAULTS.maxOperationNames,
+    operationNameMinCount: options.operationNameMinCount ?? METRICS_DEFAULTS.operationNameMinCount,
     defaultMetrics: options.defaultMetrics ?? true,
     path: options.path ?? METRICS_DEFAULTS.path,
     port: options.port,

@@ -20,22 +20,30 @@ interface OperationSeries {
  * authentication failures from `contextCreationDidFail`, since a refused `authenticate`
  * stops the request before that pipeline starts.
  */
-export function requestMetrics(series: Series, maxOperationNames: number): ApolloServerPlugin<GatewayContext> {
-  const names = new OperationNames(maxOperationNames, (name) => {
-    const byType = {} as Partial<Record<OperationType, OperationSeries>>;
-    return (type: OperationType): OperationSeries => {
-      let found = byType[type];
-      if (!found) {
-        const requests = (outcome: Outcome) => series.requests.labels(name, type, outcome);
-        found = {
-          requests: { ok: requests('ok'), error: requests('error'), rejected: requests('rejected') },
-          duration: series.requestDuration.labels(name, type),
-        };
-        byType[type] = found;
-      }
-      return found;
-    };
-  });
+export function requestMetrics(
+  series: Series,
+  maxOperationNames: number,
+  operationNameMinCount: number,
+): ApolloServerPlugin<GatewayContext> {
+  const names = new OperationNames(
+    maxOperationNames,
+    (name) => {
+      const byType = {} as Partial<Record<OperationType, OperationSeries>>;
+      return (type: OperationType): OperationSeries => {
+        let found = byType[type];
+        if (!found) {
+          const requests = (outcome: Outcome) => series.requests.labels(name, type, outcome);
+          found = {
+            requests: { ok: requests('ok'), error: requests('error'), rejected: requests('rejected') },
+            duration: series.requestDuration.labels(name, type),
+          };
+          byType[type] = found;
+        }
+        return found;
+      };
+    },
+    operationNameMinCount,
+  );
   const rejectionsByCode = new Map<string, ReturnType<Series['rejections']['labels']>>();
   const rejected = (code: unknown) => {
     const label = codeLabel(code);
@@ -55,7 +63,12 @@ export function requestMetrics(series: Series, maxOperationNames: number): Apoll
       const errors = result.errors;
       const outcome: Outcome = !errors?.length ? 'ok' : result.data === undefined ? 'rejected' : 'error';
       const type: OperationType = operation?.operation ?? 'unknown';
-      const operationSeries = names.get(operationName, operation !== undefined)(type);
+      const operationSeries = names.get(
+        operationName,
+        operation !== undefined,
+        outcome !== 'rejected',
+        contextValue.scope.trustedDocument,
+      )(type);
       operationSeries.requests[outcome].inc();
       operationSeries.duration.observe(Number(process.hrtime.bigint() - contextValue.scope.startedAt) / 1e9);
       if (outcome === 'rejected') rejected(errors?.[0]?.extensions?.code);

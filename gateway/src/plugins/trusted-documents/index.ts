@@ -101,16 +101,18 @@ export function trustedDocuments(options: TrustedDocumentsOptions): GatewayPlugi
     report({ type: 'trusted-documents-load', outcome: 'applied', documents: current.size });
   };
 
-  const check = (request: GraphQLRequest): GraphQLError | undefined => {
+  /** `trusted`: the document that will run is the manifest's. */
+  const check = (request: GraphQLRequest): GraphQLError | { trusted: boolean } => {
     const manifest = current;
     const query = request.query;
     if (typeof query === 'string' && query !== '') {
       // The document that runs is the one checked, whatever id rides along with it.
-      if (mode === 'allow-ids' || manifest.contains(query)) return undefined;
+      if (mode === 'allow-ids') return { trusted: false };
+      if (manifest.contains(query)) return { trusted: true };
       return httpError(ClientErrorCode.QUERY_NOT_IN_SAFELIST, 'The operation is not in the trusted documents list.');
     }
     const id = documentIdOf(request);
-    if (id.kind === 'none') return undefined; // Apollo Server answers 400: no query
+    if (id.kind === 'none') return { trusted: false }; // Apollo Server answers 400: no query
     if (id.kind === 'bad') return httpError(ClientErrorCode.BAD_REQUEST, id.message);
     const document = manifest.documentFor(id.id);
     if (document === undefined) {
@@ -122,7 +124,7 @@ export function trustedDocuments(options: TrustedDocumentsOptions): GatewayPlugi
     request.query = document;
     // Resolved here: Apollo's APQ handling must not look the id up again (or compare it to the text).
     request.extensions = withoutPersistedQuery(request.extensions);
-    return undefined;
+    return { trusted: true };
   };
 
   return {
@@ -161,10 +163,13 @@ export function trustedDocuments(options: TrustedDocumentsOptions): GatewayPlugi
           },
         });
       },
-      async requestDidStart({ request }): Promise<GraphQLRequestListener<GatewayContext> | undefined> {
+      async requestDidStart({ request, contextValue }): Promise<GraphQLRequestListener<GatewayContext> | undefined> {
         // No await before this: it must finish before Apollo Server reads the request.
         const refusal = check(request);
-        if (!refusal) return undefined;
+        if ('trusted' in refusal) {
+          if (refusal.trusted) contextValue.scope.trustedDocument = true;
+          return undefined;
+        }
         request.query = REFUSED_PLACEHOLDER;
         request.operationName = undefined;
         request.extensions = undefined;
