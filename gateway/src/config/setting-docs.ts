@@ -106,7 +106,12 @@ export const SETTING_DOCS: Readonly<Record<string, SettingDoc>> = {
   },
   METRICS_PATH: { meaning: 'where metrics are served' },
   METRICS_MAX_OPERATION_NAMES: {
-    meaning: 'distinct operation names kept as label values; later ones are counted as `__other`',
+    meaning:
+      'most operation names that hold a label value of their own (earned: see METRICS_OPERATION_NAME_MIN_COUNT); the rest are `__other`',
+  },
+  METRICS_OPERATION_NAME_MIN_COUNT: {
+    meaning:
+      'requests (validated, not refused) an operation name must be seen in before it takes one of the `METRICS_MAX_OPERATION_NAMES` label values; until then `__other`. Trusted-document operations need none; see [the operation-name label](operations.md#the-operation-name-label)',
   },
   OTEL_SDK_DISABLED: { meaning: '`true` turns tracing off whatever else is set' },
   OTEL_SERVICE_NAME: {
