@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@fedgw/test-support';
@@ -8,13 +7,6 @@ import { repoPath } from './paths.js';
 export interface RunningRedis {
   readonly url: string;
   readonly process: ManagedProcess;
-}
-
-/** The redis-server binary (REDIS_SERVER_BIN, else `redis-server` on PATH), or null. */
-export function findRedisServer(): string | null {
-  const bin = process.env.REDIS_SERVER_BIN ?? 'redis-server';
-  const result = spawnSync(bin, ['--version'], { stdio: 'ignore' });
-  return result.error === undefined && result.status === 0 ? bin : null;
 }
 
 /** A throwaway `redis-server` on a free loopback port, nothing persisted, for §E's rate limit. */

@@ -1,5 +1,5 @@
 import { loadavg } from 'node:os';
-import { freePort } from '@fedgw/test-support';
+import { findRedisServer, freePort } from '@fedgw/test-support';
 import type { ProcessGroup } from './cpu-groups.js';
 import { describeEnvironment } from './environment.js';
 import { resolveLayout } from './layout.js';
@@ -9,7 +9,7 @@ import { parseCpuList, pinProcess } from './pinning.js';
 import { estimateSeconds, type PlanContext, type RowPlan } from './plan.js';
 import { formatDuration, Progress } from './progress.js';
 import { sampleUserIds } from './queries.js';
-import { findRedisServer, type RunningRedis, startRedis } from './redis-process.js';
+import { type RunningRedis, startRedis } from './redis-process.js';
 import type { BenchResults, ScenarioResult } from './results.js';
 import { findRouterBinary } from './router-binary.js';
 import { type RunContext, runScenario } from './run-scenario.js';
@@ -31,7 +31,7 @@ export async function runBench(options: BenchOptions, command: string): Promise<
     targets,
     setups: await createSetups(),
     router,
-    redisAvailable: options.scenarios.includes('E') && findRedisServer() !== null,
+    redisAvailable: options.scenarios.includes('E') && findRedisServer() !== undefined,
     closedSec: options.durationSec ?? (quick ? 10 : 30),
     fixedSec: options.durationSec ?? (quick ? 10 : 60),
     warmupSec: options.warmupSec ?? (quick ? 3 : 5),

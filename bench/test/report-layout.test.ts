@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from '@fedgw/test-support';
+import { headlessChromium, ROOT } from '@fedgw/test-support';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findSection } from '../src/readme/markers.js';
@@ -11,7 +11,6 @@ import { writeReport } from '../src/report/index.js';
 import type { BenchResults } from '../src/results.js';
 import { loadSample, renameTarget, sampleWithoutRouter } from './fixtures/sample.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** The width the report must fit: a laptop screen, where it is most often read. */
 const VIEWPORT = { width: 1280, height: 900 };
 /** An external target's name with no place to break it. */
@@ -130,12 +129,8 @@ describe('report.html layout at 1280 px in headless Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium`);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu'],
-    });
+    const { executablePath, args } = await headlessChromium();
+    browser = await chromium.launch({ executablePath, headless: true, args: [...args] });
   });
 
   afterAll(async () => {

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { headlessChromium } from '@fedgw/test-support';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linearTicks, logTicks, tickLabel } from '../src/report/chart/scale.js';
@@ -17,7 +17,6 @@ import { loadSample, sampleWithoutRouter, withRow } from './fixtures/sample.js';
 
 const NOT_INSTALLED = 'not installed — run pnpm router:install';
 const HOSTILE = '<script>alert(1)</script>';
-const CHROMIUM = '/usr/bin/chromium';
 
 const sample = loadSample();
 
@@ -358,16 +357,8 @@ describe('report.html in headless Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium); .ci/run does.`,
-      );
-    }
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-    });
+    const { executablePath, args } = await headlessChromium();
+    browser = await chromium.launch({ executablePath, headless: true, args: [...args] });
   });
 
   afterAll(async () => {

@@ -4,11 +4,13 @@
 // never ends. The reference answers are the subgraphs' own: `@fedgw/subgraphs`.
 export { type CapturedLines, captureLines } from './captured-lines.js';
 export * from './chaos-subgraph.js';
+export { type HeadlessChromium, headlessChromium } from './chromium.js';
 export { writeEndlessBody } from './endless-body.js';
 export { eventually, settle } from './eventually.js';
 export { type GraphQLResult, postGraphQL, send } from './graphql.js';
 export * from './http-server.js';
 export * from './jwt-keys.js';
+export { available, ENABLE, findRedisServer, onPath, type Program, SKIP_LOG_ENV } from './needs.js';
 export { closedPortUrl, freePort } from './ports.js';
 export * from './processes.js';
 export { startRedis, type TestRedis } from './redis.js';

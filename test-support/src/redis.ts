@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createConnection } from 'node:net';
+import { findRedisServer } from './needs.js';
 import { freePort } from './ports.js';
-
-const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
 
 /** A real `redis-server` on 127.0.0.1 (no persistence), which a test can stop, restart and freeze. */
 export interface TestRedis {
@@ -48,8 +47,10 @@ export async function startRedis(): Promise<TestRedis> {
 }
 
 async function spawnRedis(port: number): Promise<ChildProcess> {
+  const bin = findRedisServer();
+  if (!bin) throw new Error('redis-server is not on PATH (skip with available("redis-server", import.meta.url))');
   const child = spawn(
-    REDIS_SERVER,
+    bin,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
