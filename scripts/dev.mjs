@@ -30,14 +30,25 @@ const children = tasks.map(({ name, args }) => {
 });
 
 let stopping = false;
+/** Children still running this long after a stop are killed, so none outlives this process. */
+const FORCE_KILL_AFTER_MS = 15_000;
+// SIGTERM, never SIGINT: Ctrl-C reaches the children through the process group already, and a
+// second SIGINT tells the gateway to stop waiting for its in-flight requests.
 function stop(code) {
   if (stopping) return;
   stopping = true;
   for (const child of children) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 2000).unref();
-  Promise.all(children.map((child) => new Promise((resolve) => child.once('exit', resolve)))).then(() =>
-    process.exit(code),
-  );
+  setTimeout(() => {
+    for (const child of children) child.kill('SIGKILL');
+  }, FORCE_KILL_AFTER_MS).unref();
+  Promise.all(
+    children.map((child) =>
+      child.exitCode !== null || child.signalCode !== null
+        ? undefined
+        : new Promise((resolve) => child.once('exit', resolve)),
+    ),
+  ).then(() => process.exit(code));
 }
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
+process.on('SIGHUP', () => stop(0));
