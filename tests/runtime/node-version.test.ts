@@ -56,9 +56,16 @@ describe('an older Node', () => {
 
   const older = olderNode();
   if (!older) console.warn('node-version.test: no Node older than engines outside node_modules; skipping');
-  it.runIf(older)('`node server/dist/main.js` says in one line what is wrong and exits 1', () => {
+  // Each entry point a user runs directly, with the command the message suggests.
+  it.runIf(older).each([
+    ['server/dist/main.js', 'npx pnpm start'],
+    ['bench/dist/cli.js', 'npx pnpm bench'],
+    ['bench/dist/soak-cli.js', 'npx pnpm bench:soak'],
+    ['bench/dist/profile-cli.js', 'npx pnpm bench:profile'],
+    ['bench/dist/readme-cli.js', 'npx pnpm bench:readme'],
+  ])('`node %s` says in one line what is wrong and exits 1', (entry, command) => {
     const { path, version } = older as { path: string; version: string };
-    const run = spawnSync(path, ['server/dist/main.js'], {
+    const run = spawnSync(path, [entry, '--help'], {
       cwd: ROOT,
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '', PORT: '0', SUPERGRAPH_PATH: 'supergraph.graphql' },
@@ -68,8 +75,8 @@ describe('an older Node', () => {
     expect(run.stdout).toBe('');
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`${entry} needs Node.js >= ${REQUIRED_NODE_MAJOR}`);
     expect(lines[0]).toContain(`Node.js ${version}`);
-    expect(lines[0]).toContain(`>= ${REQUIRED_NODE_MAJOR}`);
-    expect(lines[0]).toContain('npx pnpm start');
+    expect(lines[0]).toContain(command);
   });
 });
