@@ -43,6 +43,8 @@ function stat(pid) {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name, which is in parentheses and may contain spaces.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    // A zombie (Z) or dead (X) process has exited; its entry stays until someone reaps it.
+    if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
     return { ppid: Number(fields[1]), startTime: fields[19] };
   } catch {
     return undefined;
