@@ -135,6 +135,23 @@ describe.runIf(onLinux)(
       expect(run.output()).toMatch(/"msg":"shutdown complete"/);
     });
 
+    it.runIf(pnpmScript)('`pnpm start`: a second Ctrl-C stops waiting for the drain', async () => {
+      const port = await freePort();
+      // A long delay before the listener closes: the first Ctrl-C leaves the gateway waiting.
+      const env = { PORT: String(port), SHUTDOWN_DELAY_MS: '60000' };
+      const run = await launch(...viaPnpm('start'), env, [gatewayReady]);
+      process.kill(-(run.child.pid as number), 'SIGINT');
+      await eventually(() => expect(run.output()).toMatch(/"msg":"shutting down"/), 20_000);
+      await sleep(500);
+      expect(run.child.exitCode).toBeNull();
+      process.kill(-(run.child.pid as number), 'SIGINT');
+      const result = await Promise.race([run.exited, sleep(20_000, 'timeout' as const)]);
+      expect(result, run.output()).toEqual({ code: 1, signal: null });
+      expect(run.output()).toMatch(/second SIGINT: exiting now/);
+      await eventually(() => expect(processesMarked(run.marker)).toEqual([]), 30_000);
+      expect(await portIsClosed(port)).toBe(true);
+    });
+
     it('`npx pnpm start`: SIGTERM to npx stops everything below it', async () => {
       const port = await freePort();
       const run = await launch(...viaNpx('start'), { PORT: String(port) }, [gatewayReady]);
