@@ -152,6 +152,18 @@ describe.runIf(onLinux)(
       expect(await portIsClosed(port)).toBe(true);
     });
 
+    it.runIf(pnpmScript)(
+      '`pnpm start` in cluster mode: Ctrl-C drains the primary and its workers, exit 0',
+      async () => {
+        const port = await freePort();
+        const run = await launch(...viaPnpm('start'), { PORT: String(port), GATEWAY_WORKERS: '2' }, [
+          /"msg":"gateway listening"[\s\S]*"msg":"gateway listening"/,
+        ]);
+        process.kill(-(run.child.pid as number), 'SIGINT');
+        await expectAllStopped(run, [port], exit0);
+      },
+    );
+
     it('`npx pnpm start`: SIGTERM to npx stops everything below it', async () => {
       const port = await freePort();
       const run = await launch(...viaNpx('start'), { PORT: String(port) }, [gatewayReady]);
