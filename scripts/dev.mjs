@@ -71,4 +71,3 @@ process.on('SIGINT', () => {
   stop(sigints > 1 ? 1 : 0);
 });
 process.on('SIGTERM', () => stop(0));
-process.on('SIGHUP', () => stop(0));

@@ -57,4 +57,4 @@ function stopAll(signal: NodeJS.Signals): void {
 }
 
 // Passed on as SIGTERM: Ctrl-C (SIGINT) reaches the children through the process group already.
-for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => stopAll('SIGTERM'));
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stopAll('SIGTERM'));
