@@ -16,7 +16,10 @@ const tasks = [
 ];
 
 const children = tasks.map(({ name, args }) => {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Each in its own process group: Ctrl-C reaches this process only, and each child gets exactly
+  // one SIGTERM from it (`node --watch` would pass a terminal's SIGINT on to the gateway, which
+  // then sees two and stops waiting for its in-flight requests).
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${name}] ${line}\n`));
   }
@@ -30,14 +33,41 @@ const children = tasks.map(({ name, args }) => {
 });
 
 let stopping = false;
+let exitCode = 0;
+/** Children still running this long after a stop are killed, so none outlives this process. */
+const FORCE_KILL_AFTER_MS = 15_000;
+// Each child leads its own process group: SIGKILL goes to the group, so what a child started
+// (the gateway under `node --watch`, the subgraphs under run-all) goes with it.
+const killGroups = () => {
+  for (const child of children) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {}
+  }
+};
 function stop(code) {
+  exitCode = Math.max(exitCode, code);
   if (stopping) return;
   stopping = true;
   for (const child of children) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 2000).unref();
-  Promise.all(children.map((child) => new Promise((resolve) => child.once('exit', resolve)))).then(() =>
-    process.exit(code),
-  );
+  setTimeout(() => {
+    exitCode = 1;
+    killGroups();
+  }, FORCE_KILL_AFTER_MS).unref();
+  Promise.all(
+    children.map((child) =>
+      child.exitCode !== null || child.signalCode !== null
+        ? undefined
+        : new Promise((resolve) => child.once('exit', resolve)),
+    ),
+  ).then(() => process.exit(exitCode));
 }
-process.on('SIGINT', () => stop(0));
+// A second Ctrl-C: stop waiting. (One Ctrl-C may arrive twice, as SIGINT from the terminal and
+// SIGTERM from the launcher; only SIGINTs count.)
+let sigints = 0;
+process.on('SIGINT', () => {
+  sigints += 1;
+  if (sigints > 1) killGroups();
+  stop(sigints > 1 ? 1 : 0);
+});
 process.on('SIGTERM', () => stop(0));

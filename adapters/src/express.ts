@@ -6,6 +6,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import type { MountableGateway, RequestScope } from '@fedgw/gateway/contract';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { ListeningServer, ListenOptions } from './contract.js';
+import { spareGatewayPath } from './express-host-parsers.js';
 import { closeGracefully } from './graceful-close.js';
 import { httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
@@ -16,8 +17,9 @@ import { applyServerTimeouts } from './server-timeouts.js';
 
 /**
  * Mounts a started gateway on an Express 5 app (bare, or NestJS's through
- * `app.getHttpAdapter().getInstance()`; create that app with `bodyParser: false`, or
- * Nest's own 100 kB JSON parser runs first).
+ * `app.getHttpAdapter().getInstance()`). The gateway parses its own route's bodies; body
+ * parsers the app registered before (Nest's, by default) keep parsing every other route.
+ * Mounting on an app turns its `X-Powered-By` header off.
  */
 export function mountExpress<TContext extends BaseContext>(
   app: Pick<Router, 'use'>,
@@ -85,6 +87,9 @@ export function mountExpress<TContext extends BaseContext>(
     .get(trackRequest, ...parseBody, apollo, answerParseErrors)
     .post(trackRequest, ...parseBody, apollo, answerParseErrors);
   app.use(router);
+  spareGatewayPath(app, gateway.path);
+  // Nothing to gain from telling clients the framework; an Express app sends it by default.
+  (app as { disable?: (setting: string) => unknown }).disable?.('x-powered-by');
 }
 
 /** A bare Express server (no NestJS) serving the gateway. */
@@ -93,7 +98,6 @@ export async function listenExpress<TContext extends BaseContext>(
   options: ListenOptions,
 ): Promise<ListeningServer> {
   const app = express();
-  app.disable('x-powered-by');
   mountExpress(app, gateway);
   const server = createServer(app);
   if (options.timeouts) applyServerTimeouts(server, options.timeouts);

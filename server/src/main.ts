@@ -1,48 +1,7 @@
-import cluster from 'node:cluster';
-import { createLogger, GatewayError, parseConfig } from '@fedgw/gateway';
-import { runPrimary } from './cluster/primary.js';
-import { clusterWorker } from './cluster/worker.js';
-import { serveGateway } from './serve.js';
-import { installShutdown } from './shutdown.js';
+// The process entry point (`node server/dist/main.js`). Only the Node version check is imported
+// statically: on an older Node the gateway's own modules crash while loading, with a stack trace
+// instead of a sentence.
+import { exitOnUnsupportedNode } from '@fedgw/gateway/node-version';
 
-// The process entry point: the only module that reads process.env.
-async function main(): Promise<void> {
-  let config: ReturnType<typeof parseConfig>;
-  try {
-    config = parseConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof GatewayError)) throw error;
-    process.stderr.write(`${error.code}: ${error.message}\n`);
-    process.exit(1);
-  }
-  // GATEWAY_WORKERS > 1: this process is the cluster primary (it forks workers that run this
-  // same file and serves nothing itself), or one of its workers.
-  if (config.workers > 1 && cluster.isPrimary) {
-    runPrimary(config, createLogger(config).child({ cluster: 'primary' }));
-    return;
-  }
-  const worker = cluster.isWorker ? clusterWorker() : undefined;
-  const logger = worker
-    ? createLogger(config).child({ worker: cluster.worker?.id, pid: process.pid })
-    : createLogger(config);
-  try {
-    const running = await serveGateway(config, logger, worker ? [worker.plugin] : []);
-    installShutdown(running, logger, { graceMs: config.shutdownGraceMs, delayMs: config.shutdownDelayMs });
-    logger.info(
-      { url: `${running.url}${config.graphqlPath}`, runtime: config.runtime, adapter: config.adapter, env: config.env },
-      'gateway listening',
-    );
-    worker?.reportReady();
-  } catch (error) {
-    const code = error instanceof GatewayError ? error.code : undefined;
-    // The cause's own code (ENOENT, EISDIR, EADDRINUSE) is what an operator acts on.
-    const causeCode = (error as { cause?: { code?: unknown } })?.cause?.code;
-    logger.fatal({ err: error, code, ...(causeCode !== undefined && { causeCode }) }, 'gateway failed to start');
-    logger.flush?.();
-    process.exitCode = 1;
-    // Give a pretty-print worker time to write the fatal line.
-    setTimeout(() => process.exit(1), 100).unref();
-  }
-}
-
-await main();
+exitOnUnsupportedNode('server/dist/main.js', '`npx pnpm start` (or node_modules/.bin/node server/dist/main.js)');
+await import('./gateway-process.js');

@@ -18,6 +18,7 @@ export interface ShutdownOptions {
 export function installShutdown(running: RunningGateway, logger: Logger, options: ShutdownOptions): void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   let shuttingDown = false;
+  let sigints = 0;
   const shutdown = async (signal: NodeJS.Signals) => {
     logger.info({ signal, delayMs: options.delayMs, graceMs: options.graceMs }, 'shutting down');
     running.gateway.beginDrain();
@@ -38,10 +39,12 @@ export function installShutdown(running: RunningGateway, logger: Logger, options
     }
   };
   const onSignal = (signal: NodeJS.Signals) => {
+    if (signal === 'SIGINT') sigints += 1;
     if (shuttingDown) {
-      // Process managers often deliver SIGTERM twice (to the group and to the child); only a
-      // second Ctrl-C means "stop waiting".
-      if (signal === 'SIGINT') {
+      // Process managers often deliver SIGTERM twice (to the group and to the child), and one
+      // Ctrl-C arrives as SIGINT from the terminal and SIGTERM from `pnpm start`'s launcher, in
+      // either order: only a second SIGINT (a second Ctrl-C) means "stop waiting".
+      if (sigints > 1) {
         logger.warn({ signal }, 'second SIGINT: exiting now');
         exit(1);
       }

@@ -56,5 +56,5 @@ function stopAll(signal: NodeJS.Signals): void {
   }, FORCE_KILL_AFTER_MS).unref();
 }
 
-process.on('SIGTERM', () => stopAll('SIGTERM'));
-process.on('SIGINT', () => stopAll('SIGINT'));
+// Passed on as SIGTERM: Ctrl-C (SIGINT) reaches the children through the process group already.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stopAll('SIGTERM'));

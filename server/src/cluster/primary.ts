@@ -104,11 +104,14 @@ export function runPrimary(config: GatewayConfig, logger: Logger, options: Prima
   });
 
   let signals = 0;
+  let sigints = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signals += 1;
+    if (signal === 'SIGINT') sigints += 1;
     if (signals === 1) return stop(signal);
-    // Only a second Ctrl-C means "stop waiting"; process managers often send SIGTERM twice.
-    if (signal === 'SIGINT') {
+    // Only a second Ctrl-C means "stop waiting": process managers often send SIGTERM twice, and
+    // one Ctrl-C under `pnpm start` arrives as SIGINT and as the launcher's SIGTERM.
+    if (sigints > 1) {
       logger.warn({ signal }, 'second SIGINT: killing the workers');
       for (const worker of workers) worker.process.kill('SIGKILL');
       exit(1);

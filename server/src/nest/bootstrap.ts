@@ -27,7 +27,9 @@ export async function listenNest(
       ? new (await import('@nestjs/platform-fastify')).FastifyAdapter({ logger: false, return503OnClosing: true })
       : new (await import('@nestjs/platform-express')).ExpressAdapter();
   const app = await NestFactory.create(GatewayModule.forRoot(config, { logger, plugins }), httpAdapter, {
-    // The gateway mounts its own body parsing with its own limit and error shape.
+    // This process serves nothing but the gateway, which parses its own route's bodies (its
+    // limit, its error shape): Nest's app-wide parsers would only cost time. In an app of your
+    // own, leave them on: GatewayModule keeps them off the gateway's route only.
     bodyParser: false,
     // Nest would log a startup error itself (without its code or cause) and abort the process:
     // let it reach main.ts, which logs code and cause as on the bare runtime.
