@@ -1,8 +1,8 @@
-import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { GraphQLError } from 'graphql';
+import { newApolloGateway } from './apollo-telemetry.js';
 import { type GatewayConfig, subgraphKey } from './config/types.js';
 import { createContext } from './context.js';
 import type {
@@ -94,42 +94,46 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
   const supergraph = supergraphSourceOf(config);
   let state: State = 'created';
 
-  const gateway = new ApolloGateway({
-    // A hook, not a string: read when Apollo Server starts, then polled (hot reload calls `update`).
-    supergraphSdl: supergraphHook({
-      source: supergraph,
-      pollIntervalMs: config.supergraphPollIntervalMs,
-      overrides: config.subgraphs,
-      plugins,
-      logger: logger.child({ component: 'supergraph' }),
-    }),
-    buildService: ({ name, url }) => {
-      const override = config.subgraphs[subgraphKey(name)];
-      const target = override?.url ?? url;
-      if (!target) throw new GatewayError(GatewayErrorCode.SUPERGRAPH_INVALID, `subgraph "${name}" has no URL`);
-      const source = new SubgraphDataSource({
-        name,
-        url: target,
-        timeoutMs: override?.timeoutMs ?? config.subgraphTimeoutMs,
-        connections: config.subgraphPoolConnections,
-        keepAliveMs: config.subgraphKeepAliveMs,
-        maxResponseBytes: override?.maxResponseBytes ?? config.subgraphMaxResponseBytes,
-        deduplicate: override?.deduplicate ?? config.subgraphDeduplicate,
-        deduplicateRepresentations: config.subgraphDeduplicateRepresentations,
-        ...resilienceFor(config, override),
+  const gateway = newApolloGateway(
+    {
+      // A hook, not a string: read when Apollo Server starts, then polled (hot reload calls `update`).
+      supergraphSdl: supergraphHook({
+        source: supergraph,
+        pollIntervalMs: config.supergraphPollIntervalMs,
+        overrides: config.subgraphs,
         plugins,
-        logger: logger.child({ component: 'subgraph-fetch' }),
-      });
-      // A supergraph update rebuilds a subgraph's source when its URL changed: release the old pool.
-      const replaced = dataSources.get(subgraphKey(name));
-      if (replaced) retired.retire(replaced);
-      dataSources.set(subgraphKey(name), source);
-      return source;
+        logger: logger.child({ component: 'supergraph' }),
+        apolloTelemetry: config.apolloTelemetry,
+      }),
+      buildService: ({ name, url }) => {
+        const override = config.subgraphs[subgraphKey(name)];
+        const target = override?.url ?? url;
+        if (!target) throw new GatewayError(GatewayErrorCode.SUPERGRAPH_INVALID, `subgraph "${name}" has no URL`);
+        const source = new SubgraphDataSource({
+          name,
+          url: target,
+          timeoutMs: override?.timeoutMs ?? config.subgraphTimeoutMs,
+          connections: config.subgraphPoolConnections,
+          keepAliveMs: config.subgraphKeepAliveMs,
+          maxResponseBytes: override?.maxResponseBytes ?? config.subgraphMaxResponseBytes,
+          deduplicate: override?.deduplicate ?? config.subgraphDeduplicate,
+          deduplicateRepresentations: config.subgraphDeduplicateRepresentations,
+          ...resilienceFor(config, override),
+          plugins,
+          logger: logger.child({ component: 'subgraph-fetch' }),
+        });
+        // A supergraph update rebuilds a subgraph's source when its URL changed: release the old pool.
+        const replaced = dataSources.get(subgraphKey(name));
+        if (replaced) retired.retire(replaced);
+        dataSources.set(subgraphKey(name), source);
+        return source;
+      },
+      logger: logger.child({ component: 'apollo-gateway' }),
+      // Reports query-plan cache hits and misses to plugins that observe events (metrics).
+      queryPlannerConfig: observedQueryPlannerConfig(plugins, logger),
     },
-    logger: logger.child({ component: 'apollo-gateway' }),
-    // Reports query-plan cache hits and misses to plugins that observe events (metrics).
-    queryPlannerConfig: observedQueryPlannerConfig(plugins, logger),
-  });
+    config.apolloTelemetry,
+  );
   // Cost declarations (@cost, @listSize) are read from each supergraph the gateway loads.
   gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => costs.useSupergraph(coreSupergraphSdl));
 

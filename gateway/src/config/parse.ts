@@ -312,6 +312,8 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
     fallback: () => 10 * 1024 ** 2,
   },
   { key: 'inboundDeduplicate', env: 'INBOUND_DEDUPLICATE', parse: boolean, fallback: () => false },
+  // Off: @apollo/gateway reports usage to Apollo only when an operator asks for it.
+  { key: 'apolloTelemetry', env: 'APOLLO_TELEMETRY', parse: boolean, fallback: () => false },
 ];
 
 /** Settings each plugin needs; checked only when the plugin is enabled. */

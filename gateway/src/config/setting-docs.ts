@@ -222,6 +222,10 @@ export const SETTING_DOCS: Readonly<Record<string, SettingDoc>> = {
     meaning:
       'identical queries in flight at once share one execution (never mutations); every caller is still authenticated, rate limited and checked. See [Inbound request deduplication](operations.md#inbound-request-deduplication)',
   },
+  APOLLO_TELEMETRY: {
+    meaning:
+      '`true` lets `@apollo/gateway` send its usage metrics to Apollo (an OpenTelemetry exporter, whose resource detection probes cloud metadata addresses); off, the gateway connects only to what you configure. See [Outbound connections](security.md#outbound-connections)',
+  },
 };
 
 type Env = 'production' | 'development';

@@ -210,4 +210,6 @@ export interface GatewayConfig {
   readonly maxResponseBytes: number;
   /** Identical queries in flight at once share one execution (inbound-dedup/); never mutations. */
   readonly inboundDeduplicate: boolean;
+  /** APOLLO_TELEMETRY: let @apollo/gateway send its usage metrics to Apollo (off: no outbound connection). */
+  readonly apolloTelemetry: boolean;
 }

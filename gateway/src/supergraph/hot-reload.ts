@@ -16,6 +16,8 @@ export interface SupergraphReloadOptions {
   /** Observers of `supergraph-load` events (the metrics plugin). */
   plugins: readonly GatewayPlugin[];
   logger: Logger;
+  /** APOLLO_TELEMETRY, for the trial gateway each new supergraph is validated in. */
+  apolloTelemetry?: boolean;
 }
 
 /**
@@ -40,7 +42,10 @@ export function supergraphHook(options: SupergraphReloadOptions): SupergraphSdlH
   return async ({ update }) => {
     const text = await source.read();
     // Unknown overrides are left to the caller at startup: it reports them as configuration errors.
-    const first = await validateSupergraph(text, { overrides: options.overrides });
+    const first = await validateSupergraph(text, {
+      overrides: options.overrides,
+      apolloTelemetry: options.apolloTelemetry,
+    });
     if (!first.ok) {
       emit('rejected', first.reason);
       throw new GatewayError(
@@ -58,7 +63,10 @@ export function supergraphHook(options: SupergraphReloadOptions): SupergraphSdlH
     const watcher = source.watch(options.pollIntervalMs, {
       async onText(next) {
         lastFailure = undefined;
-        const checked = await validateSupergraph(next, { overrides: options.overrides });
+        const checked = await validateSupergraph(next, {
+          overrides: options.overrides,
+          apolloTelemetry: options.apolloTelemetry,
+        });
         if (closed) return; // stopped while validating: `update` would throw
         if (!checked.ok) return reject(checked.reason);
         const missing = missingOverrides(options.overrides, checked.subgraphs);

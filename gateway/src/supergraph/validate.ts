@@ -1,4 +1,5 @@
-import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
+import { RemoteGraphQLDataSource } from '@apollo/gateway';
+import { newApolloGateway } from '../apollo-telemetry.js';
 import { type SubgraphOverride, subgraphKey } from '../config/types.js';
 
 export type Validation = { ok: true; subgraphs: readonly string[] } | { ok: false; reason: string; error?: unknown };
@@ -6,6 +7,8 @@ export type Validation = { ok: true; subgraphs: readonly string[] } | { ok: fals
 export interface ValidateOptions {
   /** `config.subgraphs`: per-subgraph overrides, keyed in `subgraphKey` form. */
   overrides?: Readonly<Record<string, SubgraphOverride>>;
+  /** APOLLO_TELEMETRY: let @apollo/gateway report to Apollo (default: it sends nothing). */
+  apolloTelemetry?: boolean;
 }
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -22,17 +25,20 @@ export async function validateSupergraph(sdl: string, options: ValidateOptions =
   const overrides = options.overrides ?? {};
   const seen: string[] = [];
   const missingUrl: string[] = [];
-  const trial = new ApolloGateway({
-    supergraphSdl: sdl,
-    validateSupergraph: true,
-    logger: silent,
-    // Records the subgraphs; a RemoteGraphQLDataSource opens nothing until used, and this one never is.
-    buildService: ({ name, url }) => {
-      seen.push(subgraphKey(name));
-      if (!url && !overrides[subgraphKey(name)]?.url) missingUrl.push(name);
-      return new RemoteGraphQLDataSource({ url: url ?? 'http://unused.invalid' });
+  const trial = newApolloGateway(
+    {
+      supergraphSdl: sdl,
+      validateSupergraph: true,
+      logger: silent,
+      // Records the subgraphs; a RemoteGraphQLDataSource opens nothing until used, and this one never is.
+      buildService: ({ name, url }) => {
+        seen.push(subgraphKey(name));
+        if (!url && !overrides[subgraphKey(name)]?.url) missingUrl.push(name);
+        return new RemoteGraphQLDataSource({ url: url ?? 'http://unused.invalid' });
+      },
     },
-  });
+    options.apolloTelemetry ?? false,
+  );
   try {
     await trial.load();
   } catch (error) {
