@@ -16,6 +16,8 @@ export const CLIENT_ERRORS = {
   /** 400, or a framework's own 4xx for a request it cannot read (408, 431…). */
   BAD_REQUEST: { status: 400, clientSafe: true },
   PAYLOAD_TOO_LARGE: { status: 413, clientSafe: true },
+  /** A client header a header rule would forward is over HEADER_RULES_MAX_VALUE_BYTES / _TOTAL_BYTES. */
+  REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, clientSafe: true },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, clientSafe: true },
   GRAPHQL_PARSE_FAILED: { status: 400, clientSafe: true },
   GRAPHQL_VALIDATION_FAILED: { status: 400, clientSafe: true },

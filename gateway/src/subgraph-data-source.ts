@@ -369,7 +369,11 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
         return { failure: this.#tooLarge(shared ? undefined : context, response.statusCode), unhealthy: false };
       }
       const parsed = parseGraphQLResponse(read.text);
-      if (!parsed) return { failure: badResponse(response.statusCode), unhealthy: true };
+      // A 4xx that is not a GraphQL answer refused this request (a header or body a client made
+      // too large, a forwarded credential): it says nothing about the subgraph's health, and one
+      // client must not be able to open everyone's circuit breaker with it.
+      if (!parsed)
+        return { failure: badResponse(response.statusCode), unhealthy: !isRequestRefusal(response.statusCode) };
       return {
         received: {
           status: response.statusCode,
@@ -558,4 +562,9 @@ function badResponse(status: number): Failure {
 function errorCode(error: unknown): string {
   const code = (error as { code?: unknown })?.code;
   return typeof code === 'string' && /^[A-Z_]+$/.test(code) ? code : 'connection failed';
+}
+
+/** 4xx: the subgraph (or a proxy in front of it) refused this request, not every request. */
+function isRequestRefusal(status: number): boolean {
+  return status >= 400 && status < 500;
 }

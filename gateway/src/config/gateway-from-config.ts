@@ -42,7 +42,12 @@ async function metricsFromConfig(config: GatewayConfig) {
  */
 export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): Promise<GatewayPlugin[]> {
   const factories: Record<PluginName, () => GatewayPlugin | Promise<GatewayPlugin>> = {
-    'header-rules': () => headerRules(config.headerRules as HeaderRulesOptions),
+    'header-rules': () =>
+      headerRules({
+        ...(config.headerRules as HeaderRulesOptions),
+        maxValueBytes: config.headerRulesMaxValueBytes,
+        maxTotalBytes: config.headerRulesMaxTotalBytes,
+      }),
     'client-awareness': () =>
       clientAwareness({ nameClaim: config.clientNameClaim, versionClaim: config.clientVersionClaim }),
     jwt: async () =>

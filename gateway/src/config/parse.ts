@@ -5,6 +5,7 @@ import { type ConfigIssue, GatewayConfigError } from '../errors.js';
 import { API_KEY_DEFAULTS } from '../plugins/api-key-auth.js';
 import { CLIENT_AWARENESS_DEFAULTS } from '../plugins/client-awareness.js';
 import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../plugins/demand-control.js';
+import { HEADER_RULES_DEFAULTS } from '../plugins/header-rules.js';
 import { JWT_DEFAULTS } from '../plugins/jwt/options.js';
 import { checkMetricsConfig, METRICS_DEFAULTS } from '../plugins/metrics/config.js';
 import { DEFAULT_OPERATION_LIMITS } from '../plugins/operation-limits.js';
@@ -262,6 +263,18 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
     fallback: () => CLIENT_AWARENESS_DEFAULTS.versionClaim,
   },
   { key: 'headerRules', env: 'HEADER_RULES', parse: json, fallback: none },
+  {
+    key: 'headerRulesMaxValueBytes',
+    env: 'HEADER_RULES_MAX_VALUE_BYTES',
+    parse: byteSize(1, 1024 ** 2),
+    fallback: () => HEADER_RULES_DEFAULTS.maxValueBytes,
+  },
+  {
+    key: 'headerRulesMaxTotalBytes',
+    env: 'HEADER_RULES_MAX_TOTAL_BYTES',
+    parse: byteSize(1, 1024 ** 2),
+    fallback: () => HEADER_RULES_DEFAULTS.maxTotalBytes,
+  },
   { key: 'responseHeaders', env: 'RESPONSE_HEADERS', parse: headerPairs, fallback: () => [] },
   { key: 'rateLimitMax', env: 'RATE_LIMIT_MAX', parse: integer(1, 1_000_000_000), fallback: () => 600 },
   { key: 'rateLimitWindowMs', env: 'RATE_LIMIT_WINDOW', parse: duration(100, 86_400_000), fallback: () => 60_000 },

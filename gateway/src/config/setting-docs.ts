@@ -182,6 +182,16 @@ export const SETTING_DOCS: Readonly<Record<string, SettingDoc>> = {
     meaning:
       '`header-rules`: Apollo Router-shaped rules, JSON; see [Header rules](plugins.md#header-rules-header-rules)',
   },
+  HEADER_RULES_MAX_VALUE_BYTES: {
+    meaning:
+      '`header-rules`: bytes (UTF-8) of one header value the rules forward; a client header over it is answered 431 `REQUEST_HEADER_FIELDS_TOO_LARGE` before any subgraph is asked',
+    default: '`4kb`',
+  },
+  HEADER_RULES_MAX_TOTAL_BYTES: {
+    meaning:
+      '`header-rules`: bytes of every header the rules forward to one subgraph (names and values); over it, 431 as above',
+    default: '`8kb`',
+  },
   RESPONSE_HEADERS: { meaning: '`response-headers`: `name:value,…`, values may be `{uuid}` or `{requestId}`' },
   RATE_LIMIT_MAX: { meaning: '`rate-limit`: requests (cost units) per window' },
   RATE_LIMIT_WINDOW: { meaning: '`rate-limit`: fixed window (`500ms`, `60s`, `5m`)', default: '`60s`' },

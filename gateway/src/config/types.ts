@@ -181,6 +181,9 @@ export interface GatewayConfig {
   readonly clientVersionClaim: string;
   /** Checked by the header-rules plugin when it is built. */
   readonly headerRules?: unknown;
+  /** header-rules: bytes of one forwarded value / of all forwarded headers; over either, 431 before any subgraph. */
+  readonly headerRulesMaxValueBytes: number;
+  readonly headerRulesMaxTotalBytes: number;
   readonly responseHeaders: readonly { readonly name: string; readonly value: string }[];
   readonly rateLimitMax: number;
   readonly rateLimitWindowMs: number;

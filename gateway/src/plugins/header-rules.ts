@@ -3,6 +3,7 @@ import type { GatewayContext, GatewayPlugin } from '../contract/index.js';
 import type { ConfigIssue } from '../errors.js';
 import { mostRestrictiveCacheControl } from './cache-control.js';
 import { isHeaderName, RESERVED_HEADERS } from './header-names.js';
+import { httpError } from './http-error.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues } from './options.js';
 
 /**
@@ -34,7 +35,20 @@ export interface HeaderRulesOptions {
   subgraphs?: Record<string, RequestHeaderRule[]>;
   /** Subgraph response headers to pass back to the client. */
   response?: ResponseHeaderRule[];
+  /**
+   * Bytes of one forwarded header value (UTF-8). A request whose headers would make the rules
+   * forward more is answered 431 before any subgraph is asked. Default: 4096.
+   */
+  maxValueBytes?: number;
+  /** Bytes of every header the rules forward to one subgraph, names and values. Default: 8192. */
+  maxTotalBytes?: number;
 }
+
+/**
+ * Under the request-header limits of what usually fronts a subgraph (nginx: 8 KB a line; Node:
+ * 16 KB in all), so a client's header can never make a subgraph answer 431 for everyone's fetch.
+ */
+export const HEADER_RULES_DEFAULTS = { maxValueBytes: 4096, maxTotalBytes: 8192 } as const;
 
 const PLUGIN = 'header-rules';
 /** The options each kind of request rule takes (Apollo Router's names). */
@@ -49,7 +63,17 @@ type CompiledRule = (headers: Record<string, string>, incoming: IncomingHttpHead
 export function headerRules(options: HeaderRulesOptions): GatewayPlugin {
   const toolkit = new OptionIssues();
   const issues = toolkit.issues;
-  checkKnownKeys(toolkit, asOptionsObject(PLUGIN, options), ['all', 'subgraphs', 'response']);
+  checkKnownKeys(toolkit, asOptionsObject(PLUGIN, options), [
+    'all',
+    'subgraphs',
+    'response',
+    'maxValueBytes',
+    'maxTotalBytes',
+  ]);
+  toolkit.integer('maxValueBytes', options.maxValueBytes, 1, 1024 ** 2);
+  toolkit.integer('maxTotalBytes', options.maxTotalBytes, 1, 1024 ** 2);
+  const maxValueBytes = options.maxValueBytes ?? HEADER_RULES_DEFAULTS.maxValueBytes;
+  const maxTotalBytes = options.maxTotalBytes ?? HEADER_RULES_DEFAULTS.maxTotalBytes;
   const all = compileRules(options.all ?? [], 'all', issues);
   const perSubgraph = new Map(
     Object.entries(options.subgraphs ?? {}).map(([name, rules]) => [
@@ -63,8 +87,20 @@ export function headerRules(options: HeaderRulesOptions): GatewayPlugin {
   // Response header values seen so far, per request.
   const collected = new WeakMap<GatewayContext, Map<string, string[]>>();
 
+  // Every rule set a subgraph request can get: `all`, then `all` with each subgraph's own.
+  const ruleSets = [all, ...[...perSubgraph.values()].map((own) => [...all, ...own])];
+
   return {
     name: 'header-rules',
+    // Before parsing, before any subgraph: what the rules would forward must fit the limits.
+    authenticate(scope) {
+      for (const rules of ruleSets) {
+        const forwarded: Record<string, string> = {};
+        for (const rule of rules) rule(forwarded, scope.headers);
+        checkForwardedSize(forwarded, maxValueBytes, maxTotalBytes);
+      }
+      return undefined;
+    },
     onSubgraphRequest({ subgraph, headers, context }) {
       for (const rule of all) rule(headers, context.scope.headers);
       for (const rule of perSubgraph.get(subgraph) ?? []) rule(headers, context.scope.headers);
@@ -238,4 +274,29 @@ function regex(source: unknown): RegExp | undefined {
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * Throws 431 REQUEST_HEADER_FIELDS_TOO_LARGE when `forwarded` is over either limit. Bytes as
+ * they go on the wire: Node reads header bytes as latin1 (one character a byte, so a UTF-8 `€`
+ * is three characters here) and undici writes them back the same way.
+ */
+function checkForwardedSize(forwarded: Record<string, string>, maxValueBytes: number, maxTotalBytes: number): void {
+  let total = 0;
+  for (const [name, value] of Object.entries(forwarded)) {
+    const bytes = Buffer.byteLength(value, 'latin1');
+    if (bytes > maxValueBytes) {
+      throw httpError(
+        'REQUEST_HEADER_FIELDS_TOO_LARGE',
+        `header ${name} is ${bytes} bytes; at most ${maxValueBytes} are forwarded to subgraphs`,
+      );
+    }
+    total += Buffer.byteLength(name, 'latin1') + bytes;
+  }
+  if (total > maxTotalBytes) {
+    throw httpError(
+      'REQUEST_HEADER_FIELDS_TOO_LARGE',
+      `the headers forwarded to subgraphs would be ${total} bytes; at most ${maxTotalBytes}`,
+    );
+  }
 }
