@@ -37,12 +37,18 @@ const gatewayContextOf = (options: ProcessOptions): GatewayContext | undefined =
     : undefined;
 
 /**
- * Request bodies longer than this go on a connection that is closed after the answer.
+ * Request bodies of more bytes than this go on a connection that is closed after the answer.
  * A subgraph (or a proxy in front of it) may answer such a request early (413, 401)
  * without reading the whole body; the unread bytes would then sit in front of the next
  * request on a reused socket, which would hang until its timeout.
  */
-const REUSE_MAX_BODY_CHARS = 64 * 1024;
+const REUSE_MAX_BODY_BYTES = 64 * 1024;
+
+/** Bytes, not characters: a body of 30,000 `€` is 90 KB on the wire. Counted only near the limit. */
+function closesAfter(body: string): boolean {
+  if (body.length > REUSE_MAX_BODY_BYTES) return true;
+  return body.length * 3 > REUSE_MAX_BODY_BYTES && Buffer.byteLength(body) > REUSE_MAX_BODY_BYTES;
+}
 /** At most this many "subgraph fetch failed" lines per subgraph per interval. */
 const FAILURE_LOG_LIMIT = 10;
 const FAILURE_LOG_INTERVAL_MS = 10_000;
@@ -348,7 +354,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
         headers,
         body,
         signal,
-        reset: body.length > REUSE_MAX_BODY_CHARS,
+        reset: closesAfter(body),
       });
       answered = true;
       if (isRetryableStatus(response.statusCode)) {
