@@ -24,6 +24,10 @@ export const CLIENT_ERRORS = {
   BAD_USER_INPUT: { status: 400, clientSafe: true },
   PERSISTED_QUERY_NOT_FOUND: { status: 200, clientSafe: true },
   PERSISTED_QUERY_NOT_SUPPORTED: { status: 200, clientSafe: true },
+  /** extensions.persistedQuery is not `{ version: 1, sha256Hash: <64 hex> }`. */
+  PERSISTED_QUERY_INVALID: { status: 400, clientSafe: true },
+  /** The query sent with a persisted query hash is not the hash's (Apollo Router's code). */
+  PERSISTED_QUERY_HASH_MISMATCH: { status: 400, clientSafe: true },
   /** Trusted documents: the document id is not in the manifest (Apollo Router's code). */
   PERSISTED_QUERY_NOT_IN_LIST: { status: 400, clientSafe: true },
   /** Trusted documents in enforce mode: the full document is not in the manifest (Apollo Router's code). */
