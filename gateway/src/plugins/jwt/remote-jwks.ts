@@ -52,8 +52,9 @@ export function createRemoteKeyResolver(options: RemoteKeyResolverOptions): JWTV
       }
       const declared = Number(response.headers.get('content-length') ?? 0);
       if (declared > MAX_JWKS_BYTES) throw new JwksFetchError('the JWKS document is too large');
-      const text = await response.text();
-      if (text.length > MAX_JWKS_BYTES) throw new JwksFetchError('the JWKS document is too large');
+      // Streamed and stopped at the cap: a chunked body announces no length. jose's signal
+      // (JWT_JWKS_TIMEOUT_MS) bounds the whole fetch, body included, so a slow drip ends too.
+      const text = await readCapped(response.body, MAX_JWKS_BYTES);
       if (!looksLikeJwks(text)) throw new JwksFetchError('the JWKS endpoint did not answer a JSON Web Key Set');
       return new Response(text, { status: 200, headers: { 'content-type': 'application/json' } });
     } catch (error) {
@@ -92,5 +93,24 @@ function looksLikeJwks(text: string): boolean {
     );
   } catch {
     return false;
+  }
+}
+
+/** The body as text, reading at most `maxBytes`; past that the stream is cancelled and the fetch fails. */
+async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new JwksFetchError('the JWKS document is too large');
+    }
+    text += decoder.decode(value, { stream: true });
   }
 }
