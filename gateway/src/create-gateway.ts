@@ -23,6 +23,7 @@ import { demandControl } from './plugins/demand-control.js';
 import { httpError } from './plugins/http-error.js';
 import { operationLimits } from './plugins/operation-limits.js';
 import { operationResolution } from './plugins/operation-resolution.js';
+import { requestShape } from './plugins/request-shape.js';
 import { responseSizeLimit } from './plugins/response-size-limit.js';
 import { trustedDocumentsFromConfig } from './plugins/trusted-documents/from-config.js';
 import { observedQueryPlannerConfig } from './query-plan-cache.js';
@@ -68,8 +69,11 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
   // Operation limits, demand control and the response size limit are always on (the
   // token limit is enforced by the parser itself): cheap checks first, cost last.
   const plugins: GatewayPlugin[] = [
-    // Trusted documents before everything: a refused operation is never parsed, checked or planned.
+    // Trusted documents before everything: a refused operation is never parsed, checked or
+    // planned. They resolve `extensions.persistedQuery` themselves (any manifest id is one).
     ...trustedDocumentsFromConfig(config, logger, () => plugins),
+    // Then the request's JSON: how deep it nests, a well-formed automatic persisted query.
+    requestShape(),
     operationResolution(),
     operationLimits({
       maxDepth: config.maxDepth,

@@ -1,35 +1,19 @@
 import type { GatewayPlugin } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from './http-error.js';
-import { persistedQueryProblem } from './persisted-query-shape.js';
 
 /**
  * Answers 400 for operations the request does not resolve to one runnable operation:
  * an unknown `operationName`, several operations and no name, a subscription over HTTP.
  * With a gateway, Apollo Server leaves this to @apollo/gateway's executor, which fails
  * with a 500 INVALID_GRAPHQL logged as a server error: a client's mistake filling the
- * error log. Always on, and first: the other checks need a resolved operation. A
- * malformed `extensions.persistedQuery` is refused here too, with its own code: Apollo
- * Server answers it with an uncoded error (INTERNAL_SERVER_ERROR, logged with a stack).
+ * error log. Always on, and first: the other checks need a resolved operation.
  */
 export function operationResolution(): GatewayPlugin {
   return {
     name: 'operation-resolution',
     apollo: {
-      async requestDidStart({ request }) {
-        // No await before this: Apollo Server reads extensions.persistedQuery right after.
-        const malformed = persistedQueryProblem(request);
-        if (malformed) {
-          // A trivial document stands in, so nothing of the client's is parsed, then refused.
-          request.query = '{ __typename }';
-          request.operationName = undefined;
-          request.extensions = undefined;
-          return {
-            async didResolveOperation() {
-              throw malformed;
-            },
-          };
-        }
+      async requestDidStart() {
         return {
           async didResolveOperation({ operation, document, request, schema }) {
             if (!operation) {
