@@ -3,7 +3,13 @@
 // `@fedgw/gateway/rate-limit`). Its public types are in `./contract/`.
 
 export { createGatewayFromConfig, pluginsFromConfig } from './config/gateway-from-config.js';
-export { CONFIG_FIELDS, CONFIG_FILE_ENV, type ParseConfigOptions, parseConfig } from './config/parse.js';
+export {
+  CONFIG_FIELDS,
+  CONFIG_FILE_ENV,
+  type ConfigWarning,
+  type ParseConfigOptions,
+  parseConfig,
+} from './config/parse.js';
 export type { AdapterName, GatewayConfig, GatewayEnv, LogLevel, Runtime, SubgraphOverride } from './config/types.js';
 export type {
   CircuitState,

@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { createLogger, GatewayError, parseConfig } from '@fedgw/gateway';
+import { type ConfigWarning, createLogger, GatewayError, parseConfig } from '@fedgw/gateway';
 import { runPrimary } from './cluster/primary.js';
 import { clusterWorker } from './cluster/worker.js';
 import { serveGateway } from './serve.js';
@@ -9,8 +9,9 @@ import { installShutdown } from './shutdown.js';
 // module that reads process.env.
 async function main(): Promise<void> {
   let config: ReturnType<typeof parseConfig>;
+  const warnings: ConfigWarning[] = [];
   try {
-    config = parseConfig(process.env);
+    config = parseConfig(process.env, { onWarning: (warning) => warnings.push(warning) });
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
     process.stderr.write(`${error.code}: ${error.message}\n`);
@@ -19,13 +20,17 @@ async function main(): Promise<void> {
   // GATEWAY_WORKERS > 1: this process is the cluster primary (it forks workers that run this
   // same file and serves nothing itself), or one of its workers.
   if (config.workers > 1 && cluster.isPrimary) {
-    runPrimary(config, createLogger(config).child({ cluster: 'primary' }));
+    const primary = createLogger(config).child({ cluster: 'primary' });
+    logWarnings(primary, warnings);
+    runPrimary(config, primary);
     return;
   }
   const worker = cluster.isWorker ? clusterWorker() : undefined;
   const logger = worker
     ? createLogger(config).child({ worker: cluster.worker?.id, pid: process.pid })
     : createLogger(config);
+  // Once per process tree: a cluster's primary has said it for its workers.
+  if (!worker) logWarnings(logger, warnings);
   try {
     const running = await serveGateway(config, logger, worker ? [worker.plugin] : []);
     installShutdown(running, logger, { graceMs: config.shutdownGraceMs, delayMs: config.shutdownDelayMs });
@@ -47,3 +52,8 @@ async function main(): Promise<void> {
 }
 
 await main();
+
+/** Settings that were set but are not applied as written, one warn line each (the setting, never a secret value). */
+function logWarnings(logger: ReturnType<typeof createLogger>, warnings: readonly ConfigWarning[]): void {
+  for (const { setting, message } of warnings) logger.warn({ setting }, message);
+}

@@ -177,6 +177,8 @@ export function checkSecurity(build: Build): string[] {
   const problems: string[] = [];
   for (const { file, deployment } of deployments(build)) {
     const pod = deployment.spec?.template.spec;
+    // Service links shadow settings (a Service named `metrics` sets METRICS_PORT=tcp://…).
+    if (pod?.enableServiceLinks !== false) problems.push(`${file}: enableServiceLinks is not false`);
     for (const container of pod?.containers ?? []) {
       const where = `${file}: container ${container.name}`;
       const security = container.securityContext;

@@ -69,7 +69,7 @@ describe.each(VARIANTS)('deploy/kubernetes: $name', ({ components }) => {
     expect(checkReferences(build)).toEqual([]);
   });
 
-  it('every container is non-root, read-only, without capabilities, RuntimeDefault seccomp, with requests and a memory limit', () => {
+  it('no service links; every container is non-root, read-only, without capabilities, RuntimeDefault seccomp, with requests and a memory limit', () => {
     expect(checkSecurity(build)).toEqual([]);
   });
 
@@ -284,6 +284,15 @@ const FIELD_CASES: FieldCase[] = [
     false,
     checkSecurity,
     /readOnlyRootFilesystem/,
+  ],
+  [
+    'service links on (a Service named metrics would set METRICS_PORT)',
+    'Deployment',
+    'demo-users',
+    'spec.template.spec.enableServiceLinks',
+    true,
+    checkSecurity,
+    /enableServiceLinks is not false/,
   ],
   [
     'capabilities kept',

@@ -29,6 +29,7 @@ import {
 } from '../tracing/options.js';
 import { closestName } from './closest-name.js';
 import { apiKeys, headerPairs, pluginList } from './plugin-values.js';
+import { hasServiceLinkName, isServiceLink, serviceLinkWarning } from './service-links.js';
 import {
   ADAPTERS,
   GATEWAY_ENVS,
@@ -352,6 +353,14 @@ export interface ParseConfigOptions {
   /** Resolves relative paths (supergraph, config file). Default: `process.cwd()`. */
   cwd?: string;
   readFile?: (path: string) => string;
+  /** Told about each setting that was set but has no effect; main logs them once its logger exists. */
+  onWarning?: (warning: ConfigWarning) => void;
+}
+
+/** A setting that does not stop startup but is not applied as written. */
+export interface ConfigWarning {
+  readonly setting: string;
+  readonly message: string;
 }
 
 /**
@@ -367,7 +376,11 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
   const values: Record<string, unknown> = {};
 
   for (const field of CONFIG_FIELDS) {
-    const fromEnv = env[field.env];
+    let fromEnv = env[field.env];
+    if (fromEnv !== undefined && isServiceLink(field.env, fromEnv)) {
+      options.onWarning?.({ setting: field.env, message: serviceLinkWarning(field.env, fromEnv) });
+      fromEnv = undefined;
+    }
     const source = fromEnv !== undefined ? field.env : `${fileName}: ${field.key}`;
     const raw = fromEnv !== undefined ? fromEnv : file[field.key];
     if (raw === undefined) continue;
@@ -421,7 +434,7 @@ const OWN_GATEWAY_VARIABLES = [CONFIG_FILE_ENV, ...CONFIG_FIELDS.map((field) => 
  */
 function reportTypos(env: Env, issues: ConfigIssue[]): void {
   for (const name of Object.keys(env)) {
-    if (!name.startsWith('GATEWAY_') || OWN_GATEWAY_VARIABLES.includes(name)) continue;
+    if (!name.startsWith('GATEWAY_') || OWN_GATEWAY_VARIABLES.includes(name) || hasServiceLinkName(name)) continue;
     const meant = closestName(name, OWN_GATEWAY_VARIABLES, 'GATEWAY_');
     if (meant) issues.push({ field: name, message: `unknown setting: did you mean ${meant}?` });
   }
