@@ -99,8 +99,9 @@ describe('tracing settings (OTEL_*)', () => {
     expect(found.join('\n')).not.toContain('s3cr3t');
   });
 
-  it('refuses a sampler argument the sampler would ignore', () => {
-    expect(problems({ OTEL_TRACES_SAMPLER_ARG: '0.1' })).toEqual([
+  it('refuses a sampler argument the sampler would ignore (with tracing on)', () => {
+    const on = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
+    expect(problems({ ...on, OTEL_TRACES_SAMPLER_ARG: '0.1' })).toEqual([
       'OTEL_TRACES_SAMPLER_ARG: only read by traceidratio and parentbased_traceidratio; OTEL_TRACES_SAMPLER is parentbased_always_on',
     ]);
     expect(problems({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' })).toEqual([]);

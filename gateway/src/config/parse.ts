@@ -28,6 +28,7 @@ import {
   type TracingConfig,
 } from '../tracing/options.js';
 import { closestName } from './closest-name.js';
+import { settingsWithoutTheirFeature } from './feature-settings.js';
 import { apiKeys, headerPairs, pluginList } from './plugin-values.js';
 import { hasServiceLinkName, isServiceLink, serviceLinkWarning } from './service-links.js';
 import {
@@ -386,8 +387,9 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
     if (raw === undefined) continue;
     record(values, field.key, field.parse(raw), source, issues);
   }
-  // Before defaults fill in: only what was set can be a contradiction.
+  // Before defaults fill in: only what was set can be a contradiction, or be set in vain.
   checkSupergraphSource(values, issues);
+  const explicit = new Set(CONFIG_FIELDS.filter((field) => field.key in values).map((field) => field.env));
   for (const field of CONFIG_FIELDS) {
     if (!(field.key in values)) {
       values[field.key] = field.fallback({ env: (values.env as GatewayConfig['env']) ?? 'production' });
@@ -401,6 +403,7 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
       message: `must not exceed REQUEST_TIMEOUT_MS (${values.headersTimeoutMs} > ${values.requestTimeoutMs})`,
     });
   }
+  for (const warning of settingsWithoutTheirFeature(explicit, values)) options.onWarning?.(warning);
   checkPluginSettings(values, issues);
   checkTrustedDocuments(values, cwd, issues);
   checkTracingConfig(values as Partial<TracingConfig>, issues);

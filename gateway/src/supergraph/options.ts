@@ -38,15 +38,5 @@ export function checkSupergraphSource(explicit: Readonly<Record<string, unknown>
       message: 'set one supergraph source: SUPERGRAPH_URL replaces the file, it is not a fallback',
     });
   }
-  // A SUPERGRAPH_URL that failed to parse is already reported; it was still meant to be set.
-  const badUrl = issues.some((issue) => /(SUPERGRAPH_URL|supergraphUrl)$/.test(issue.field));
-  if (!hasUrl && !badUrl) {
-    for (const [key, env] of [
-      ['supergraphUrlTimeoutMs', 'SUPERGRAPH_URL_TIMEOUT_MS'],
-      ['supergraphUrlMaxBytes', 'SUPERGRAPH_URL_MAX_BYTES'],
-    ] as const) {
-      if (explicit[key] !== undefined)
-        issues.push({ field: env, message: 'only used with SUPERGRAPH_URL, which is not set' });
-    }
-  }
+  // The URL's limits without a URL are reported as warnings (config/feature-settings.ts).
 }

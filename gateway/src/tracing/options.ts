@@ -99,6 +99,11 @@ export type TracingConfig = Pick<
  * 0.01 with the default `parentbased_always_on` samples everything), so it is an error.
  */
 export function checkTracingConfig(values: Partial<TracingConfig>, issues: ConfigIssue[]): void {
+  // Tracing off: its settings are reported as warnings instead (config/feature-settings.ts).
+  const on =
+    values.otelSdkDisabled !== true &&
+    (values.otelExporterOtlpEndpoint !== undefined || values.otelExporterOtlpTracesEndpoint !== undefined);
+  if (!on) return;
   const sampler = values.otelTracesSampler ?? TRACING_DEFAULTS.sampler;
   if (values.otelTracesSamplerArg !== undefined && !RATIO_SAMPLERS.includes(sampler)) {
     issues.push({

@@ -56,13 +56,16 @@ describe('metrics configuration', () => {
     ]);
   });
 
-  it('refuses METRICS_PORT equal to PORT, and a port for metrics that are off', () => {
+  it('refuses METRICS_PORT equal to PORT; a port for metrics that are off is only a warning', () => {
     expect(configIssues({ METRICS_ENABLED: 'true', PORT: '8080', METRICS_PORT: '8080' })).toEqual({
       METRICS_PORT: 'must differ from PORT (8080): unset it to serve metrics on the main port',
     });
-    expect(configIssues({ METRICS_PORT: '9100' })).toEqual({
-      METRICS_PORT: 'has no effect unless METRICS_ENABLED=true',
-    });
+    expect(() => parseConfig({ METRICS_PORT: '9100' }, { cwd })).not.toThrow();
+    const warnings: unknown[] = [];
+    parseConfig({ METRICS_PORT: '9100' }, { cwd, onWarning: (warning) => warnings.push(warning) });
+    expect(warnings).toEqual([
+      { setting: 'METRICS_PORT', message: 'METRICS_PORT has no effect: it needs METRICS_ENABLED=true' },
+    ]);
   });
 
   it('refuses a main-port METRICS_PATH the gateway already serves, not one on its own port', () => {

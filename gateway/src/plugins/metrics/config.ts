@@ -24,13 +24,8 @@ interface MetricsValues {
 /** Run once every default is filled in; names each contradiction by its variable. */
 export function checkMetricsConfig(values: MetricsValues, issues: ConfigIssue[]): void {
   const { metricsEnabled, metricsPort, metricsPath, port, graphqlPath } = values;
-  if (!metricsEnabled) {
-    // Setting a port for metrics that are off is a mistake the operator would not notice.
-    if (metricsPort !== undefined) {
-      issues.push({ field: 'METRICS_PORT', message: 'has no effect unless METRICS_ENABLED=true' });
-    }
-    return;
-  }
+  // Set while metrics are off, METRICS_* are reported as warnings (config/feature-settings.ts).
+  if (!metricsEnabled) return;
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
     issues.push({
       field: 'METRICS_PORT',

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { ALWAYS_APPLIED, FEATURES } from '../../src/config/feature-settings.js';
+import { CONFIG_FIELDS, type ConfigWarning, parseConfig } from '../../src/config/parse.js';
+
+// One rule for a setting whose feature is off (ADR 016): a warning naming the setting and what
+// turns the feature on, and startup goes on. Tested over every such setting.
+
+const cwd = '/srv/gateway';
+/** A valid value for each setting that tunes a feature. */
+const SAMPLE: Readonly<Record<string, string>> = {
+  JWT_JWKS_URL: 'https://idp.example.com/jwks.json',
+  JWT_JWKS_FILE: 'jwks.json',
+  JWT_SECRET: 's'.repeat(32),
+  JWT_ISSUER: 'https://idp.example.com/',
+  JWT_AUDIENCE: 'api',
+  JWT_ALGORITHMS: 'RS256',
+  JWT_REQUIRED: 'false',
+  JWT_CLAIM_HEADERS: 'sub:x-user-id',
+  JWT_HEADER: 'authorization',
+  JWT_PREFIX: 'Bearer',
+  JWT_COOKIE: 'session',
+  JWT_CLOCK_TOLERANCE_S: '10',
+  JWT_JWKS_TIMEOUT_MS: '1000',
+  JWT_JWKS_COOLDOWN_MS: '1000',
+  JWT_JWKS_CACHE_MAX_AGE_MS: '60000',
+  JWT_FORWARD_TOKEN: 'true',
+  API_KEYS: 'app:a-key',
+  API_KEY_HEADER: 'x-key',
+  CLIENT_NAME_CLAIM: 'azp',
+  CLIENT_VERSION_CLAIM: 'ver',
+  HEADER_RULES: '{"all":[]}',
+  HEADER_RULES_MAX_VALUE_BYTES: '2kb',
+  HEADER_RULES_MAX_TOTAL_BYTES: '4kb',
+  RESPONSE_HEADERS: 'x-served-by:gateway',
+  RATE_LIMIT_MAX: '10',
+  RATE_LIMIT_WINDOW: '1s',
+  RATE_LIMIT_KEY: 'global',
+  RATE_LIMIT_COST: 'estimated',
+  RATE_LIMIT_FAILURE_MODE: 'closed',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  METRICS_PORT: '9464',
+  METRICS_PATH: '/m',
+  METRICS_MAX_OPERATION_NAMES: '5',
+  METRICS_OPERATION_NAME_MIN_COUNT: '2',
+  OTEL_SERVICE_NAME: 'gw',
+  OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=test',
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+  OTEL_EXPORTER_OTLP_HEADERS: 'x-key=secret-value',
+  OTEL_TRACES_SAMPLER: 'always_on',
+  OTEL_TRACES_SAMPLER_ARG: '0.5',
+  SUPERGRAPH_URL_TIMEOUT_MS: '1000',
+  SUPERGRAPH_URL_MAX_BYTES: '1mb',
+  SUBGRAPH_RETRY_BACKOFF_MS: '10',
+  SUBGRAPH_RETRY_BUDGET: '0.5',
+  SUBGRAPH_RETRY_MIN_PER_SEC: '1',
+  SUBGRAPH_CIRCUIT_FAILURE_RATE: '0.9',
+  SUBGRAPH_CIRCUIT_MIN_REQUESTS: '5',
+  SUBGRAPH_CIRCUIT_COOLDOWN_MS: '1000',
+};
+/** What turns each feature off where its default is on. */
+const OFF: Readonly<Record<string, Record<string, string>>> = {
+  'SUBGRAPH_RETRIES above 0': { SUBGRAPH_RETRIES: '0' },
+  'SUBGRAPH_CIRCUIT_BREAKER=true': { SUBGRAPH_CIRCUIT_BREAKER: 'false' },
+};
+
+const warningsFor = (env: Record<string, string>) => {
+  const warnings: ConfigWarning[] = [];
+  parseConfig(env, { cwd, onWarning: (warning) => warnings.push(warning) });
+  return warnings;
+};
+
+describe('settings of a feature that is off', () => {
+  it('every setting is declared once: under its feature, or as one that always applies', () => {
+    const declared = [...FEATURES.flatMap((feature) => feature.settings), ...ALWAYS_APPLIED];
+    expect([...declared].sort()).toEqual(CONFIG_FIELDS.map((field) => field.env).sort());
+    expect(new Set(declared).size).toBe(declared.length);
+  });
+
+  const cases = FEATURES.flatMap((feature) => feature.settings.map((setting) => [setting, feature.enabledBy] as const));
+  it.each(cases)('%s without %s: starts, with one warning naming both (never the value)', (setting, enabledBy) => {
+    const value = SAMPLE[setting] as string;
+    const warnings = warningsFor({ ...OFF[enabledBy], [setting]: value });
+    expect(warnings).toEqual([{ setting, message: `${setting} has no effect: it needs ${enabledBy}` }]);
+    expect(JSON.stringify(warnings)).not.toContain(value.length > 4 ? value : '\u0000');
+  });
+
+  it('with its feature on, the same setting says nothing', () => {
+    expect(warningsFor({ METRICS_ENABLED: 'true', METRICS_PORT: '9464' })).toEqual([]);
+    expect(warningsFor({ GATEWAY_PLUGINS: 'rate-limit', RATE_LIMIT_MAX: '10' })).toEqual([]);
+    expect(warningsFor({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SERVICE_NAME: 'gw' })).toEqual([]);
+  });
+});
