@@ -5,6 +5,7 @@ import { Pool } from 'undici';
 import type { CircuitState, GatewayContext, GatewayPlugin } from './contract/index.js';
 import { InFlight, inFlightKey } from './dedup/in-flight.js';
 import { dedupeRepresentations } from './dedup/representations.js';
+import { shareableHeaders } from './dedup/shareable-headers.js';
 import { ClientErrorCode } from './error-registry.js';
 import { emitEvent } from './events.js';
 import { failedFetchErrors } from './fetch-error-paths.js';
@@ -319,8 +320,10 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     if ('failure' in fetched) return fetched;
     const { received } = fetched;
     if (context) {
+      // A caller that joined another's fetch gets only the headers about the answer, never its cookies.
+      const headers = joined ? shareableHeaders(received.headers) : received.headers;
       const failed = this.#runHooks(this.#responseHooks, context, (plugin) =>
-        plugin.onSubgraphResponse?.({ subgraph: this.#options.name, headers: received.headers, context }),
+        plugin.onSubgraphResponse?.({ subgraph: this.#options.name, headers, context }),
       );
       if (failed) return { failure: failed };
       if (!context.responseBudget.take(received.bytes)) return { failure: this.#tooLarge(context, received.status) };

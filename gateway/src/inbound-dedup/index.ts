@@ -1,5 +1,6 @@
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import type { GatewayContext, GatewayPlugin, SubgraphResponse } from '../contract/index.js';
+import { shareableHeaders } from '../dedup/shareable-headers.js';
 import { emitEvent } from '../events.js';
 import type { Logger } from '../logger.js';
 import { deduplicationKey } from './key.js';
@@ -111,7 +112,8 @@ export class InboundDeduplication {
     for (const response of execution.responses) {
       for (const plugin of hooks) {
         try {
-          plugin.onSubgraphResponse?.({ ...response, context });
+          // Only the headers about the answer: the leader's cookies are the leader's.
+          plugin.onSubgraphResponse?.({ ...response, headers: shareableHeaders(response.headers), context });
         } catch (error) {
           this.#options.logger.error(
             { err: error, plugin: plugin.name, requestId: context.requestId },
