@@ -26,6 +26,17 @@ export function mountExpress<TContext extends BaseContext>(
   gateway: MountableGateway<TContext>,
 ): void {
   const router = express.Router();
+  // Once draining, every response of the gateway's says `Connection: close` (Node then closes
+  // the socket after it), so keep-alive clients leave before the listener closes. Decided
+  // when the headers go out: a request that started before SIGTERM is answered after it.
+  router.use((_req, res, next) => {
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+      if (gateway.isDraining?.() && !this.headersSent) this.setHeader('connection', 'close');
+      return writeHead.apply(this, args);
+    } as typeof writeHead;
+    next();
+  });
   router.get(HEALTH_PATH, (_req, res) => {
     res.status(200).json(health().body);
   });

@@ -20,6 +20,13 @@ export async function mountFastify<TContext extends BaseContext>(
   app: FastifyInstance,
   gateway: MountableGateway<TContext>,
 ): Promise<void> {
+  // Once draining, every response says `Connection: close`, so keep-alive clients leave
+  // before the listener closes. Decided when it is sent: a request that started before
+  // SIGTERM is answered after it.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (gateway.isDraining?.()) reply.header('connection', 'close');
+    return payload;
+  });
   app.get(HEALTH_PATH, async (_request, reply) => reply.code(200).send(health().body));
   app.get(READY_PATH, async (_request, reply) => {
     const probe = readiness(gateway);

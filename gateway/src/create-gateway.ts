@@ -180,6 +180,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
       return context;
     },
     isReady: () => state === 'ready' && readinessHolds.every((plugin) => plugin.isReady?.() !== false),
+    isDraining: () => state === 'draining' || state === 'stopped',
     onResponse: (scope, status) => {
       logRequest(logger, scope, status, contexts.get(scope)?.identity);
       for (const plugin of responders) plugin.onResponse?.(scope, status);

@@ -15,6 +15,11 @@ export interface MountableGateway<TContext extends BaseContext = BaseContext> {
   context(scope: RequestScope): Promise<TContext>;
   /** `/ready` answers 503 while this is false (loading, or draining before shutdown). */
   isReady(): boolean;
+  /**
+   * True from the moment shutdown begins: every response then says `Connection: close`, so
+   * keep-alive clients move to another instance instead of sending on a socket that closes.
+   */
+  isDraining?(): boolean;
   /** Called once per request on the GraphQL path, after the response is sent. */
   onResponse?(scope: RequestScope, statusCode: number): void;
   /**

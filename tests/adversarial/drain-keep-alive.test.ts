@@ -1,0 +1,106 @@
+import { Agent, request } from 'node:http';
+import { closedPortUrl, MOUNTS, startGateway, startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Class: a shutdown that drops clients. SIGTERM under a keep-alive load, on every mount:
+// in-flight requests finish, responses during the drain say `Connection: close`, no socket
+// is reset under a client, and the process exits 0.
+
+const FAST = JSON.stringify({ query: '{ __typename }' });
+const SLOW = JSON.stringify({ query: '{ topProducts(first: 1) { name } }' });
+let products: TestHttpServer;
+
+beforeAll(async () => {
+  products = await startTestHttpServer((_request, response) => {
+    setTimeout(() => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ data: { topProducts: [{ name: 'Chair' }] } }));
+    }, 800);
+  });
+});
+afterAll(async () => {
+  await products?.close();
+});
+
+interface Answer {
+  readonly status: number;
+  readonly connection: string | undefined;
+  readonly at: number;
+}
+
+function post(url: URL, agent: Agent, body: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, at: Date.now() }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe.each(MOUNTS)('SIGTERM under keep-alive load on %s', (mount) => {
+  it('finishes in-flight requests, says Connection: close while draining, resets nothing, exits 0', async () => {
+    const gateway = await startGateway(mount, {
+      SUBGRAPH_PRODUCTS_URL: products.url,
+      SUBGRAPH_USERS_URL: await closedPortUrl(),
+      SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
+      SHUTDOWN_DELAY_MS: '300',
+      SHUTDOWN_GRACE_MS: '5000',
+    });
+    const url = new URL(gateway.url);
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const answers: Answer[] = [];
+    const failures: string[] = [];
+    let stop = false;
+    let signalledAt = Number.POSITIVE_INFINITY;
+    // Each client behaves as a load balancer's connection would: it leaves when told
+    // `Connection: close` (it would go to another instance); until then it keeps sending.
+    const loop = async () => {
+      while (!stop) {
+        try {
+          const answer = await post(url, agent, FAST);
+          answers.push(answer);
+          if (answer.connection === 'close') return;
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+          // The listener is closed: a load balancer has stopped sending by now. Anything else dropped a client.
+          if (code === 'ECONNREFUSED') return;
+          failures.push(code);
+          return;
+        }
+      }
+    };
+    const loops = Array.from({ length: 8 }, loop);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const slow = post(url, agent, SLOW);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    signalledAt = Date.now();
+    const exited = gateway.stop('SIGTERM');
+    const slowAnswer = await slow;
+    const code = await exited;
+    stop = true;
+    await Promise.all(loops);
+    agent.destroy();
+
+    expect(failures).toEqual([]);
+    expect(slowAnswer.status).toBe(200);
+    expect(code).toBe(0);
+    // Every client was told, and none was told before SIGTERM.
+    const told = answers.filter((answer) => answer.connection === 'close');
+    expect(told).toHaveLength(8);
+    expect(told.every((answer) => answer.at >= signalledAt)).toBe(true);
+    expect(slowAnswer.connection).toBe('close');
+  });
+});
