@@ -80,6 +80,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
       maxAliases: config.maxAliases,
       maxRootFields: config.maxRootFields,
       maxCharacters: config.maxCharacters,
+      maxFields: config.maxFields,
     }),
     ...(config.maxCost > 0 ? [demandControl({ maxCost: config.maxCost })] : []),
     responseSizeLimit(),
@@ -148,6 +149,9 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     parseOptions: { maxTokens: config.maxTokens },
+    // graphql-js stops validating after this many errors (its default is 100): an invalid
+    // document's work and answer stay small.
+    validationOptions: { maxErrors: 10 },
     includeStacktraceInErrorResponses: !config.maskErrors,
     // main.ts owns SIGTERM/SIGINT, so the HTTP server closes before Apollo Server stops.
     stopOnTerminationSignals: false,

@@ -72,6 +72,7 @@ describe('defaults, one source', () => {
       maxAliases: defaults.maxAliases,
       maxRootFields: defaults.maxRootFields,
       maxCharacters: defaults.maxCharacters,
+      maxFields: defaults.maxFields,
     }).toEqual(DEFAULT_OPERATION_LIMITS);
     expect([defaults.maxCost, defaults.defaultListSize]).toEqual([DEFAULT_MAX_COST, DEFAULT_LIST_SIZE]);
     expect({

@@ -353,20 +353,24 @@ describe('rateLimit plugin', () => {
     expect(renamed.status).toBe(200);
     expect(renamed.headers.get('ratelimit-remaining')).toBe('0');
     expect(free.status).toBe(429);
-    expect(store.calls.map((call) => call.cost)).toEqual([5, 5, 1]);
+    // 1 for each request before it is parsed, the rest of its cost once it is resolved.
+    expect(store.calls.map((call) => call.cost)).toEqual([1, 4, 1, 4, 1]);
   });
 
-  it('does not count requests that fail to parse or validate', async () => {
+  it('counts requests that fail to parse or validate, before their documents are parsed', async () => {
     const store = ownStore(recordingStore());
-    const { url } = await serve([limiter({ max: 1, windowMs: 60_000, store })]);
+    const { url } = await serve([limiter({ max: 2, windowMs: 60_000, store })]);
     expect((await postGraphQL(url, { query: '{ __typename' })).status).toBe(400);
     expect((await postGraphQL(url, { query: '{ nope }' })).status).toBe(400);
-    expect((await postGraphQL(url, TYPENAME)).status).toBe(200);
-    expect(store.calls).toHaveLength(1);
+    // Over the limit: refused as such, not as the parse error this document would have been.
+    const third = await postGraphQL(url, { query: '{ __typename' });
+    expect(third.status).toBe(429);
+    expect(third.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    expect(store.calls).toHaveLength(3);
   });
 
   it('starts a new window once the window has ended', async () => {
-    const { url } = await serve([limiter({ max: 1, windowMs: 300, redisUrl: redis.url })]);
+    const { url } = await serve([limiter({ max: 1, windowMs: 300 })]);
     const first = await sequential(url, 2);
     expect(statuses(first)).toEqual([200, 429]);
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -146,6 +146,7 @@ export const ALWAYS_APPLIED: readonly string[] = [
   'MAX_ROOT_FIELDS',
   'MAX_TOKENS',
   'MAX_CHARACTERS',
+  'MAX_FIELDS',
   'MAX_COST',
   'DEFAULT_LIST_SIZE',
   'MAX_RESPONSE_BYTES',

@@ -318,6 +318,12 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
     parse: integer(10, 10_000_000),
     fallback: () => DEFAULT_OPERATION_LIMITS.maxCharacters,
   },
+  {
+    key: 'maxFields',
+    env: 'MAX_FIELDS',
+    parse: integer(1, 100_000),
+    fallback: () => DEFAULT_OPERATION_LIMITS.maxFields,
+  },
   { key: 'maxCost', env: 'MAX_COST', parse: integer(0, 1_000_000_000), fallback: () => DEFAULT_MAX_COST },
   { key: 'defaultListSize', env: 'DEFAULT_LIST_SIZE', parse: integer(0, 1_000_000), fallback: () => DEFAULT_LIST_SIZE },
   {

@@ -225,6 +225,10 @@ export const SETTING_DOCS: Readonly<Record<string, SettingDoc>> = {
   MAX_ROOT_FIELDS: { meaning: 'root fields allowed in one operation' },
   MAX_TOKENS: { meaning: 'parser tokens allowed in one document (the parser stops at the limit)' },
   MAX_CHARACTERS: { meaning: 'characters allowed in one document' },
+  MAX_FIELDS: {
+    meaning:
+      'field selections written in one document (a fragment counted once), checked before the document is validated: validation is quadratic in fields of one name',
+  },
   MAX_COST: { meaning: 'largest estimated cost allowed (demand control); `0` turns demand control off' },
   DEFAULT_LIST_SIZE: { meaning: 'list size assumed when neither a slicing argument nor `@listSize` gives one' },
   MAX_RESPONSE_BYTES: { meaning: 'largest answer the gateway builds; past it `RESPONSE_TOO_LARGE`', default: '`10mb`' },

@@ -205,6 +205,8 @@ export interface GatewayConfig {
   readonly maxRootFields: number;
   readonly maxTokens: number;
   readonly maxCharacters: number;
+  /** Field selections written in the document, checked before validation (OPERATION_LIMIT_EXCEEDED). */
+  readonly maxFields: number;
   /** Demand control: operations whose estimated cost is above this get 400 COST_ESTIMATED_TOO_EXPENSIVE; 0 turns it off. */
   readonly maxCost: number;
   /** Size assumed for list fields that declare none (`@listSize`) when estimating costs. */

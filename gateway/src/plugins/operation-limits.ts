@@ -3,6 +3,7 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   Kind,
+  parse,
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
@@ -13,10 +14,12 @@ import { asOptionsObject, checkKnownKeys, OptionIssues } from './options.js';
 
 /**
  * Rejects operations that are too deep, too wide or too long with 400
- * OPERATION_LIMIT_EXCEEDED before any subgraph is called. Always on. The checks run in
- * `didResolveOperation`, the first hook whose thrown errors Apollo Server turns into an
- * HTTP status (earlier hooks give a 500); the parser's own token limit
- * (`parseOptions.maxTokens`) bounds the parse and validation work before that.
+ * OPERATION_LIMIT_EXCEEDED before any subgraph is called. Always on. Length and field count
+ * are checked before Apollo Server parses and validates the document: validation is
+ * quadratic in fields of one name (graphql-js's OverlappingFieldsCanBeMerged: 1,100 fields
+ * took 170 ms of CPU), so a document over the limit is swapped for a trivial one and refused
+ * without being validated. The rest is checked in `didResolveOperation`, the first hook whose
+ * thrown errors Apollo Server turns into an HTTP status (earlier ones give a 500).
  */
 export interface OperationLimitsOptions {
   /** Deepest field nesting; introspection (`__schema`, `__type`) is not counted. Default: 15 */
@@ -27,35 +30,54 @@ export interface OperationLimitsOptions {
   maxRootFields: number;
   /** Characters in the query text. Default: 20,000 */
   maxCharacters: number;
+  /** Field selections written in the document (fragments counted once), checked before validation. Default: 500 */
+  maxFields?: number;
 }
 
-export const DEFAULT_OPERATION_LIMITS: Readonly<OperationLimitsOptions> = Object.freeze({
+export const DEFAULT_OPERATION_LIMITS: Readonly<Required<OperationLimitsOptions>> = Object.freeze({
   maxDepth: 15,
   maxAliases: 30,
   maxRootFields: 20,
   maxCharacters: 20_000,
+  maxFields: 500,
 });
+
+/** What stands in for a refused document, so Apollo Server parses and validates nothing of it. */
+const PLACEHOLDER = '{ __typename }';
 
 export function operationLimits(options: OperationLimitsOptions = DEFAULT_OPERATION_LIMITS): GatewayPlugin {
   const issues = new OptionIssues();
   const known = Object.keys(DEFAULT_OPERATION_LIMITS);
   checkKnownKeys(issues, asOptionsObject('operation-limits', options), known);
-  for (const field of known) issues.integer(field, options[field as keyof OperationLimitsOptions], 1, undefined, true);
+  for (const field of known) {
+    issues.integer(field, options[field as keyof OperationLimitsOptions], 1, undefined, field !== 'maxFields');
+  }
   issues.throwIfAny('operation-limits');
 
+  const limits = { ...options, maxFields: options.maxFields ?? DEFAULT_OPERATION_LIMITS.maxFields };
   const reject = (message: string) => httpError(ClientErrorCode.OPERATION_LIMIT_EXCEEDED, message);
   // Apollo Server reuses the parsed document of a repeated query: measure each one once.
   const measured = new WeakMap<DocumentNode, Measurements>();
+  // Field counts of recent long documents, so a repeated one is parsed here once.
+  const fieldCounts = new BoundedCache<string, number>(256);
   return {
     name: 'operation-limits',
     apollo: {
-      async requestDidStart() {
+      async requestDidStart({ request }) {
+        // No await before this: Apollo Server parses the query right after.
+        const early = beforeParsing(request.query, limits, fieldCounts);
+        if (early) {
+          request.query = PLACEHOLDER;
+          request.operationName = undefined;
+          request.variables = undefined;
+          return {
+            async didResolveOperation() {
+              throw reject(early);
+            },
+          };
+        }
         return {
-          async didResolveOperation({ request, document }) {
-            const length = request.query?.length ?? 0;
-            if (length > options.maxCharacters) {
-              throw reject(`The query has ${length} characters; the limit is ${options.maxCharacters}.`);
-            }
+          async didResolveOperation({ document }) {
             const size = measured.get(document) ?? measure(document);
             measured.set(document, size);
             if (size.depth > options.maxDepth) {
@@ -158,4 +180,62 @@ function countAliases(set: SelectionSetNode): number {
     if ('selectionSet' in selection && selection.selectionSet) count += countAliases(selection.selectionSet);
   }
   return count;
+}
+
+/**
+ * The refusal of a document that is too long, or that writes more fields than the limit
+ * (counted on a parse of our own, only for a text long enough to hold that many: at least
+ * two characters a field), or undefined. A text that does not parse is left to Apollo Server.
+ */
+function beforeParsing(
+  query: string | undefined,
+  options: Required<OperationLimitsOptions>,
+  counts: BoundedCache<string, number>,
+): string | undefined {
+  if (query === undefined) return undefined;
+  if (query.length > options.maxCharacters) {
+    return `The query has ${query.length} characters; the limit is ${options.maxCharacters}.`;
+  }
+  if (query.length < 2 * options.maxFields) return undefined;
+  let fields = counts.get(query);
+  if (fields === undefined) {
+    try {
+      fields = countFields(parse(query, { noLocation: true }));
+    } catch {
+      return undefined;
+    }
+    counts.set(query, fields);
+  }
+  return fields > options.maxFields
+    ? `The query selects ${fields} fields; the limit is ${options.maxFields}.`
+    : undefined;
+}
+
+/** Field nodes written in the document; iterative, so no nesting can overflow the stack. */
+function countFields(document: DocumentNode): number {
+  let fields = 0;
+  const pending: SelectionSetNode[] = [];
+  for (const definition of document.definitions) {
+    if ('selectionSet' in definition && definition.selectionSet) pending.push(definition.selectionSet);
+  }
+  for (let set = pending.pop(); set; set = pending.pop()) {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) fields++;
+      if ('selectionSet' in selection && selection.selectionSet) pending.push(selection.selectionSet);
+    }
+  }
+  return fields;
+}
+
+/** A Map that forgets its oldest entry past `max`. */
+class BoundedCache<K, V> {
+  readonly #entries = new Map<K, V>();
+  constructor(private readonly max: number) {}
+  get(key: K): V | undefined {
+    return this.#entries.get(key);
+  }
+  set(key: K, value: V): void {
+    this.#entries.set(key, value);
+    if (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value as K);
+  }
 }

@@ -1,3 +1,4 @@
+import { GraphQLError } from 'graphql';
 import type { GatewayContext, GatewayPlugin } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
 import { LogThrottle } from '../../log-throttle.js';
@@ -29,11 +30,13 @@ export type { RateLimitHit, RateLimitStore } from './store.js';
 
 /**
  * Limits requests per key (IP, JWT subject, API key consumer, or one global bucket) in a fixed
- * window. It counts once the operation is resolved, before any subgraph is called, so a
- * rejected request (429 `RATE_LIMITED`, with `Retry-After` and `RateLimit-*` headers) costs
- * the subgraphs nothing. Requests that fail to parse or validate are not counted. A rejected
- * request still counts toward its window. Allowed requests get `RateLimit-Limit`,
- * `RateLimit-Remaining` and `RateLimit-Reset` (seconds) headers.
+ * window. Every request is charged 1 before its document is parsed, so the expensive failures
+ * (a document that takes long to parse or validate, one refused for its cost) are counted too,
+ * and a client over its limit gets 429 `RATE_LIMITED` (with `Retry-After` and `RateLimit-*`
+ * headers) without its document being parsed. With `cost`, the rest of the operation's cost
+ * is charged once it is resolved, before any subgraph is called. A rejected request still
+ * counts toward its window. Allowed requests get `RateLimit-Limit`, `RateLimit-Remaining`
+ * and `RateLimit-Reset` (seconds) headers.
  */
 export function rateLimit(options: RateLimitOptions): GatewayPlugin {
   const settings = checkOptions(options);
@@ -47,32 +50,56 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
   return {
     name: PLUGIN_NAME,
     apollo: {
-      async requestDidStart({ contextValue }) {
+      async requestDidStart({ contextValue, request }) {
+        const key = keyFor(keyBy, contextValue);
+        /** Charges `cost` to the caller: the headers of an allowed request, or the refusal. */
+        const charge = async (cost: number): Promise<RateLimitHeaders | GraphQLError | undefined> => {
+          let hit: RateLimitHit;
+          try {
+            hit = await store.hit(key, cost, windowMs);
+          } catch (error) {
+            reportFailure(error);
+            if (failureMode === 'open') return undefined;
+            return httpError(
+              ClientErrorCode.RATE_LIMIT_UNAVAILABLE,
+              'Rate limiting is unavailable, so the request was refused; try again later',
+            );
+          }
+          const headers = rateLimitHeaders(max, hit);
+          if (hit.count <= max) return headers;
+          return httpError(
+            ClientErrorCode.RATE_LIMITED,
+            `Rate limit exceeded: at most ${max} per ${formatWindow(windowMs)}; retry in ${headers['ratelimit-reset']} s`,
+            { 'retry-after': headers['ratelimit-reset'], ...headers },
+          );
+        };
+        // Before parsing: every request pays at least 1, whatever becomes of its document.
+        const first = await charge(1);
+        if (first instanceof GraphQLError) {
+          // A trivial document stands in, so the refused one is never parsed or validated.
+          request.query = '{ __typename }';
+          request.operationName = undefined;
+          request.variables = undefined;
+          request.extensions = undefined;
+          return {
+            async didResolveOperation() {
+              throw first;
+            },
+          };
+        }
         // Set once the request is allowed and counted; written on the response at the end.
-        let allowedHeaders: RateLimitHeaders | undefined;
+        let allowedHeaders = first;
         return {
-          async didResolveOperation(request) {
-            const cost = costOf ? Math.max(1, Math.ceil(costOf(request))) : 1;
-            let hit: RateLimitHit;
-            try {
-              hit = await store.hit(keyFor(keyBy, contextValue), cost, windowMs);
-            } catch (error) {
-              reportFailure(error);
-              if (failureMode === 'open') return;
-              throw httpError(
-                ClientErrorCode.RATE_LIMIT_UNAVAILABLE,
-                'Rate limiting is unavailable, so the request was refused; try again later',
-              );
+          async didResolveOperation(resolved) {
+            if (!costOf) return;
+            const rest = Math.max(1, Math.ceil(costOf(resolved))) - 1;
+            if (rest === 0) return;
+            const result = await charge(rest);
+            if (result instanceof GraphQLError) {
+              allowedHeaders = undefined; // the refusal carries its own RateLimit-* headers
+              throw result;
             }
-            const headers = rateLimitHeaders(max, hit);
-            if (hit.count > max) {
-              throw httpError(
-                ClientErrorCode.RATE_LIMITED,
-                `Rate limit exceeded: at most ${max} per ${formatWindow(windowMs)}; retry in ${headers['ratelimit-reset']} s`,
-                { 'retry-after': headers['ratelimit-reset'], ...headers },
-              );
-            }
-            allowedHeaders = headers;
+            allowedHeaders = result ?? allowedHeaders;
           },
           async willSendResponse({ response }) {
             if (!allowedHeaders) return;
