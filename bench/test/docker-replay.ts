@@ -3,10 +3,10 @@
  * directory standing in for its WORKDIR. Enough to run the prod-deps install exactly as
  * written and to assemble the runtime stage's files.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { cp, mkdir, rename, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, posix } from 'node:path';
+import { spawnInGroup } from '@fedgw/test-support';
 import type { Stage } from './dockerfile.js';
 
 /** An earlier stage's stand-in directory. `move`: a throwaway copy, so COPY may move out of it. */
@@ -84,12 +84,16 @@ function inside(root: string, workdir: string, path: string): string {
 }
 
 async function runChecked(command: string, args: readonly string[], cwd: string, env: Record<string, string>) {
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnInGroup(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
+  child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  child.stderr.on('data', (chunk: Buffer) => {
+  child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
   const [code] = (await once(child, 'exit')) as [number | null];

@@ -6,12 +6,12 @@
  * skipped with the reason in their name; `pnpm router:install` fills the cache they look in.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { freePort, ROOT } from '@fedgw/test-support';
+import { freePort, ROOT, spawnInGroup } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
@@ -114,7 +114,7 @@ async function startRouter(bin: string, config: RouterConfigName, usersUrl: stri
   const listen = `127.0.0.1:${await freePort()}`;
   const healthListen = `127.0.0.1:${await freePort()}`;
   const { RUST_BACKTRACE: _noisy, ...parentEnv } = process.env;
-  const child: ChildProcess = spawn(bin, routerArgs(SUPERGRAPH, join(REPO_ROOT, ROUTER_CONFIGS[config])), {
+  const child: ChildProcess = spawnInGroup(bin, routerArgs(SUPERGRAPH, join(REPO_ROOT, ROUTER_CONFIGS[config])), {
     cwd: REPO_ROOT,
     env: {
       ...parentEnv,

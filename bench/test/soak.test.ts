@@ -1,10 +1,9 @@
 // One short soak of the compiled CLI (`pnpm build` first) against the real gateway (full plugin
 // stack, metrics on) and the real subgraphs: checks the time series is recorded, never speed.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '@fedgw/test-support';
+import { ROOT, spawnInGroup } from '@fedgw/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SoakResults } from '../src/soak/results.js';
 import { freeConsecutivePorts } from './ports.js';
@@ -16,7 +15,7 @@ afterAll(async () => {
 
 function runSoakCli(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bench/dist/soak-cli.js', ...args], {
+    const child = spawnInGroup(process.execPath, ['bench/dist/soak-cli.js', ...args], {
       cwd: ROOT,
       env: process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -25,8 +24,8 @@ function runSoakCli(args: string[]): Promise<{ code: number | null; output: stri
     const keep = (chunk: Buffer) => {
       output += chunk.toString();
     };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
     child.on('exit', (code) => resolve({ code, output }));
   });
 }

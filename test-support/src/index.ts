@@ -12,5 +12,6 @@ export * from './http-server.js';
 export * from './jwt-keys.js';
 export { available, ENABLE, findRedisServer, onPath, type Program, SKIP_LOG_ENV } from './needs.js';
 export { closedPortUrl, freePort } from './ports.js';
+export { killAllGroups, spawnInGroup } from './process-group.js';
 export * from './processes.js';
 export { startRedis, type TestRedis } from './redis.js';

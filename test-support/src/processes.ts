@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { spawnInGroup } from './process-group.js';
 
 /** The repository's root (this file runs from test-support/dist/). */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -23,7 +24,7 @@ export async function spawnNode(
   env: Record<string, string>,
   ready: RegExp,
 ): Promise<{ process: RunningProcess; match: RegExpMatchArray }> {
-  const child = spawn(process.execPath, [script], {
+  const child = spawnInGroup(process.execPath, [script], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createConnection } from 'node:net';
 import { findRedisServer } from './needs.js';
 import { freePort } from './ports.js';
+import { spawnInGroup } from './process-group.js';
 
 /** A real `redis-server` on 127.0.0.1 (no persistence), which a test can stop, restart and freeze. */
 export interface TestRedis {
@@ -49,7 +50,7 @@ export async function startRedis(): Promise<TestRedis> {
 async function spawnRedis(port: number): Promise<ChildProcess> {
   const bin = findRedisServer();
   if (!bin) throw new Error('redis-server is not on PATH (skip with available("redis-server", import.meta.url))');
-  const child = spawn(
+  const child = spawnInGroup(
     bin,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
     { stdio: ['ignore', 'pipe', 'pipe'] },

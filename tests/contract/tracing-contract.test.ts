@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +8,7 @@ import {
   ROOT,
   type RunningSubgraph,
   type SubgraphName,
+  spawnInGroup,
   startGateway,
   startSubgraphs,
 } from '@fedgw/test-support';
@@ -204,7 +204,7 @@ describe('tracing samplers and settings', () => {
   });
 
   it('a bad OTEL_TRACES_SAMPLER and bad OTEL_EXPORTER_OTLP_HEADERS stop startup, each named, the secret not shown', async () => {
-    const child = spawn(process.execPath, ['server/dist/main.js'], {
+    const child = spawnInGroup(process.execPath, ['server/dist/main.js'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
@@ -215,8 +215,8 @@ describe('tracing samplers and settings', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
     const [code] = await once(child, 'exit');
     expect(code).toBe(1);
     expect(output).toContain('ERR_GATEWAY_CONFIG_INVALID');
