@@ -22,9 +22,25 @@ export interface RedisStoreOptions {
    * Default: 2 000 ms.
    */
   maxReconnectDelayMs?: number;
+  /**
+   * After this many hits in a row failed (timed out: a frozen Redis), hits fail at once
+   * instead of each waiting `commandTimeoutMs`, while Redis is probed in the background every
+   * `probeIntervalMs`; the first answer to a probe ends it. Default: 3.
+   */
+  failuresBeforeSkip?: number;
+  /** How often a Redis being skipped is probed (PING). Default: 1 000 ms. */
+  probeIntervalMs?: number;
 }
 
-const KNOWN = ['url', 'keyPrefix', 'commandTimeoutMs', 'connectTimeoutMs', 'maxReconnectDelayMs'] as const;
+const KNOWN = [
+  'url',
+  'keyPrefix',
+  'commandTimeoutMs',
+  'connectTimeoutMs',
+  'maxReconnectDelayMs',
+  'failuresBeforeSkip',
+  'probeIntervalMs',
+] as const;
 
 /**
  * One round trip, atomic on the server: add the cost, start the window's expiry on its
@@ -53,8 +69,14 @@ export class RedisStore implements RateLimitStore {
   readonly #keyPrefix: string;
   readonly #commandTimeoutMs: number;
   readonly #hit: HitCommand;
+  readonly #failuresBeforeSkip: number;
+  readonly #probeIntervalMs: number;
   #lastError: Error | undefined;
   #connecting: Promise<void> | undefined;
+  /** Hits failed in a row. */
+  #failures = 0;
+  /** Set while Redis is skipped: the background probe. */
+  #probe: NodeJS.Timeout | undefined;
 
   constructor(options: RedisStoreOptions) {
     const issues = new OptionIssues();
@@ -66,10 +88,14 @@ export class RedisStore implements RateLimitStore {
     issues.integer('RedisStore.commandTimeoutMs', options.commandTimeoutMs, 1, 60_000);
     issues.integer('RedisStore.connectTimeoutMs', options.connectTimeoutMs, 1, 60_000);
     issues.integer('RedisStore.maxReconnectDelayMs', options.maxReconnectDelayMs, 1, 60_000);
+    issues.integer('RedisStore.failuresBeforeSkip', options.failuresBeforeSkip, 1, 1000);
+    issues.integer('RedisStore.probeIntervalMs', options.probeIntervalMs, 10, 60_000);
     issues.throwIfAny(PLUGIN_NAME);
 
     this.#keyPrefix = options.keyPrefix ?? 'gw:rl:';
     this.#commandTimeoutMs = options.commandTimeoutMs ?? 500;
+    this.#failuresBeforeSkip = options.failuresBeforeSkip ?? 3;
+    this.#probeIntervalMs = options.probeIntervalMs ?? 1_000;
     const maxReconnectDelayMs = options.maxReconnectDelayMs ?? 2_000;
     this.#client = new Redis(options.url, {
       enableOfflineQueue: false,
@@ -92,12 +118,44 @@ export class RedisStore implements RateLimitStore {
   }
 
   async hit(key: string, cost: number, windowMs: number): Promise<RateLimitHit> {
-    await this.#connected();
-    const [count, ttl] = await this.#hit(this.#keyPrefix + key, cost, windowMs);
-    return { count: Number(count), resetInMs: Math.max(0, Number(ttl)) };
+    // A Redis that stopped answering costs each request nothing until a probe hears it again.
+    if (this.#probe) throw new Error('Redis is skipped: it stopped answering; probing it in the background');
+    try {
+      await this.#connected();
+      const [count, ttl] = await this.#hit(this.#keyPrefix + key, cost, windowMs);
+      this.#failures = 0;
+      return { count: Number(count), resetInMs: Math.max(0, Number(ttl)) };
+    } catch (error) {
+      if (++this.#failures >= this.#failuresBeforeSkip) this.#skip();
+      throw error;
+    }
+  }
+
+  /** Skips Redis and PINGs it every probeIntervalMs until it answers. */
+  #skip(): void {
+    if (this.#probe) return;
+    let probing = false;
+    this.#probe = setInterval(() => {
+      if (probing) return;
+      probing = true;
+      this.#client
+        .ping()
+        .then(() => {
+          clearInterval(this.#probe);
+          this.#probe = undefined;
+          this.#failures = 0;
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          probing = false;
+        });
+    }, this.#probeIntervalMs);
+    this.#probe.unref();
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#probe);
+    this.#probe = undefined;
     if (this.#client.status === 'ready') {
       const timer = setTimeout(() => this.#client.disconnect(), this.#commandTimeoutMs);
       await this.#client.quit().catch(() => undefined);
