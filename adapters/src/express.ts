@@ -54,6 +54,8 @@ export function mountExpress<TContext extends BaseContext>(
 
   const scopes = new WeakMap<Request, RequestScope>();
   const trackRequest: RequestHandler = (req, res, next) => {
+    // Closed already (a client pipelining past the limit): nobody is there to answer.
+    if (req.socket.destroyed) return;
     const scope = createRequestScope(
       { method: req.method, url: req.originalUrl, headers: req.headers, ip: req.ip },
       (name, value) => res.append(name, value),

@@ -51,6 +51,8 @@ export async function mountFastify<TContext extends BaseContext>(
       return reply.code(status).type('application/json; charset=utf-8').send(body);
     });
     graphql.addHook('onRequest', async (request, reply) => {
+      // Closed already (a client pipelining past the limit): nobody is there to answer.
+      if (request.raw.socket.destroyed) return reply.hijack();
       const scope = createRequestScope(request, (name, value) => {
         // Fastify itself accumulates set-cookie; any other name it would overwrite.
         const existing = name.toLowerCase() === 'set-cookie' ? undefined : reply.getHeader(name);

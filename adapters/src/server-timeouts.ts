@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { limitUnreadResponses, UNREAD_RESPONSE_DEFAULTS } from './unread-responses.js';
 
 /** How long a client may take to send a request, and keep an idle connection open. */
 export interface ServerTimeouts {
@@ -8,10 +9,12 @@ export interface ServerTimeouts {
   readonly headersTimeoutMs: number;
   /** An idle keep-alive connection is closed after this; keep it above your load balancer's idle timeout. */
   readonly keepAliveTimeoutMs: number;
+  /** A connection with unread answer bytes that makes no progress for this long is closed. Default: 30 000 ms. */
+  readonly stalledWriteTimeoutMs?: number;
 }
 
 /**
- * Applies the timeouts to a Node HTTP server before it listens: the bare Express server,
+ * Applies the timeouts (and the limits on unread answers) to a Node HTTP server before it listens: the bare Express server,
  * Fastify's `app.server`, or the one NestJS's adapter created (`app.getHttpServer()`).
  *
  * Node checks the request and headers timeouts only every `connectionsCheckingInterval`
@@ -30,4 +33,9 @@ export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts): v
     timeouts.requestTimeoutMs,
     timeouts.headersTimeoutMs,
   );
+  // Answers a client does not read are not held without bound either.
+  limitUnreadResponses(server, {
+    ...UNREAD_RESPONSE_DEFAULTS,
+    stalledWriteMs: timeouts.stalledWriteTimeoutMs ?? UNREAD_RESPONSE_DEFAULTS.stalledWriteMs,
+  });
 }

@@ -159,6 +159,12 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   { key: 'requestTimeoutMs', env: 'REQUEST_TIMEOUT_MS', parse: integer(100, 3_600_000), fallback: () => 30_000 },
   { key: 'headersTimeoutMs', env: 'HEADERS_TIMEOUT_MS', parse: integer(100, 3_600_000), fallback: () => 10_000 },
   { key: 'keepAliveTimeoutMs', env: 'KEEP_ALIVE_TIMEOUT_MS', parse: integer(100, 3_600_000), fallback: () => 72_000 },
+  {
+    key: 'stalledWriteTimeoutMs',
+    env: 'STALLED_WRITE_TIMEOUT_MS',
+    parse: integer(100, 3_600_000),
+    fallback: () => 30_000,
+  },
   { key: 'introspection', env: 'INTROSPECTION', parse: boolean, fallback: isDev },
   { key: 'landingPage', env: 'LANDING_PAGE', parse: boolean, fallback: isDev },
   { key: 'maskErrors', env: 'MASK_ERRORS', parse: boolean, fallback: (c) => !isDev(c) },

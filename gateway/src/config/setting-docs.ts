@@ -89,6 +89,10 @@ export const SETTING_DOCS: Readonly<Record<string, SettingDoc>> = {
   KEEP_ALIVE_TIMEOUT_MS: {
     meaning: "idle client keep-alive connections close after this; keep it above your load balancer's idle timeout",
   },
+  STALLED_WRITE_TIMEOUT_MS: {
+    meaning:
+      'a client connection with answer bytes waiting to be written that makes no progress for this long (a client that does not read) is closed, freeing them; a connection with more than 8 unanswered pipelined requests is closed at once',
+  },
   INTROSPECTION: { meaning: 'GraphQL introspection' },
   LANDING_PAGE: { meaning: 'Apollo Sandbox on `GET /graphql`' },
   MASK_ERRORS: { meaning: 'see [Errors](security.md#errors-clients-see)' },

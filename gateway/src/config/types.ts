@@ -119,6 +119,8 @@ export interface GatewayConfig {
   readonly headersTimeoutMs: number;
   /** Idle client keep-alive connections close after this (above common load-balancer idle timeouts). */
   readonly keepAliveTimeoutMs: number;
+  /** A client connection whose unread answer bytes make no progress for this long is closed. */
+  readonly stalledWriteTimeoutMs: number;
   readonly introspection: boolean;
   readonly landingPage: boolean;
   /** Replace internal error messages with a generic one and strip non-code extensions. */
