@@ -22,6 +22,11 @@ export interface RequestScope {
    */
   trustedDocument?: boolean;
   /**
+   * Set when a check refused the request before its document was parsed (a trivial document
+   * stood in for it): no operation of the client's was resolved, whatever it named.
+   */
+  refusedBeforeParsing?: boolean;
+  /**
    * Adds a response header, keeping earlier values of the same name (so several
    * `set-cookie` headers survive, which Apollo Server's HeaderMap cannot hold).
    * Call it before the response is written, e.g. from an Apollo `willSendResponse` hook.

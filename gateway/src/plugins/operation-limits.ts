@@ -11,6 +11,7 @@ import type { GatewayPlugin } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from './http-error.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues } from './options.js';
+import { refuseBeforeParsing } from './refuse-before-parsing.js';
 
 /**
  * Rejects operations that are too deep, too wide or too long with 400
@@ -42,9 +43,6 @@ export const DEFAULT_OPERATION_LIMITS: Readonly<Required<OperationLimitsOptions>
   maxFields: 500,
 });
 
-/** What stands in for a refused document, so Apollo Server parses and validates nothing of it. */
-const PLACEHOLDER = '{ __typename }';
-
 export function operationLimits(options: OperationLimitsOptions = DEFAULT_OPERATION_LIMITS): GatewayPlugin {
   const issues = new OptionIssues();
   const known = Object.keys(DEFAULT_OPERATION_LIMITS);
@@ -63,19 +61,10 @@ export function operationLimits(options: OperationLimitsOptions = DEFAULT_OPERAT
   return {
     name: 'operation-limits',
     apollo: {
-      async requestDidStart({ request }) {
+      async requestDidStart({ request, contextValue }) {
         // No await before this: Apollo Server parses the query right after.
         const early = beforeParsing(request.query, limits, fieldCounts);
-        if (early) {
-          request.query = PLACEHOLDER;
-          request.operationName = undefined;
-          request.variables = undefined;
-          return {
-            async didResolveOperation() {
-              throw reject(early);
-            },
-          };
-        }
+        if (early) return refuseBeforeParsing(request, contextValue.scope, reject(early));
         return {
           async didResolveOperation({ document }) {
             const size = measured.get(document) ?? measure(document);

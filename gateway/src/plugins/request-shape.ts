@@ -5,6 +5,7 @@ import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from './http-error.js';
 import { nestsDeeperThan } from './json-depth.js';
 import { persistedQueryProblem } from './persisted-query-shape.js';
+import { refuseBeforeParsing } from './refuse-before-parsing.js';
 
 /**
  * How deep a request's `variables` and `extensions` may nest. Code walks them recursively
@@ -24,20 +25,10 @@ export function requestShape(): GatewayPlugin {
   return {
     name: 'request-shape',
     apollo: {
-      async requestDidStart({ request }) {
+      async requestDidStart({ request, contextValue }) {
         // No await before this: Apollo Server reads the request right after.
         const problem = shapeProblem(request);
-        if (!problem) return undefined;
-        // A trivial document stands in, so nothing of the client's is parsed or walked, then refused.
-        request.query = '{ __typename }';
-        request.operationName = undefined;
-        request.variables = undefined;
-        request.extensions = undefined;
-        return {
-          async didResolveOperation() {
-            throw problem;
-          },
-        };
+        return problem ? refuseBeforeParsing(request, contextValue.scope, problem) : undefined;
       },
     },
   };

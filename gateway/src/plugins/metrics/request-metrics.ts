@@ -62,10 +62,12 @@ export function requestMetrics(
       const result = body.kind === 'single' ? body.singleResult : body.initialResult;
       const errors = result.errors;
       const outcome: Outcome = !errors?.length ? 'ok' : result.data === undefined ? 'rejected' : 'error';
-      const type: OperationType = operation?.operation ?? 'unknown';
+      // A request refused before parsing resolved only the stand-in document, not an operation of its own.
+      const resolved = operation !== undefined && !contextValue.scope.refusedBeforeParsing;
+      const type: OperationType = resolved ? operation.operation : 'unknown';
       const operationSeries = names.get(
-        operationName,
-        operation !== undefined,
+        resolved ? operationName : null,
+        resolved,
         outcome !== 'rejected',
         contextValue.scope.trustedDocument,
       )(type);

@@ -4,6 +4,7 @@ import { ClientErrorCode } from '../../error-registry.js';
 import { LogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../logger.js';
 import { httpError } from '../http-error.js';
+import { refuseBeforeParsing } from '../refuse-before-parsing.js';
 import { MemoryStore } from './memory-store.js';
 import {
   checkOptions,
@@ -75,18 +76,8 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
         };
         // Before parsing: every request pays at least 1, whatever becomes of its document.
         const first = await charge(1);
-        if (first instanceof GraphQLError) {
-          // A trivial document stands in, so the refused one is never parsed or validated.
-          request.query = '{ __typename }';
-          request.operationName = undefined;
-          request.variables = undefined;
-          request.extensions = undefined;
-          return {
-            async didResolveOperation() {
-              throw first;
-            },
-          };
-        }
+        // Refused: the document is never parsed or validated.
+        if (first instanceof GraphQLError) return refuseBeforeParsing(request, contextValue.scope, first);
         // Set once the request is allowed and counted; written on the response at the end.
         let allowedHeaders = first;
         return {
