@@ -536,3 +536,31 @@ describe.skipIf(!kubectl)('deploy/kubernetes: kubectl kustomize (when kubectl is
     }
   });
 });
+
+describe('deploy/overlays/demo: the overlay docs/kubernetes.md follows', () => {
+  const build = kustomize(join(ROOT, 'deploy', 'overlays', 'demo'));
+
+  it('resolves: the base, the demo subgraphs, Redis and its namespace', () => {
+    expect(build.problems).toEqual([]);
+    const names = build.objects.map(({ object }) => `${object.kind}/${object.metadata?.name}`);
+    expect(names).toEqual(
+      expect.arrayContaining(['Namespace/fedgw', 'Deployment/gateway', 'Deployment/demo-users', 'Deployment/redis']),
+    );
+  });
+
+  it('every object is valid, and the pods pass the same checks as the base', () => {
+    const invalid = build.objects
+      .map(({ file, object }) => ({ at: `${file}: ${object.kind}/${object.metadata?.name}`, why: invalidity(object) }))
+      .filter(({ why }) => why !== undefined);
+    expect(invalid).toEqual([]);
+    expect(checkSecurity(build)).toEqual([]);
+    expect(checkSelectors(build)).toEqual([]);
+    expect(checkReferences(build)).toEqual([]);
+  });
+
+  it('names the image the docs build and load (fedgw-gateway:local), not the placeholder', () => {
+    const text = readFileSync(join(ROOT, 'deploy', 'overlays', 'demo', 'kustomization.yaml'), 'utf8');
+    expect(text).toMatch(/name: ghcr\.io\/example\/fedgw-gateway\n\s+newName: fedgw-gateway\n\s+newTag: local/);
+    expect(build.images).toContain('ghcr.io/example/fedgw-gateway');
+  });
+});

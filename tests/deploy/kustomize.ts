@@ -51,6 +51,7 @@ const KUSTOMIZATION_FIELDS: Record<string, readonly string[]> = {
   Kustomization: [
     'apiVersion',
     'kind',
+    'namespace',
     'resources',
     'components',
     'images',
@@ -138,14 +139,16 @@ function apply(dir: string, kind: 'Kustomization' | 'Component', build: Build): 
   }
 
   for (const resource of k.resources ?? []) {
+    // Another kustomization (a directory) may be anywhere, as an overlay's base is; files may not.
+    const directory = resolve(dir, resource);
+    if (existsSync(directory) && statSync(directory).isDirectory()) {
+      apply(directory, 'Kustomization', build);
+      continue;
+    }
     const path = inside(dir, resource, where, build.problems);
     if (!path) continue;
-    if (statSync(path).isDirectory()) apply(path, 'Kustomization', build);
-    else {
-      build.files.add(path);
-      for (const doc of loadYaml(path, build.problems))
-        build.objects.push({ file: rel(path), object: doc as K8sObject });
-    }
+    build.files.add(path);
+    for (const doc of loadYaml(path, build.problems)) build.objects.push({ file: rel(path), object: doc as K8sObject });
   }
   for (const component of k.components ?? []) {
     const path = resolve(dir, component);

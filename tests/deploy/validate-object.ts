@@ -4,6 +4,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/Horizo
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
@@ -18,6 +19,7 @@ const MODELS: Record<string, Model> = {
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy as unknown as Model,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget as unknown as Model,
   'v1/ConfigMap': ConfigMap as unknown as Model,
+  'v1/Namespace': Namespace as unknown as Model,
   'v1/Secret': Secret as unknown as Model,
   'v1/Service': Service as unknown as Model,
   'v1/ServiceAccount': ServiceAccount as unknown as Model,
