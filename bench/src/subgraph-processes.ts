@@ -1,11 +1,11 @@
+import { SUBGRAPH_NAMES, type SubgraphName } from '@fedgw/subgraphs/catalog';
 import { type ManagedProcess, spawnManaged } from './child.js';
 import { repoPath } from './paths.js';
 import { assertPortFree } from './ports.js';
 import { waitForGraphQL } from './readiness.js';
 import { STATIC_HEADER } from './setups.js';
 
-export const SUBGRAPH_NAMES = ['users', 'products', 'reviews'] as const;
-export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
+export { SUBGRAPH_NAMES, type SubgraphName };
 
 export interface RunningSubgraphs {
   readonly urls: Readonly<Record<SubgraphName, string>>;

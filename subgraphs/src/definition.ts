@@ -1,16 +1,17 @@
 import { readFileSync } from 'node:fs';
 import type { GraphQLResolverMap } from '@apollo/subgraph';
 import { type DocumentNode, parse } from 'graphql';
+import type { SubgraphName } from './catalog.js';
 import type { SubgraphContext } from './context.js';
 
-export type SubgraphName = 'users' | 'products' | 'reviews';
+export type { SubgraphName };
 
 /** Everything needed to serve or compose one subgraph. */
 export interface SubgraphDefinition {
   readonly name: SubgraphName;
   readonly typeDefs: DocumentNode;
   readonly resolvers: GraphQLResolverMap<SubgraphContext>;
-  /** Also the port written into supergraph.graphql. */
+  /** Also the port written into supergraph.graphql (from catalog.ts). */
   readonly defaultPort: number;
 }
 

@@ -1,8 +1,10 @@
 // Public surface of @fedgw/subgraphs: re-exports only.
+
+export { defaultPortOf, SUBGRAPH_NAMES, SUBGRAPHS, type SubgraphName } from './catalog.js';
 export type { SubgraphContext } from './context.js';
 export { IDENTITY_HEADER } from './context.js';
 export { PRODUCT_COUNT, REVIEW_COUNT, SEED, USER_COUNT } from './dataset.js';
-export type { SubgraphDefinition, SubgraphName } from './definition.js';
+export type { SubgraphDefinition } from './definition.js';
 export { subgraphDefinitions } from './definitions.js';
 export type { HeaderCounts } from './header-counter.js';
 export { getProduct, type ProductRecord, products } from './products/data.js';

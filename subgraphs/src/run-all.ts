@@ -1,13 +1,14 @@
 /**
- * Development runner: node dist/run-all.js starts the three subgraphs as separate
+ * Development runner: node dist/run-all.js starts every subgraph of catalog.ts as a separate
  * processes (as in production), prefixes their output with the subgraph name, forwards
  * SIGTERM/SIGINT, and exits non-zero when a subgraph dies on its own.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { SUBGRAPH_NAMES } from './catalog.js';
 
-const NAMES = ['users', 'products', 'reviews'] as const;
+const NAMES = SUBGRAPH_NAMES;
 /** After a signal, children that have not exited by then are killed. */
 const FORCE_KILL_AFTER_MS = 15_000;
 

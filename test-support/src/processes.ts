@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { SUBGRAPH_NAMES, type SubgraphName } from '@fedgw/subgraphs/catalog';
 import { spawnInGroup } from './process-group.js';
 
 /** The repository's root (this file runs from test-support/dist/). */
@@ -62,7 +63,7 @@ export async function spawnNode(
   return { process: running, match };
 }
 
-export type SubgraphName = 'users' | 'products' | 'reviews';
+export type { SubgraphName };
 
 export interface RunningSubgraph extends RunningProcess {
   readonly url: string;
@@ -77,13 +78,13 @@ export async function startSubgraph(name: SubgraphName, env: Record<string, stri
   return Object.assign(process, { url: match[1] as string });
 }
 
+/** Every subgraph of the catalog, each on a free port. */
 export async function startSubgraphs(): Promise<Record<SubgraphName, RunningSubgraph>> {
-  const [users, products, reviews] = await Promise.all([
-    startSubgraph('users'),
-    startSubgraph('products'),
-    startSubgraph('reviews'),
-  ]);
-  return { users, products, reviews };
+  const started = await Promise.all(SUBGRAPH_NAMES.map((name) => startSubgraph(name)));
+  return Object.fromEntries(SUBGRAPH_NAMES.map((name, i) => [name, started[i]])) as Record<
+    SubgraphName,
+    RunningSubgraph
+  >;
 }
 
 export const MOUNTS = ['nest-fastify', 'nest-express', 'fastify', 'express'] as const;

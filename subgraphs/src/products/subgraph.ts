@@ -1,3 +1,4 @@
+import { defaultPortOf } from '../catalog.js';
 import { loadTypeDefs, type SubgraphDefinition } from '../definition.js';
 import { productsResolvers } from './resolvers.js';
 
@@ -5,5 +6,5 @@ export const productsSubgraph: SubgraphDefinition = {
   name: 'products',
   typeDefs: loadTypeDefs(new URL('../../src/products/schema.graphql', import.meta.url)),
   resolvers: productsResolvers,
-  defaultPort: 4002,
+  defaultPort: defaultPortOf('products'),
 };

@@ -1,3 +1,4 @@
+import { defaultPortOf } from '../catalog.js';
 import { loadTypeDefs, type SubgraphDefinition } from '../definition.js';
 import { reviewsResolvers } from './resolvers.js';
 
@@ -5,5 +6,5 @@ export const reviewsSubgraph: SubgraphDefinition = {
   name: 'reviews',
   typeDefs: loadTypeDefs(new URL('../../src/reviews/schema.graphql', import.meta.url)),
   resolvers: reviewsResolvers,
-  defaultPort: 4003,
+  defaultPort: defaultPortOf('reviews'),
 };

@@ -1,3 +1,4 @@
+import { defaultPortOf } from '../catalog.js';
 import { loadTypeDefs, type SubgraphDefinition } from '../definition.js';
 import { usersResolvers } from './resolvers.js';
 
@@ -5,5 +6,5 @@ export const usersSubgraph: SubgraphDefinition = {
   name: 'users',
   typeDefs: loadTypeDefs(new URL('../../src/users/schema.graphql', import.meta.url)),
   resolvers: usersResolvers,
-  defaultPort: 4001,
+  defaultPort: defaultPortOf('users'),
 };
