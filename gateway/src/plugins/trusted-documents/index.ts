@@ -8,6 +8,7 @@ import type { Logger } from '../../logger.js';
 import { type FilePoller, pollFile } from '../../watch/poll-file.js';
 import { httpError } from '../http-error.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues, optionalDuration } from '../options.js';
+import { refuseBeforeParsing } from '../refuse-before-parsing.js';
 import { documentIdOf } from './document-id.js';
 import { parseManifest, type TrustedManifest } from './manifest.js';
 
@@ -34,13 +35,6 @@ export interface TrustedDocumentsOptions {
 }
 
 export const TRUSTED_DOCUMENTS_DEFAULTS = { mode: 'enforce', pollIntervalMs: 10_000 } as const;
-
-/**
- * Any operation trivially valid against any schema. A refused request's text is swapped
- * for it, so Apollo Server never parses or validates what the client sent (no work, and
- * no validation messages that would describe the schema to a caller the manifest keeps out).
- */
-const REFUSED_PLACEHOLDER = '{ __typename }';
 
 /**
  * Trusted documents (persisted query manifest / safelist). Runs in `requestDidStart`,
@@ -170,14 +164,8 @@ export function trustedDocuments(options: TrustedDocumentsOptions): GatewayPlugi
           if (refusal.trusted) contextValue.scope.trustedDocument = true;
           return undefined;
         }
-        request.query = REFUSED_PLACEHOLDER;
-        request.operationName = undefined;
-        request.extensions = undefined;
-        return {
-          async didResolveOperation() {
-            throw refusal;
-          },
-        };
+        // Never parsed or validated: a caller the manifest keeps out learns nothing of the schema.
+        return refuseBeforeParsing(request, contextValue.scope, refusal);
       },
     },
     async close() {
