@@ -1,8 +1,9 @@
 /**
  * The one list of subgraphs: name and port. Each is served by `subgraphs/dist/<name>/main.js`
  * and defined by `src/<name>/subgraph.ts` (schema, resolvers), registered in definitions.ts.
- * `pnpm subgraphs`, the composer (the URLs in supergraph.graphql), the test support and the
- * bench read this list; nothing else names the subgraphs. Imports nothing, so reading it
+ * `pnpm subgraphs`, the composer (the URLs in supergraph.graphql), the deployment files it
+ * writes (deployment-files.ts), the test support and the bench read this list; nothing else
+ * names the subgraphs. Imports nothing, so reading it
  * loads no subgraph.
  */
 export const SUBGRAPHS = [

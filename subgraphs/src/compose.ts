@@ -1,11 +1,13 @@
 /**
  * CLI: node dist/compose.js [--write | --check]
  *   (no flag)  print the composed supergraph to stdout
- *   --write    write supergraph.graphql at the repository root
- *   --check    exit 1 when the checked-in file differs from a fresh composition
+ *   --write    write supergraph.graphql at the repository root, and the deployment files
+ *              derived from it and from catalog.ts (deployment-files.ts)
+ *   --check    exit 1 when any of those differs from what a fresh composition writes
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { derivedFiles, readOrNull, staleDerivedFiles } from './deployment-files.js';
 import { composeSupergraph, SUPERGRAPH_PATH } from './supergraph.js';
 
 export { composeSupergraph } from './supergraph.js';
@@ -27,19 +29,23 @@ function main(args: string[]): number {
   } else if (mode === '--write') {
     writeFileSync(SUPERGRAPH_PATH, result.supergraphSdl);
     console.log(`wrote ${SUPERGRAPH_PATH.pathname}`);
-  } else if (readCurrent() !== result.supergraphSdl) {
-    console.error('supergraph.graphql is stale: run pnpm supergraph');
-    return 1;
+    for (const { url, render } of derivedFiles(result.supergraphSdl)) {
+      const current = readOrNull(url);
+      const next = render(current);
+      if (next === current) continue;
+      writeFileSync(url, next);
+      console.log(`wrote ${url.pathname}`);
+    }
+  } else {
+    // A missing file is just as stale.
+    const stale = readOrNull(SUPERGRAPH_PATH) === result.supergraphSdl ? [] : ['supergraph.graphql'];
+    stale.push(...staleDerivedFiles(result.supergraphSdl));
+    if (stale.length > 0) {
+      console.error(`stale: ${stale.join(', ')}: run pnpm supergraph`);
+      return 1;
+    }
   }
   return 0;
-}
-
-function readCurrent(): string | null {
-  try {
-    return readFileSync(SUPERGRAPH_PATH, 'utf8');
-  } catch {
-    return null; // a missing file is just as stale
-  }
 }
 
 // Run only as the process entry, so importing composeSupergraph from here has no effects.

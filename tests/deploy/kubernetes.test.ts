@@ -105,7 +105,7 @@ describe('deploy/kubernetes: files', () => {
 
   it("the supergraph ConfigMap's file is the repository's supergraph.graphql", () => {
     const copy = readFileSync(join(DEPLOY_ROOT, 'files', 'supergraph.sdl'), 'utf8');
-    expect(copy, 'cp supergraph.graphql deploy/kubernetes/files/supergraph.sdl').toBe(
+    expect(copy, 'pnpm supergraph writes it').toBe(
       readFileSync(join(ROOT, 'supergraph.graphql'), 'utf8'),
     );
   });
