@@ -105,9 +105,7 @@ describe('deploy/kubernetes: files', () => {
 
   it("the supergraph ConfigMap's file is the repository's supergraph.graphql", () => {
     const copy = readFileSync(join(DEPLOY_ROOT, 'files', 'supergraph.sdl'), 'utf8');
-    expect(copy, 'pnpm supergraph writes it').toBe(
-      readFileSync(join(ROOT, 'supergraph.graphql'), 'utf8'),
-    );
+    expect(copy, 'pnpm supergraph writes it').toBe(readFileSync(join(ROOT, 'supergraph.graphql'), 'utf8'));
   });
 
   it("the trusted-documents manifest holds the demo's operations, each id the SHA-256 of its body", () => {
