@@ -2,7 +2,8 @@
 // (the JWT and rate-limit plugins have their own entry points, `@fedgw/gateway/jwt` and
 // `@fedgw/gateway/rate-limit`). Its public types are in `./contract/`.
 
-export { createGatewayFromConfig, pluginsFromConfig } from './config/gateway-from-config.js';
+export { type CreateGatewayOptions, createGateway } from './compose/create-gateway.js';
+export { createGatewayFromConfig, pluginsFromConfig } from './compose/gateway-from-config.js';
 export {
   CONFIG_FIELDS,
   CONFIG_FILE_ENV,
@@ -23,7 +24,6 @@ export type {
   SubgraphRequest,
   SubgraphResponse,
 } from './contract/index.js';
-export { type CreateGatewayOptions, createGateway, type Gateway } from './create-gateway.js';
 export {
   CLIENT_ERRORS,
   ClientErrorCode,
@@ -34,6 +34,8 @@ export {
 } from './error-registry.js';
 export { type ConfigIssue, GatewayConfigError, GatewayError, GatewayErrorCode, PluginOptionsError } from './errors.js';
 export { createFormatError, MASKED_MESSAGE } from './format-error.js';
+export { assembleGateway, type CoreOptions, type Gateway } from './gateway-core.js';
+export { httpError } from './http-error.js';
 export { createLogger, type Logger } from './logger.js';
 export { type ApiKeyAuthOptions, apiKeyAuth } from './plugins/api-key-auth.js';
 export {
@@ -48,7 +50,6 @@ export {
   type RequestHeaderRule,
   type ResponseHeaderRule,
 } from './plugins/header-rules.js';
-export { httpError } from './plugins/http-error.js';
 export { DEFAULT_OPERATION_LIMITS, type OperationLimitsOptions, operationLimits } from './plugins/operation-limits.js';
 export { type ResponseHeader, type ResponseHeadersOptions, responseHeaders } from './plugins/response-headers.js';
 export {

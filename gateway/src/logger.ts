@@ -1,7 +1,13 @@
 import { type Logger, pino } from 'pino';
-import type { GatewayConfig } from './config/types.js';
 
 export type { Logger };
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface LoggerSettings {
+  readonly logLevel: LogLevel;
+  readonly logPretty: boolean;
+}
 
 /** Header values that must never reach a log line, wherever they are nested. */
 export const REDACTED_PATHS = [
@@ -16,10 +22,7 @@ export const REDACTED_PATHS = [
 ];
 
 /** JSON lines in production; pretty output only when asked for (development default). */
-export function createLogger(
-  config: Pick<GatewayConfig, 'logLevel' | 'logPretty'>,
-  destination?: NodeJS.WritableStream,
-): Logger {
+export function createLogger(config: LoggerSettings, destination?: NodeJS.WritableStream): Logger {
   const options = {
     level: config.logLevel,
     base: { service: 'gateway' },

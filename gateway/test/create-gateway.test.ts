@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SUPERGRAPH_PATH } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
+import { createGateway } from '../src/compose/create-gateway.js';
 import { parseConfig } from '../src/config/parse.js';
-import { createGateway } from '../src/create-gateway.js';
 import { GatewayError } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
 

@@ -3,7 +3,7 @@ import { ROOT } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_ERRORS, type ClientErrorCode, isClientSafe, STARTUP_ERRORS } from '../src/error-registry.js';
 import { GatewayErrorCode } from '../src/errors.js';
-import { httpError } from '../src/plugins/http-error.js';
+import { httpError } from '../src/http-error.js';
 
 const SECURITY_PAGE = readFileSync(`${ROOT}docs/security.md`, 'utf8');
 

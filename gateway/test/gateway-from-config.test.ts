@@ -1,6 +1,6 @@
 import { closedPortUrl, signingKey, token } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
-import { pluginsFromConfig } from '../src/config/gateway-from-config.js';
+import { pluginsFromConfig } from '../src/compose/gateway-from-config.js';
 import { parseConfig } from '../src/config/parse.js';
 import { captureLogger } from './helpers/captured-logger.js';
 import { rejection } from './plugins/helpers/scope.js';

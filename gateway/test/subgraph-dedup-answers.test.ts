@@ -11,8 +11,9 @@ import {
   type TestHttpServer,
 } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway } from '../src/compose/create-gateway.js';
 import { parseConfig } from '../src/config/parse.js';
-import { createGateway, type Gateway } from '../src/create-gateway.js';
+import type { Gateway } from '../src/gateway-core.js';
 import { createLogger } from '../src/logger.js';
 import { requestScope } from './plugins/helpers/scope.js';
 

@@ -16,6 +16,22 @@ import {
   RATE_LIMIT_KEYS,
 } from '../plugins/rate-limit/options.js';
 import { RESILIENCE_DEFAULTS, RESILIENCE_FIELDS } from '../resilience/config.js';
+import {
+  boolean,
+  byteSize,
+  duration,
+  httpUrl,
+  integer,
+  json,
+  list,
+  nonEmpty,
+  oneOf,
+  type Parsed,
+  pairs,
+  secret,
+  urlPath,
+  type ValueParser,
+} from '../settings/values.js';
 import { checkSupergraphSource, pollInterval, SUPERGRAPH_RELOAD_DEFAULTS } from '../supergraph/options.js';
 import {
   checkTracingConfig,
@@ -42,22 +58,6 @@ import {
   subgraphKey,
   TRUSTED_DOCUMENTS_MODES,
 } from './types.js';
-import {
-  boolean,
-  byteSize,
-  duration,
-  httpUrl,
-  integer,
-  json,
-  list,
-  nonEmpty,
-  oneOf,
-  type Parsed,
-  pairs,
-  secret,
-  urlPath,
-  type ValueParser,
-} from './values.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type ScalarKey = Exclude<keyof GatewayConfig, 'subgraphs'>;

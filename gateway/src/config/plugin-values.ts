@@ -1,5 +1,5 @@
+import type { ValueParser } from '../settings/values.js';
 import { type ApiKeyEntry, PLUGIN_NAMES, PLUGIN_PROFILES, type PluginName } from './types.js';
-import type { ValueParser } from './values.js';
 
 const fail = (message: string) => ({ ok: false as const, message });
 

@@ -1,12 +1,15 @@
+import type { CoreSettings } from '../core-settings.js';
+import { LOG_LEVELS, type LoggerSettings, type LogLevel } from '../logger.js';
 import type { ApiKeyEntry } from '../plugins/api-key-auth.js';
 import type { RateLimitFailureMode, RateLimitKey } from '../plugins/rate-limit/options.js';
-import type { OtelSampler, OtlpProtocol } from '../tracing/options.js';
+import { type SubgraphOverride, subgraphKey } from '../subgraph-overrides.js';
+import type { TracingConfig } from '../tracing/options.js';
 
-export type { ApiKeyEntry };
+export type { ApiKeyEntry, LogLevel, SubgraphOverride };
+export { LOG_LEVELS, subgraphKey };
 export const GATEWAY_ENVS = ['production', 'development'] as const;
 export const RUNTIMES = ['nest', 'bare'] as const;
 export const ADAPTERS = ['fastify', 'express'] as const;
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const PLUGIN_NAMES = [
   'header-rules',
@@ -35,35 +38,9 @@ export type GatewayEnv = (typeof GATEWAY_ENVS)[number];
 /** `nest`: the gateway mounted by GatewayModule in a NestJS app; `bare`: the framework alone. */
 export type Runtime = (typeof RUNTIMES)[number];
 export type AdapterName = (typeof ADAPTERS)[number];
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
-/** Per-subgraph settings; unset fields fall back to the supergraph URL and `subgraphTimeoutMs`. */
-/** Subgraph names compare in lower case with `-` as `_`, since env names cannot hold `-`. */
-export function subgraphKey(name: string): string {
-  return name.toLowerCase().replaceAll('-', '_');
-}
-
-export interface SubgraphOverride {
-  /** Replaces the URL written in the supergraph (like Apollo Router's `override_subgraph_url`). */
-  readonly url?: string;
-  readonly timeoutMs?: number;
-  /** Replaces `subgraphMaxResponseBytes` for this subgraph. */
-  readonly maxResponseBytes?: number;
-  /** Replaces `subgraphDeduplicate` for this subgraph. */
-  readonly deduplicate?: boolean;
-  /** Each replaces the `subgraphRetry*` / `subgraphCircuit*` setting of the same name for this subgraph. */
-  readonly retries?: number;
-  readonly retryBackoffMs?: number;
-  readonly retryBudget?: number;
-  readonly retryMinPerSec?: number;
-  readonly circuitBreaker?: boolean;
-  readonly circuitFailureRate?: number;
-  readonly circuitMinRequests?: number;
-  readonly circuitCooldownMs?: number;
-}
 
 /** The whole gateway configuration: one shape, every default filled in by `parseConfig`. */
-export interface GatewayConfig {
+export interface GatewayConfig extends CoreSettings, TracingConfig, LoggerSettings {
   /** Production hides introspection, the landing page, stack traces and internal messages. */
   readonly env: GatewayEnv;
   readonly runtime: Runtime;
@@ -72,47 +49,14 @@ export interface GatewayConfig {
   readonly workers: number;
   readonly host: string;
   readonly port: number;
-  readonly graphqlPath: string;
   /** Absolute path of the supergraph SDL file. */
   readonly supergraphPath: string;
   /** Set: the supergraph is fetched from this URL instead of `supergraphPath` (never logged). */
   readonly supergraphUrl?: string;
-  /** How often the supergraph source is checked for a new supergraph (hot reload); 0 turns it off. */
-  readonly supergraphPollIntervalMs: number;
   /** Bounds each fetch of `supergraphUrl`, headers and body. */
   readonly supergraphUrlTimeoutMs: number;
   /** A larger answer from `supergraphUrl` is abandoned mid-read. */
   readonly supergraphUrlMaxBytes: number;
-  /** Keyed by subgraph name in lower case, `-` written as `_`. */
-  readonly subgraphs: Readonly<Record<string, SubgraphOverride>>;
-  readonly subgraphTimeoutMs: number;
-  /** Max open connections per subgraph in the undici pool. */
-  readonly subgraphPoolConnections: number;
-  /** Idle pooled sockets are closed after this; keep it below the subgraphs' own keep-alive timeout. */
-  readonly subgraphKeepAliveMs: number;
-  /** A subgraph answer larger than this is aborted mid-read (SUBGRAPH_RESPONSE_TOO_LARGE). */
-  readonly subgraphMaxResponseBytes: number;
-  /** Identical query fetches in flight at once share one subgraph request (never mutations). */
-  readonly subgraphDeduplicate: boolean;
-  /** Repeated `_entities` representations in one fetch are sent once (default on; off only to measure it). */
-  readonly subgraphDeduplicateRepresentations: boolean;
-  /** Retries of a failed query fetch (never a mutation's), within its timeout; 0 turns them off. */
-  readonly subgraphRetries: number;
-  /** The first retry waits up to this (full jitter), doubling with each retry. */
-  readonly subgraphRetryBackoffMs: number;
-  /** Retries may be at most this share of a subgraph's requests over 10 s… */
-  readonly subgraphRetryBudget: number;
-  /** …plus this many per second. */
-  readonly subgraphRetryMinPerSec: number;
-  /** A circuit breaker per subgraph (SUBGRAPH_CIRCUIT_OPEN while open). */
-  readonly subgraphCircuitBreaker: boolean;
-  /** It opens when this share of the attempts over 10 s failed… */
-  readonly subgraphCircuitFailureRate: number;
-  /** …and there were at least this many. */
-  readonly subgraphCircuitMinRequests: number;
-  /** It lets one probe through this long after opening. */
-  readonly subgraphCircuitCooldownMs: number;
-  readonly bodyLimitBytes: number;
   /** A client must send its whole request within this (then 408); the same on every mount. */
   readonly requestTimeoutMs: number;
   /** A client must send its headers within this; at most `requestTimeoutMs`. */
@@ -121,16 +65,10 @@ export interface GatewayConfig {
   readonly keepAliveTimeoutMs: number;
   /** A client connection whose unread answer bytes make no progress for this long is closed. */
   readonly stalledWriteTimeoutMs: number;
-  readonly introspection: boolean;
-  readonly landingPage: boolean;
-  /** Replace internal error messages with a generic one and strip non-code extensions. */
-  readonly maskErrors: boolean;
   /** How long in-flight requests may take to finish after SIGTERM. */
   readonly shutdownGraceMs: number;
   /** Time between turning `/ready` to 503 and closing the listener, for load balancers to notice. */
   readonly shutdownDelayMs: number;
-  readonly logLevel: LogLevel;
-  readonly logPretty: boolean;
   /** Prometheus metrics (plugins/metrics/). */
   readonly metricsEnabled: boolean;
   /** Set: metrics are served only on a listener of their own on this port (not public); unset: on `port`. */
@@ -140,22 +78,6 @@ export interface GatewayConfig {
   readonly metricsMaxOperationNames: number;
   /** METRICS_OPERATION_NAME_MIN_COUNT: sightings a name needs before it takes a label value. */
   readonly metricsOperationNameMinCount: number;
-
-  /** OpenTelemetry tracing (the standard OTEL_* variables): on when an OTLP endpoint is set. */
-  readonly otelSdkDisabled: boolean;
-  /** Unset: `service.name` of `otelResourceAttributes`, else `graphql-gateway`. */
-  readonly otelServiceName?: string;
-  readonly otelResourceAttributes: Readonly<Record<string, string>>;
-  /** A base URL: spans go to `<base>/v1/traces`. */
-  readonly otelExporterOtlpEndpoint?: string;
-  /** The full traces URL; wins over `otelExporterOtlpEndpoint`. */
-  readonly otelExporterOtlpTracesEndpoint?: string;
-  readonly otelExporterOtlpProtocol: OtlpProtocol;
-  /** Sent with every export (a secret: usually an API key). */
-  readonly otelExporterOtlpHeaders: Readonly<Record<string, string>>;
-  readonly otelTracesSampler: OtelSampler;
-  /** The ratio of the `traceidratio` samplers (0 to 1); unset: 1. */
-  readonly otelTracesSamplerArg?: number;
 
   /** Enabled plugins, in the order their hooks run (GATEWAY_PLUGINS, profiles expanded). */
   readonly plugins: readonly PluginName[];
@@ -205,18 +127,9 @@ export interface GatewayConfig {
   readonly maxDepth: number;
   readonly maxAliases: number;
   readonly maxRootFields: number;
-  readonly maxTokens: number;
   readonly maxCharacters: number;
   /** Field selections written in the document, checked before validation (OPERATION_LIMIT_EXCEEDED). */
   readonly maxFields: number;
   /** Demand control: operations whose estimated cost is above this get 400 COST_ESTIMATED_TOO_EXPENSIVE; 0 turns it off. */
   readonly maxCost: number;
-  /** Size assumed for list fields that declare none (`@listSize`) when estimating costs. */
-  readonly defaultListSize: number;
-  /** Subgraph bytes one request may merge into its answer; past it, RESPONSE_TOO_LARGE. */
-  readonly maxResponseBytes: number;
-  /** Identical queries in flight at once share one execution (inbound-dedup/); never mutations. */
-  readonly inboundDeduplicate: boolean;
-  /** APOLLO_TELEMETRY: let @apollo/gateway send its usage metrics to Apollo (off: no outbound connection). */
-  readonly apolloTelemetry: boolean;
 }

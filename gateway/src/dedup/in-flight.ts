@@ -1,9 +1,11 @@
+import { REQUEST_ID_HEADER } from '../header-names.js';
+
 /**
  * Headers that differ on every client request by design (the gateway's request id, the
  * W3C trace context): left out of the key, or no two requests would ever share a fetch.
  * A shared fetch carries the first caller's values of these.
  */
-const PER_REQUEST_HEADERS: ReadonlySet<string> = new Set(['x-request-id', 'traceparent', 'tracestate']);
+const PER_REQUEST_HEADERS: ReadonlySet<string> = new Set([REQUEST_ID_HEADER, 'traceparent', 'tracestate']);
 
 /**
  * What makes two subgraph requests the same: the exact body and every other header the

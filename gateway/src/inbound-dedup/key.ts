@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { GatewayContext } from '../contract/index.js';
+import { REQUEST_ID_HEADER } from '../header-names.js';
 
 /**
  * Request headers left out of the key: framing and hop-by-hop headers, and the ids that are
@@ -20,7 +21,7 @@ export const HEADERS_NOT_KEYED: ReadonlySet<string> = new Set([
   'upgrade',
   'content-length',
   'accept-encoding',
-  'x-request-id',
+  REQUEST_ID_HEADER,
   'traceparent',
   'tracestate',
 ]);

@@ -5,9 +5,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { GatewayPlugin, Identity } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
+import { httpError } from '../http-error.js';
+import {
+  asOptionsObject,
+  checkKnownKeys,
+  headerName,
+  OptionIssues,
+  optionalBoolean,
+} from '../settings/plugin-options.js';
 import { firstHeaderValue, isSafeHeaderValue } from './auth/header-values.js';
-import { httpError } from './http-error.js';
-import { asOptionsObject, checkKnownKeys, headerName, OptionIssues, optionalBoolean } from './options.js';
 
 const PLUGIN = 'api-key';
 

@@ -4,8 +4,8 @@
 // test 3 of the Apollo Router extensibility benchmark (docs/reference/published-benchmarks.md §C).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GatewayPlugin } from '../contract/index.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues, optionalBoolean } from '../settings/plugin-options.js';
 import { claimHeaderValue, firstHeaderValue, isSafeHeaderValue } from './auth/header-values.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues, optionalBoolean } from './options.js';
 
 const PLUGIN = 'client-awareness';
 export const CLIENT_NAME_HEADER = 'apollographql-client-name';

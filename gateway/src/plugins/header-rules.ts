@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GatewayContext, GatewayPlugin } from '../contract/index.js';
 import type { ConfigIssue } from '../errors.js';
+import { isHeaderName, RESERVED_HEADERS } from '../header-names.js';
+import { httpError } from '../http-error.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues } from '../settings/plugin-options.js';
 import { mostRestrictiveCacheControl } from './cache-control.js';
-import { isHeaderName, RESERVED_HEADERS } from './header-names.js';
-import { httpError } from './http-error.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues } from './options.js';
 
 /**
  * Apollo Router-like header rules for subgraph requests (propagate, insert, remove; for

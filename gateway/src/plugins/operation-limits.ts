@@ -9,8 +9,8 @@ import {
 } from 'graphql';
 import type { GatewayPlugin } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
-import { httpError } from './http-error.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues } from './options.js';
+import { httpError } from '../http-error.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues } from '../settings/plugin-options.js';
 import { refuseBeforeParsing } from './refuse-before-parsing.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { GatewayPlugin } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
-import { httpError } from './http-error.js';
+import { httpError } from '../http-error.js';
 
 /**
  * Answers 400 for operations the request does not resolve to one runnable operation:

@@ -2,7 +2,7 @@ import type { GraphQLRequest } from '@apollo/server';
 import type { GraphQLError } from 'graphql';
 import type { GatewayPlugin } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
-import { httpError } from './http-error.js';
+import { httpError } from '../http-error.js';
 import { nestsDeeperThan } from './json-depth.js';
 import { persistedQueryProblem } from './persisted-query-shape.js';
 import { refuseBeforeParsing } from './refuse-before-parsing.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GatewayPlugin } from '../contract/index.js';
-import { isHeaderName, RESERVED_HEADERS } from './header-names.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues } from './options.js';
+import { isHeaderName, RESERVED_HEADERS } from '../header-names.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues } from '../settings/plugin-options.js';
 
 /**
  * Static and generated headers on every GraphQL response, so experiments such as §C's

@@ -1,5 +1,5 @@
 import type { CircuitState } from '../contract/index.js';
-import { OptionIssues } from '../plugins/options.js';
+import { OptionIssues } from '../settings/plugin-options.js';
 import { SlidingCounts } from './sliding-counts.js';
 
 /** Attempts and failures are counted over this window (Hystrix's rolling 10 s). */

@@ -1,5 +1,5 @@
-import type { GatewayConfig, SubgraphOverride } from '../config/types.js';
-import { boolean, integer, type ValueParser } from '../config/values.js';
+import { boolean, integer, type ValueParser } from '../settings/values.js';
+import type { SubgraphOverride } from '../subgraph-overrides.js';
 import type { CircuitBreakerOptions } from './circuit-breaker.js';
 import type { SubgraphRetryOptions } from './retry-policy.js';
 
@@ -20,6 +20,26 @@ export const RESILIENCE_DEFAULTS = Object.freeze({
   circuitMinRequests: 20,
   circuitCooldownMs: 5_000,
 });
+
+/** The gateway-wide settings (SUBGRAPH_RETRIES …), which each subgraph may override. */
+export interface ResilienceSettings {
+  /** Retries of a failed query fetch (never a mutation's), within its timeout; 0 turns them off. */
+  readonly subgraphRetries: number;
+  /** The first retry waits up to this (full jitter), doubling with each retry. */
+  readonly subgraphRetryBackoffMs: number;
+  /** Retries may be at most this share of a subgraph's requests over 10 s… */
+  readonly subgraphRetryBudget: number;
+  /** …plus this many per second. */
+  readonly subgraphRetryMinPerSec: number;
+  /** A circuit breaker per subgraph (SUBGRAPH_CIRCUIT_OPEN while open). */
+  readonly subgraphCircuitBreaker: boolean;
+  /** It opens when this share of the attempts over 10 s failed… */
+  readonly subgraphCircuitFailureRate: number;
+  /** …and there were at least this many. */
+  readonly subgraphCircuitMinRequests: number;
+  /** It lets one probe through this long after opening. */
+  readonly subgraphCircuitCooldownMs: number;
+}
 
 /** A number in [min, max] (above `min` when `minExclusive`), from `0.1` or a number in the file. */
 export function share(min: number, max: number, minExclusive = false): ValueParser<number> {
@@ -71,13 +91,13 @@ export const RESILIENCE_FIELDS = [
 ] as const satisfies readonly {
   suffix: string;
   key: keyof typeof RESILIENCE_DEFAULTS & keyof SubgraphOverride;
-  configKey: keyof GatewayConfig;
+  configKey: keyof ResilienceSettings;
   parse: ValueParser<unknown>;
 }[];
 
 /** One subgraph's retry and breaker settings: its overrides over the global ones. */
 export function resilienceFor(
-  config: GatewayConfig,
+  config: ResilienceSettings,
   override: SubgraphOverride | undefined,
 ): { retry: SubgraphRetryOptions; circuitBreaker?: CircuitBreakerOptions } {
   const retry: SubgraphRetryOptions = {

@@ -1,6 +1,6 @@
 import type { GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { Kind, OperationTypeNode } from 'graphql';
-import { OptionIssues } from '../plugins/options.js';
+import { OptionIssues } from '../settings/plugin-options.js';
 
 export interface SubgraphRetryOptions {
   /** Retries after the first attempt; 0 turns retries off. */

@@ -1,9 +1,9 @@
 import type { SupergraphSdlHook } from '@apollo/gateway';
-import type { SubgraphOverride } from '../config/types.js';
 import type { GatewayPlugin, SupergraphLoadEvent } from '../contract/index.js';
 import { GatewayError, GatewayErrorCode } from '../errors.js';
 import { emitEvent } from '../events.js';
 import type { Logger } from '../logger.js';
+import type { SubgraphOverride } from '../subgraph-overrides.js';
 import type { SupergraphSource } from './source.js';
 import { reasonOf, validateSupergraph } from './validate.js';
 

@@ -1,5 +1,5 @@
-import { integer, type ValueParser } from '../config/values.js';
 import type { ConfigIssue } from '../errors.js';
+import { integer, type ValueParser } from '../settings/values.js';
 
 /**
  * Hot-reload defaults. 10 s: a Kubernetes ConfigMap reaches the pod's volume up to a

@@ -1,6 +1,6 @@
 import { RemoteGraphQLDataSource } from '@apollo/gateway';
 import { newApolloGateway } from '../apollo-telemetry.js';
-import { type SubgraphOverride, subgraphKey } from '../config/types.js';
+import { type SubgraphOverride, subgraphKey } from '../subgraph-overrides.js';
 
 export type Validation = { ok: true; subgraphs: readonly string[] } | { ok: false; reason: string; error?: unknown };
 

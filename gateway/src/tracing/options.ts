@@ -1,8 +1,8 @@
 // The OpenTelemetry settings the config parser reads (the standard OTEL_* variables) and
 // what they resolve to. Pure: importing this loads no part of the OpenTelemetry SDK.
-import type { GatewayConfig } from '../config/types.js';
-import type { Parsed, ValueParser } from '../config/values.js';
+
 import type { ConfigIssue } from '../errors.js';
+import type { Parsed, ValueParser } from '../settings/values.js';
 
 /** The samplers of the OpenTelemetry spec this gateway builds (OTEL_TRACES_SAMPLER). */
 export const OTEL_SAMPLERS = [
@@ -80,19 +80,23 @@ export const samplerRatio: ValueParser<number> = (raw) => {
     : fail(`expected a sampling ratio from 0 to 1, got ${JSON.stringify(raw)}`);
 };
 
-/** The OTEL_* fields of GatewayConfig. */
-export type TracingConfig = Pick<
-  GatewayConfig,
-  | 'otelSdkDisabled'
-  | 'otelServiceName'
-  | 'otelResourceAttributes'
-  | 'otelExporterOtlpEndpoint'
-  | 'otelExporterOtlpTracesEndpoint'
-  | 'otelExporterOtlpProtocol'
-  | 'otelExporterOtlpHeaders'
-  | 'otelTracesSampler'
-  | 'otelTracesSamplerArg'
->;
+/** The OTEL_* settings (tracing is on when an OTLP endpoint is set). */
+export interface TracingConfig {
+  readonly otelSdkDisabled: boolean;
+  /** Unset: `service.name` of `otelResourceAttributes`, else `graphql-gateway`. */
+  readonly otelServiceName?: string;
+  readonly otelResourceAttributes: Readonly<Record<string, string>>;
+  /** A base URL: spans go to `<base>/v1/traces`. */
+  readonly otelExporterOtlpEndpoint?: string;
+  /** The full traces URL; wins over `otelExporterOtlpEndpoint`. */
+  readonly otelExporterOtlpTracesEndpoint?: string;
+  readonly otelExporterOtlpProtocol: OtlpProtocol;
+  /** Sent with every export (a secret: usually an API key). */
+  readonly otelExporterOtlpHeaders: Readonly<Record<string, string>>;
+  readonly otelTracesSampler: OtelSampler;
+  /** The ratio of the `traceidratio` samplers (0 to 1); unset: 1. */
+  readonly otelTracesSamplerArg?: number;
+}
 
 /**
  * An argument for a sampler that reads none would silently change nothing (a ratio of

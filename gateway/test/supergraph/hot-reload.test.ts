@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually, SUPERGRAPH_PATH, settle } from '@fedgw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createGateway } from '../../src/compose/create-gateway.js';
 import { parseConfig } from '../../src/config/parse.js';
 import type { GatewayEvent } from '../../src/contract/index.js';
-import { createGateway, type Gateway } from '../../src/create-gateway.js';
+import type { Gateway } from '../../src/gateway-core.js';
 import { captureLogger } from '../helpers/captured-logger.js';
 import { requestScope } from '../plugins/helpers/scope.js';
 

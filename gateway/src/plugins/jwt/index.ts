@@ -6,10 +6,10 @@
 import type { JWTPayload } from 'jose';
 import type { GatewayPlugin, Identity } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
+import { httpError } from '../../http-error.js';
+import { OptionIssues } from '../../settings/plugin-options.js';
 import { readCredential } from '../auth/bearer.js';
 import { claimHeaderValue } from '../auth/header-values.js';
-import { httpError } from '../http-error.js';
-import { OptionIssues } from '../options.js';
 import { createVerifier, type TokenVerifier } from './keys.js';
 import { checkOptions, type JwtAuthOptions, PLUGIN_NAME } from './options.js';
 

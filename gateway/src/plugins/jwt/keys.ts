@@ -11,7 +11,7 @@ import {
   jwtVerify,
 } from 'jose';
 import type { Logger } from '../../logger.js';
-import type { OptionIssues } from '../options.js';
+import type { OptionIssues } from '../../settings/plugin-options.js';
 import { HMAC_ALGORITHMS, type JwtAlgorithm, type KeySource, PLUGIN_NAME } from './options.js';
 import { createRemoteKeyResolver } from './remote-jwks.js';
 

@@ -2,7 +2,6 @@
 // so the config parser can read JWT_DEFAULTS without loading it.
 import type { JWTVerifyOptions } from 'jose';
 import type { Logger } from '../../logger.js';
-import type { TokenSource } from '../auth/bearer.js';
 import {
   asOptionsObject,
   checkKnownKeys,
@@ -11,7 +10,8 @@ import {
   optionalBoolean,
   optionalDuration,
   optionalNonEmptyString,
-} from '../options.js';
+} from '../../settings/plugin-options.js';
+import type { TokenSource } from '../auth/bearer.js';
 
 export const PLUGIN_NAME = 'jwt';
 

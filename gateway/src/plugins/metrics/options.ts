@@ -1,4 +1,4 @@
-import { asOptionsObject, checkKnownKeys, OptionIssues } from '../options.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
 import { METRICS_DEFAULTS } from './config.js';
 
 export const PLUGIN_NAME = 'metrics';

@@ -1,9 +1,9 @@
 import { GraphQLError } from 'graphql';
 import type { GatewayContext, GatewayPlugin } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
+import { httpError } from '../../http-error.js';
 import { LogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../logger.js';
-import { httpError } from '../http-error.js';
 import { refuseBeforeParsing } from '../refuse-before-parsing.js';
 import { MemoryStore } from './memory-store.js';
 import {

@@ -1,4 +1,4 @@
-import { checkKnownKeys, OptionIssues } from '../options.js';
+import { checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
 import { PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
 

@@ -1,6 +1,6 @@
 import type { ResolvedRequest } from '../../contract/index.js';
 import type { Logger } from '../../logger.js';
-import { asOptionsObject, checkKnownKeys, describe, OptionIssues } from '../options.js';
+import { asOptionsObject, checkKnownKeys, describe, OptionIssues } from '../../settings/plugin-options.js';
 import type { RateLimitStore } from './store.js';
 
 export const PLUGIN_NAME = 'rate-limit';

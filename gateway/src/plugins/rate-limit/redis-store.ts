@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { checkKnownKeys, OptionIssues } from '../options.js';
+import { checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
 import { isRedisUrl, PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
 

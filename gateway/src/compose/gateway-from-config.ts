@@ -1,5 +1,6 @@
+import type { GatewayConfig, PluginName } from '../config/types.js';
 import type { GatewayPlugin } from '../contract/index.js';
-import { type CreateGatewayOptions, createGateway, type Gateway } from '../create-gateway.js';
+import type { Gateway } from '../gateway-core.js';
 import type { Logger } from '../logger.js';
 import { apiKeyAuth } from '../plugins/api-key-auth.js';
 import { clientAwareness } from '../plugins/client-awareness.js';
@@ -7,7 +8,7 @@ import { type HeaderRulesOptions, headerRules } from '../plugins/header-rules.js
 import type { JwtAlgorithm } from '../plugins/jwt/options.js';
 import { responseHeaders } from '../plugins/response-headers.js';
 import { tracingSettings } from '../tracing/options.js';
-import type { GatewayConfig, PluginName } from './types.js';
+import { type CreateGatewayOptions, createGateway } from './create-gateway.js';
 
 /**
  * The gateway a deployment configures by environment: the plugins GATEWAY_PLUGINS names

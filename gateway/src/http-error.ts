@@ -1,6 +1,6 @@
 import { HeaderMap } from '@apollo/server';
 import { GraphQLError } from 'graphql';
-import { CLIENT_ERRORS, type ClientErrorCode } from '../error-registry.js';
+import { CLIENT_ERRORS, type ClientErrorCode } from './error-registry.js';
 
 /**
  * An error a plugin throws to reject a request: Apollo Server answers with the code's

@@ -1,7 +1,7 @@
 // The options toolkit every plugin factory uses: it collects every problem into one list
 // and throws one PluginOptionsError naming each, so a deploy is fixed in one round.
 import { type ConfigIssue, PluginOptionsError } from '../errors.js';
-import { isHeaderName, RESERVED_HEADERS } from './header-names.js';
+import { isHeaderName, RESERVED_HEADERS } from '../header-names.js';
 
 export class OptionIssues {
   readonly issues: ConfigIssue[] = [];

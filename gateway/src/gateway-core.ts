@@ -3,7 +3,6 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { GraphQLError } from 'graphql';
 import { newApolloGateway } from './apollo-telemetry.js';
-import { type GatewayConfig, subgraphKey } from './config/types.js';
 import { createContext } from './context.js';
 import type {
   GatewayContext,
@@ -13,39 +12,34 @@ import type {
   RequestScope,
   ResolvedRequest,
 } from './contract/index.js';
+import type { CoreSettings } from './core-settings.js';
 import { CostEstimator } from './demand-control/cost-estimator.js';
 import { ClientErrorCode } from './error-registry.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
 import { createFormatError } from './format-error.js';
+import { httpError } from './http-error.js';
 import { InboundDeduplication } from './inbound-dedup/index.js';
 import type { Logger } from './logger.js';
-import { demandControl } from './plugins/demand-control.js';
-import { httpError } from './plugins/http-error.js';
-import { operationLimits } from './plugins/operation-limits.js';
-import { operationResolution } from './plugins/operation-resolution.js';
-import { requestShape } from './plugins/request-shape.js';
-import { responseSizeLimit } from './plugins/response-size-limit.js';
-import { trustedDocumentsFromConfig } from './plugins/trusted-documents/from-config.js';
 import { observedQueryPlannerConfig } from './query-plan-cache.js';
 import { logRequest, requestLogPlugin } from './request-log-plugin.js';
 import { resilienceFor } from './resilience/config.js';
 import { SubgraphDataSource } from './subgraph-data-source.js';
-import { supergraphSourceOf } from './supergraph/from-config.js';
+import { subgraphKey } from './subgraph-overrides.js';
 import { supergraphHook } from './supergraph/hot-reload.js';
 import { DataSourceRetirement } from './supergraph/retire.js';
+import type { SupergraphSource } from './supergraph/source.js';
 
-export interface CreateGatewayOptions {
+export interface CoreOptions {
   logger: Logger;
-  /**
-   * The plugins, after the gateway's own checks; hooks run in this order. `config.plugins`
-   * is not read here: `createGatewayFromConfig` builds those and puts them first.
-   */
-  plugins?: readonly GatewayPlugin[];
+  /** Where the supergraph is read from (and polled, for hot reload). */
+  supergraph: SupergraphSource;
+  /** Every plugin, the gateway's own checks included, in the order their hooks run. */
+  plugins: readonly GatewayPlugin[];
 }
 
 /** A gateway that any adapter can mount, with its lifecycle. */
 export interface Gateway extends MountableGateway<GatewayContext> {
-  readonly config: GatewayConfig;
+  readonly config: CoreSettings;
   readonly logger: Logger;
   /** Reads and loads the supergraph, then starts Apollo Server. */
   start(): Promise<void>;
@@ -57,8 +51,13 @@ export interface Gateway extends MountableGateway<GatewayContext> {
 
 type State = 'created' | 'starting' | 'ready' | 'draining' | 'stopped';
 
-export function createGateway(config: GatewayConfig, options: CreateGatewayOptions): Gateway {
-  const { logger } = options;
+/**
+ * The core: Apollo Gateway and Server, the subgraph data sources, the request context and
+ * the lifecycle, around the plugins it is given (compose/ chooses and builds them). Reads
+ * no configuration source and imports no plugin.
+ */
+export function assembleGateway(config: CoreSettings, options: CoreOptions): Gateway {
+  const { logger, supergraph } = options;
   const costs = new CostEstimator(config.defaultListSize);
   // One function for every request's context (the estimator caches per context).
   const costOf = (request: ResolvedRequest) => costs.costOf(request);
@@ -66,27 +65,7 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
   const dedup = config.inboundDeduplicate
     ? new InboundDeduplication({ plugins: () => plugins, logger: logger.child({ component: 'inbound-dedup' }) })
     : undefined;
-  // Operation limits, demand control and the response size limit are always on (the
-  // token limit is enforced by the parser itself): cheap checks first, cost last.
-  const plugins: GatewayPlugin[] = [
-    // Trusted documents before everything: a refused operation is never parsed, checked or
-    // planned. They resolve `extensions.persistedQuery` themselves (any manifest id is one).
-    ...trustedDocumentsFromConfig(config, logger, () => plugins),
-    // Then the request's JSON: how deep it nests, a well-formed automatic persisted query.
-    requestShape(),
-    operationResolution(),
-    operationLimits({
-      maxDepth: config.maxDepth,
-      maxAliases: config.maxAliases,
-      maxRootFields: config.maxRootFields,
-      maxCharacters: config.maxCharacters,
-      maxFields: config.maxFields,
-    }),
-    ...(config.maxCost > 0 ? [demandControl({ maxCost: config.maxCost })] : []),
-    responseSizeLimit(),
-    ...(options.plugins ?? []),
-    ...(dedup ? [dedup.plugin] : []),
-  ];
+  const plugins: GatewayPlugin[] = [...options.plugins, ...(dedup ? [dedup.plugin] : [])];
   const authenticators = plugins.filter((plugin) => plugin.authenticate);
   const wrappers = plugins.flatMap((plugin) => (plugin.aroundRequest ? [plugin.aroundRequest.bind(plugin)] : []));
   const responders = plugins.filter((plugin) => plugin.onResponse);
@@ -96,7 +75,6 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
   const dataSources = new Map<string, SubgraphDataSource>();
   // Data sources a supergraph update replaced, closed once the requests using them ended.
   const retired = new DataSourceRetirement();
-  const supergraph = supergraphSourceOf(config);
   let state: State = 'created';
 
   const gateway = newApolloGateway(
@@ -247,7 +225,7 @@ async function authenticateWith(
   }
 }
 
-function rejectUnknownOverrides(config: GatewayConfig, dataSources: Map<string, SubgraphDataSource>): void {
+function rejectUnknownOverrides(config: CoreSettings, dataSources: Map<string, SubgraphDataSource>): void {
   const unknown = Object.keys(config.subgraphs).filter((name) => !dataSources.has(name));
   if (unknown.length === 0) return;
   const known = [...dataSources.keys()].join(', ');

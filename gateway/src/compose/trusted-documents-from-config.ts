@@ -1,8 +1,8 @@
-import type { GatewayConfig } from '../../config/types.js';
-import type { GatewayPlugin } from '../../contract/index.js';
-import { emitEvent } from '../../events.js';
-import type { Logger } from '../../logger.js';
-import { trustedDocuments } from './index.js';
+import type { GatewayConfig } from '../config/types.js';
+import type { GatewayPlugin } from '../contract/index.js';
+import { emitEvent } from '../events.js';
+import type { Logger } from '../logger.js';
+import { trustedDocuments } from '../plugins/trusted-documents/index.js';
 
 /**
  * The trusted-documents plugin TRUSTED_DOCUMENTS configures, or none. createGateway puts

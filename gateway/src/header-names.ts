@@ -4,6 +4,9 @@
  * client awareness).
  */
 
+/** The gateway's request id: its own validated value, sent to every subgraph and in every log line. */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
 /** An HTTP field name (RFC 9110 `token`), matched in lower case as Node reports incoming headers. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 
@@ -32,5 +35,5 @@ export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   'content-encoding',
   'accept-encoding',
   'accept',
-  'x-request-id',
+  REQUEST_ID_HEADER,
 ]);

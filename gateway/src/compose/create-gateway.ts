@@ -1,0 +1,49 @@
+import type { GatewayConfig } from '../config/types.js';
+import type { GatewayPlugin } from '../contract/index.js';
+import { assembleGateway, type Gateway } from '../gateway-core.js';
+import type { Logger } from '../logger.js';
+import { demandControl } from '../plugins/demand-control.js';
+import { operationLimits } from '../plugins/operation-limits.js';
+import { operationResolution } from '../plugins/operation-resolution.js';
+import { requestShape } from '../plugins/request-shape.js';
+import { responseSizeLimit } from '../plugins/response-size-limit.js';
+import { supergraphSourceOf } from './supergraph-from-config.js';
+import { trustedDocumentsFromConfig } from './trusted-documents-from-config.js';
+
+export interface CreateGatewayOptions {
+  logger: Logger;
+  /**
+   * The plugins, after the gateway's own checks; hooks run in this order. `config.plugins`
+   * is not read here: `createGatewayFromConfig` builds those and puts them first.
+   */
+  plugins?: readonly GatewayPlugin[];
+}
+
+/**
+ * A gateway from `config` with the checks every request goes through, then `options.plugins`.
+ * Operation limits, demand control and the response size limit are always on (the token
+ * limit is enforced by the parser itself): cheap checks first, cost last.
+ */
+export function createGateway(config: GatewayConfig, options: CreateGatewayOptions): Gateway {
+  const { logger } = options;
+  const plugins: GatewayPlugin[] = [
+    // Trusted documents before everything: a refused operation is never parsed, checked or
+    // planned. They resolve `extensions.persistedQuery` themselves (any manifest id is one).
+    // Their load events reach every plugin, so they read the list once it is complete.
+    ...trustedDocumentsFromConfig(config, logger, () => plugins),
+    // Then the request's JSON: how deep it nests, a well-formed automatic persisted query.
+    requestShape(),
+    operationResolution(),
+    operationLimits({
+      maxDepth: config.maxDepth,
+      maxAliases: config.maxAliases,
+      maxRootFields: config.maxRootFields,
+      maxCharacters: config.maxCharacters,
+      maxFields: config.maxFields,
+    }),
+    ...(config.maxCost > 0 ? [demandControl({ maxCost: config.maxCost })] : []),
+    responseSizeLimit(),
+    ...(options.plugins ?? []),
+  ];
+  return assembleGateway(config, { logger, supergraph: supergraphSourceOf(config), plugins });
+}

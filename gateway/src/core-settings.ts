@@ -1,0 +1,36 @@
+import type { ResilienceSettings } from './resilience/config.js';
+import type { SubgraphOverride } from './subgraph-overrides.js';
+
+/** What the gateway core reads of the configuration (a GatewayConfig is one). */
+export interface CoreSettings extends ResilienceSettings {
+  readonly graphqlPath: string;
+  /** How often the supergraph source is checked for a new supergraph (hot reload); 0 turns it off. */
+  readonly supergraphPollIntervalMs: number;
+  /** Keyed by subgraph name in lower case, `-` written as `_`. */
+  readonly subgraphs: Readonly<Record<string, SubgraphOverride>>;
+  readonly subgraphTimeoutMs: number;
+  /** Max open connections per subgraph in the undici pool. */
+  readonly subgraphPoolConnections: number;
+  /** Idle pooled sockets are closed after this; keep it below the subgraphs' own keep-alive timeout. */
+  readonly subgraphKeepAliveMs: number;
+  /** A subgraph answer larger than this is aborted mid-read (SUBGRAPH_RESPONSE_TOO_LARGE). */
+  readonly subgraphMaxResponseBytes: number;
+  /** Identical query fetches in flight at once share one subgraph request (never mutations). */
+  readonly subgraphDeduplicate: boolean;
+  /** Repeated `_entities` representations in one fetch are sent once (default on; off only to measure it). */
+  readonly subgraphDeduplicateRepresentations: boolean;
+  readonly bodyLimitBytes: number;
+  readonly introspection: boolean;
+  readonly landingPage: boolean;
+  /** Replace internal error messages with a generic one and strip non-code extensions. */
+  readonly maskErrors: boolean;
+  readonly maxTokens: number;
+  /** Size assumed for list fields that declare none (`@listSize`) when estimating costs. */
+  readonly defaultListSize: number;
+  /** Subgraph bytes one request may merge into its answer; past it, RESPONSE_TOO_LARGE. */
+  readonly maxResponseBytes: number;
+  /** Identical queries in flight at once share one execution (inbound-dedup/); never mutations. */
+  readonly inboundDeduplicate: boolean;
+  /** APOLLO_TELEMETRY: let @apollo/gateway send its usage metrics to Apollo (off: no outbound connection). */
+  readonly apolloTelemetry: boolean;
+}
