@@ -25,12 +25,8 @@ export interface CoreSettings extends ResilienceSettings {
   /** Replace internal error messages with a generic one and strip non-code extensions. */
   readonly maskErrors: boolean;
   readonly maxTokens: number;
-  /** Size assumed for list fields that declare none (`@listSize`) when estimating costs. */
-  readonly defaultListSize: number;
   /** Subgraph bytes one request may merge into its answer; past it, RESPONSE_TOO_LARGE. */
   readonly maxResponseBytes: number;
-  /** Identical queries in flight at once share one execution (inbound-dedup/); never mutations. */
-  readonly inboundDeduplicate: boolean;
   /** APOLLO_TELEMETRY: let @apollo/gateway send its usage metrics to Apollo (off: no outbound connection). */
   readonly apolloTelemetry: boolean;
 }

@@ -3,7 +3,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { GraphQLError } from 'graphql';
 import { newApolloGateway } from './apollo-telemetry.js';
-import { createContext } from './context.js';
+import { type CostOf, createContext } from './context.js';
 import type {
   GatewayContext,
   GatewayPlugin,
@@ -13,15 +13,13 @@ import type {
   ResolvedRequest,
 } from './contract/index.js';
 import type { CoreSettings } from './core-settings.js';
-import { CostEstimator } from './demand-control/cost-estimator.js';
 import { ClientErrorCode } from './error-registry.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
+import { withExecuteHooks } from './execute-hooks.js';
 import { createFormatError } from './format-error.js';
 import { httpError } from './http-error.js';
-import { InboundDeduplication } from './inbound-dedup/index.js';
 import type { Logger } from './logger.js';
 import { observedQueryPlannerConfig } from './query-plan-cache.js';
-import { logRequest, requestLogPlugin } from './request-log-plugin.js';
 import { resilienceFor } from './resilience/config.js';
 import { SubgraphDataSource } from './subgraph-data-source.js';
 import { subgraphKey } from './subgraph-overrides.js';
@@ -35,6 +33,8 @@ export interface CoreOptions {
   supergraph: SupergraphSource;
   /** Every plugin, the gateway's own checks included, in the order their hooks run. */
   plugins: readonly GatewayPlugin[];
+  /** `context.estimateCost`: demand control's estimate (default: every operation costs 0). */
+  estimateCost?: CostOf;
 }
 
 /** A gateway that any adapter can mount, with its lifecycle. */
@@ -58,20 +58,11 @@ type State = 'created' | 'starting' | 'ready' | 'draining' | 'stopped';
  */
 export function assembleGateway(config: CoreSettings, options: CoreOptions): Gateway {
   const { logger, supergraph } = options;
-  const costs = new CostEstimator(config.defaultListSize);
-  // One function for every request's context (the estimator caches per context).
-  const costOf = (request: ResolvedRequest) => costs.costOf(request);
-  // Identical queries in flight share one execution (INBOUND_DEDUPLICATE); reads the plugins once built.
-  const dedup = config.inboundDeduplicate
-    ? new InboundDeduplication({ plugins: () => plugins, logger: logger.child({ component: 'inbound-dedup' }) })
-    : undefined;
-  const plugins: GatewayPlugin[] = [...options.plugins, ...(dedup ? [dedup.plugin] : [])];
+  const { plugins } = options;
   const authenticators = plugins.filter((plugin) => plugin.authenticate);
   const wrappers = plugins.flatMap((plugin) => (plugin.aroundRequest ? [plugin.aroundRequest.bind(plugin)] : []));
   const responders = plugins.filter((plugin) => plugin.onResponse);
   const readinessHolds = plugins.filter((plugin) => plugin.isReady);
-  // Who made each request, for its log line (absent when authentication rejected it).
-  const contexts = new WeakMap<RequestScope, GatewayContext>();
   const dataSources = new Map<string, SubgraphDataSource>();
   // Data sources a supergraph update replaced, closed once the requests using them ended.
   const retired = new DataSourceRetirement();
@@ -117,12 +108,10 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     },
     config.apolloTelemetry,
   );
-  // Cost declarations (@cost, @listSize) are read from each supergraph the gateway loads.
-  gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => costs.useSupergraph(coreSupergraphSdl));
 
   const server = new ApolloServer<GatewayContext>({
-    // Deduplication wraps the executor: it runs after auth, rate limit and every check, per caller.
-    gateway: dedup ? dedup.wrap(gateway) : gateway,
+    // Plugins' aroundExecute (inbound deduplication) run after auth, rate limit and every check, per caller.
+    gateway: withExecuteHooks(gateway, plugins),
     introspection: config.introspection,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
@@ -139,7 +128,6 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
       config.landingPage
         ? ApolloServerPluginLandingPageLocalDefault({ footer: false })
         : ApolloServerPluginLandingPageDisabled(),
-      requestLogPlugin(logger),
       retired.apolloPlugin(),
       ...plugins.flatMap((plugin) => (plugin.apollo ? [plugin.apollo] : [])),
     ],
@@ -157,14 +145,14 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
         const found = await authenticateWith(plugin, scope, logger);
         if (found) identity = { ...identity, ...found };
       }
-      const context = createContext(scope, Object.freeze(identity), config.maxResponseBytes, costOf);
-      contexts.set(scope, context);
+      const context = createContext(scope, Object.freeze(identity), config.maxResponseBytes, options.estimateCost);
+      // Who made the request, for its log line (absent when authentication rejected it).
+      scope.identity = context.identity;
       return context;
     },
     isReady: () => state === 'ready' && readinessHolds.every((plugin) => plugin.isReady?.() !== false),
     isDraining: () => state === 'draining' || state === 'stopped',
     onResponse: (scope, status) => {
-      logRequest(logger, scope, status, contexts.get(scope)?.identity);
       for (const plugin of responders) plugin.onResponse?.(scope, status);
     },
     // Only when a plugin wraps requests (tracing), so adapters pay nothing otherwise.

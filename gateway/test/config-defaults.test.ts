@@ -5,7 +5,7 @@ import { CONFIG_FIELDS, parseConfig } from '../src/config/parse.js';
 import type { GatewayConfig } from '../src/config/types.js';
 import { API_KEY_DEFAULTS } from '../src/plugins/api-key-auth.js';
 import { CLIENT_AWARENESS_DEFAULTS } from '../src/plugins/client-awareness.js';
-import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../src/plugins/demand-control.js';
+import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../src/plugins/demand-control/index.js';
 import { JWT_DEFAULTS } from '../src/plugins/jwt/options.js';
 import { DEFAULT_OPERATION_LIMITS } from '../src/plugins/operation-limits.js';
 import { RATE_LIMIT_DEFAULTS } from '../src/plugins/rate-limit/index.js';

@@ -3,7 +3,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestScope } from '../src/contract/index.js';
-import { tracingPlugin } from '../src/tracing/plugin.js';
+import { tracingPlugin } from '../src/plugins/tracing/plugin.js';
 import { issueFields, optionsError } from './plugins/helpers/options-error.js';
 
 /** The real SDK, exporting to memory: the spans the plugin ends for requests refused before Apollo ran. */

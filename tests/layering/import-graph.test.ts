@@ -41,8 +41,8 @@ const edges = [...graph].flatMap(([from, targets]) => targets.map((to) => ({ fro
 const layer = (file: string) => (file.includes('/') ? (file.split('/')[0] as string) : 'core');
 /** Files that are the package's public entry points: they may re-export from anywhere. */
 const ENTRY = new Set(['index.ts']);
-const PLUGIN_LAYERS = new Set(['plugins', 'tracing']);
-const CORE_EXCLUDED = new Set(['plugins', 'tracing', 'config', 'compose']);
+const PLUGIN_LAYERS = new Set(['plugins']);
+const CORE_EXCLUDED = new Set(['plugins', 'config', 'compose']);
 
 /** Every import from a file that `from` accepts to a file that `to` accepts. */
 const importsBetween = (from: (file: string) => boolean, to: (file: string) => boolean) =>

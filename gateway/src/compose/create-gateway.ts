@@ -2,9 +2,12 @@ import type { GatewayConfig } from '../config/types.js';
 import type { GatewayPlugin } from '../contract/index.js';
 import { assembleGateway, type Gateway } from '../gateway-core.js';
 import type { Logger } from '../logger.js';
-import { demandControl } from '../plugins/demand-control.js';
+import { CostEstimator, costDeclarations } from '../plugins/demand-control/cost-estimator.js';
+import { demandControl } from '../plugins/demand-control/index.js';
+import { inboundDeduplication } from '../plugins/inbound-dedup/index.js';
 import { operationLimits } from '../plugins/operation-limits.js';
 import { operationResolution } from '../plugins/operation-resolution.js';
+import { requestLog } from '../plugins/request-log.js';
 import { requestShape } from '../plugins/request-shape.js';
 import { responseSizeLimit } from '../plugins/response-size-limit.js';
 import { supergraphSourceOf } from './supergraph-from-config.js';
@@ -26,7 +29,11 @@ export interface CreateGatewayOptions {
  */
 export function createGateway(config: GatewayConfig, options: CreateGatewayOptions): Gateway {
   const { logger } = options;
+  // One estimate per request, read by demand control and RATE_LIMIT_COST=estimated alike.
+  const costs = new CostEstimator(config.defaultListSize);
   const plugins: GatewayPlugin[] = [
+    requestLog(logger),
+    costDeclarations(costs),
     // Trusted documents before everything: a refused operation is never parsed, checked or
     // planned. They resolve `extensions.persistedQuery` themselves (any manifest id is one).
     // Their load events reach every plugin, so they read the list once it is complete.
@@ -44,6 +51,15 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     ...(config.maxCost > 0 ? [demandControl({ maxCost: config.maxCost })] : []),
     responseSizeLimit(),
     ...(options.plugins ?? []),
+    // Identical queries in flight share one execution: last, so every caller passed every check.
+    ...(config.inboundDeduplicate
+      ? [inboundDeduplication({ plugins: () => plugins, logger: logger.child({ component: 'inbound-dedup' }) })]
+      : []),
   ];
-  return assembleGateway(config, { logger, supergraph: supergraphSourceOf(config), plugins });
+  return assembleGateway(config, {
+    logger,
+    supergraph: supergraphSourceOf(config),
+    plugins,
+    estimateCost: (request) => costs.costOf(request),
+  });
 }

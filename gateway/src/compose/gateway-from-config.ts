@@ -7,7 +7,7 @@ import { clientAwareness } from '../plugins/client-awareness.js';
 import { type HeaderRulesOptions, headerRules } from '../plugins/header-rules.js';
 import type { JwtAlgorithm } from '../plugins/jwt/options.js';
 import { responseHeaders } from '../plugins/response-headers.js';
-import { tracingSettings } from '../tracing/options.js';
+import { tracingSettings } from '../plugins/tracing/options.js';
 import { type CreateGatewayOptions, createGateway } from './create-gateway.js';
 
 /**
@@ -91,7 +91,7 @@ export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): 
   // replaces any a header rule propagated. The SDK is loaded only then.
   const tracing = tracingSettings(config);
   if (tracing) {
-    const { startTracing } = await import('../tracing/index.js');
+    const { startTracing } = await import('../plugins/tracing/index.js');
     plugins.push(await startTracing(tracing, { route: config.graphqlPath, logger }));
   }
   return plugins;

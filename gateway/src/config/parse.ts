@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
 import { API_KEY_DEFAULTS } from '../plugins/api-key-auth.js';
 import { CLIENT_AWARENESS_DEFAULTS } from '../plugins/client-awareness.js';
-import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../plugins/demand-control.js';
+import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../plugins/demand-control/index.js';
 import { HEADER_RULES_DEFAULTS } from '../plugins/header-rules.js';
 import { JWT_DEFAULTS } from '../plugins/jwt/options.js';
 import { checkMetricsConfig, METRICS_DEFAULTS } from '../plugins/metrics/config.js';
@@ -15,6 +15,16 @@ import {
   RATE_LIMIT_FAILURE_MODES,
   RATE_LIMIT_KEYS,
 } from '../plugins/rate-limit/options.js';
+import {
+  checkTracingConfig,
+  exporterHeaders,
+  OTEL_SAMPLERS,
+  OTLP_PROTOCOLS,
+  resourceAttributes,
+  samplerRatio,
+  TRACING_DEFAULTS,
+  type TracingConfig,
+} from '../plugins/tracing/options.js';
 import { RESILIENCE_DEFAULTS, RESILIENCE_FIELDS } from '../resilience/config.js';
 import {
   boolean,
@@ -33,16 +43,6 @@ import {
   type ValueParser,
 } from '../settings/values.js';
 import { checkSupergraphSource, pollInterval, SUPERGRAPH_RELOAD_DEFAULTS } from '../supergraph/options.js';
-import {
-  checkTracingConfig,
-  exporterHeaders,
-  OTEL_SAMPLERS,
-  OTLP_PROTOCOLS,
-  resourceAttributes,
-  samplerRatio,
-  TRACING_DEFAULTS,
-  type TracingConfig,
-} from '../tracing/options.js';
 import { closestName } from './closest-name.js';
 import { settingsWithoutTheirFeature } from './feature-settings.js';
 import { apiKeys, headerPairs, pluginList } from './plugin-values.js';

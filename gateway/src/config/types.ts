@@ -2,8 +2,8 @@ import type { CoreSettings } from '../core-settings.js';
 import { LOG_LEVELS, type LoggerSettings, type LogLevel } from '../logger.js';
 import type { ApiKeyEntry } from '../plugins/api-key-auth.js';
 import type { RateLimitFailureMode, RateLimitKey } from '../plugins/rate-limit/options.js';
+import type { TracingConfig } from '../plugins/tracing/options.js';
 import { type SubgraphOverride, subgraphKey } from '../subgraph-overrides.js';
-import type { TracingConfig } from '../tracing/options.js';
 
 export type { ApiKeyEntry, LogLevel, SubgraphOverride };
 export { LOG_LEVELS, subgraphKey };
@@ -132,4 +132,8 @@ export interface GatewayConfig extends CoreSettings, TracingConfig, LoggerSettin
   readonly maxFields: number;
   /** Demand control: operations whose estimated cost is above this get 400 COST_ESTIMATED_TOO_EXPENSIVE; 0 turns it off. */
   readonly maxCost: number;
+  /** Identical queries in flight at once share one execution (plugins/inbound-dedup/); never mutations. */
+  readonly inboundDeduplicate: boolean;
+  /** Size assumed for list fields that declare none (`@listSize`) when estimating costs. */
+  readonly defaultListSize: number;
 }

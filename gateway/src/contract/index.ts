@@ -16,5 +16,12 @@ export type {
 } from './events.js';
 export type { Identity } from './identity.js';
 export type { MetricsEndpoint, MetricsScrape, MountableGateway } from './mountable-gateway.js';
-export type { GatewayPlugin, SubgraphRequest, SubgraphResponse } from './plugin.js';
+export type {
+  ExecutionRequest,
+  ExecutionResult,
+  GatewayPlugin,
+  SubgraphRequest,
+  SubgraphResponse,
+  Supergraph,
+} from './plugin.js';
 export type { RequestScope } from './request-scope.js';

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerOptionsWithGateway, ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLSchema } from 'graphql';
 import type { GatewayContext } from './context.js';
 import type { GatewayEvent } from './events.js';
 import type { Identity } from './identity.js';
@@ -18,6 +19,22 @@ export interface SubgraphResponse {
   readonly headers: IncomingHttpHeaders;
   readonly context: GatewayContext;
 }
+
+/** A supergraph the gateway is about to serve: at start, and after each hot reload validated it. */
+export interface Supergraph {
+  /** The supergraph SDL, as its source delivered it (Federation's join and link directives included). */
+  readonly sdl: string;
+  /** The API schema clients query (what introspection shows). */
+  readonly schema: GraphQLSchema;
+  /** Its subgraph names, in `subgraphKey` form (lower case, `-` as `_`). */
+  readonly subgraphs: readonly string[];
+}
+
+type GatewayInterface = ApolloServerOptionsWithGateway<GatewayContext>['gateway'];
+type Executor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>['executor']>;
+/** One resolved operation on its way to the query planner and the subgraphs. */
+export type ExecutionRequest = Parameters<Executor>[0];
+export type ExecutionResult = Awaited<ReturnType<Executor>>;
 
 /**
  * A gateway plugin: a named bundle of optional hooks, one per stage a gateway needs.
@@ -49,6 +66,20 @@ export interface GatewayPlugin {
   authenticate?(scope: RequestScope): Promise<Partial<Identity> | undefined> | Partial<Identity> | undefined;
   /** Operation-level hooks (rate limits, limits, response headers). Throw `httpError()` to reject. */
   readonly apollo?: ApolloServerPlugin<GatewayContext>;
+  /**
+   * Sees each supergraph before it serves (at start and on every hot reload), to prepare what
+   * it reads per request (cost directives, authorization rules). Throwing refuses that
+   * supergraph: the gateway does not start, or a reload is rejected and the previous
+   * supergraph keeps serving (plugins that had already seen the refused one see the previous
+   * one again).
+   */
+  onSupergraph?(supergraph: Supergraph): void | Promise<void>;
+  /**
+   * Wraps the execution of each operation that passed every check (query planning and the
+   * subgraph fetches). May answer without calling `execute` (inbound deduplication joins an
+   * identical execution in flight); otherwise calls it once and returns what it returns.
+   */
+  aroundExecute?(request: ExecutionRequest, execute: () => Promise<ExecutionResult>): Promise<ExecutionResult>;
   /** Edits the headers of each subgraph request. Plugins run in the gateway's plugin order. */
   onSubgraphRequest?(request: SubgraphRequest): void;
   /** Sees the headers of each subgraph response. */

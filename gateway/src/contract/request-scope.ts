@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Identity } from './identity.js';
 
 /**
  * What one HTTP request looks like to the gateway core, whatever the framework.
@@ -13,6 +14,8 @@ export interface RequestScope {
   readonly ip: string;
   /** `process.hrtime.bigint()` when the request arrived. */
   readonly startedAt: bigint;
+  /** Set by the gateway once the request is authenticated: who made it (for its log line). */
+  identity?: Identity;
   /** Set by the gateway once the operation is parsed. */
   operationName?: string | undefined;
   /**

@@ -1,9 +1,10 @@
 import type { SupergraphSdlHook } from '@apollo/gateway';
-import type { GatewayPlugin, SupergraphLoadEvent } from '../contract/index.js';
+import type { GatewayPlugin, Supergraph, SupergraphLoadEvent } from '../contract/index.js';
 import { GatewayError, GatewayErrorCode } from '../errors.js';
 import { emitEvent } from '../events.js';
 import type { Logger } from '../logger.js';
 import type { SubgraphOverride } from '../subgraph-overrides.js';
+import { offerToPlugins } from './offer-to-plugins.js';
 import type { SupergraphSource } from './source.js';
 import { reasonOf, validateSupergraph } from './validate.js';
 
@@ -13,7 +14,7 @@ export interface SupergraphReloadOptions {
   pollIntervalMs: number;
   /** `config.subgraphs`: URL overrides, and names a new supergraph must still have. */
   overrides: Readonly<Record<string, SubgraphOverride>>;
-  /** Observers of `supergraph-load` events (the metrics plugin). */
+  /** Shown each supergraph before it serves (`onSupergraph`); observers of `supergraph-load` events. */
   plugins: readonly GatewayPlugin[];
   logger: Logger;
   /** APOLLO_TELEMETRY, for the trial gateway each new supergraph is validated in. */
@@ -46,14 +47,20 @@ export function supergraphHook(options: SupergraphReloadOptions): SupergraphSdlH
       overrides: options.overrides,
       apolloTelemetry: options.apolloTelemetry,
     });
-    if (!first.ok) {
-      emit('rejected', first.reason);
+    const refuse: (reason: string, error?: unknown) => never = (reason, error) => {
+      emit('rejected', reason);
       throw new GatewayError(
         GatewayErrorCode.SUPERGRAPH_INVALID,
-        `the supergraph ${source.description} is invalid: ${first.reason}`,
-        { cause: first.error ?? new Error(first.reason) },
+        `the supergraph ${source.description} is invalid: ${reason}`,
+        {
+          cause: error ?? new Error(reason),
+        },
       );
-    }
+    };
+    if (!first.ok) refuse(first.reason, first.error);
+    let serving: Supergraph = { sdl: text, schema: first.schema, subgraphs: first.subgraphs };
+    const offer = await offerToPlugins(options.plugins, serving, undefined, logger);
+    if (!offer.ok) refuse(offer.reason, offer.error);
     emit('applied');
     if (options.pollIntervalMs === 0) return { supergraphSdl: text };
 
@@ -71,12 +78,18 @@ export function supergraphHook(options: SupergraphReloadOptions): SupergraphSdlH
         if (!checked.ok) return reject(checked.reason);
         const missing = missingOverrides(options.overrides, checked.subgraphs);
         if (missing) return reject(missing);
+        const candidate: Supergraph = { sdl: next, schema: checked.schema, subgraphs: checked.subgraphs };
+        const offer = await offerToPlugins(options.plugins, candidate, serving, logger);
+        if (closed) return;
+        if (!offer.ok) return reject(offer.reason);
         try {
           // Synchronous: the new schema, planner and data sources are in place when it returns.
           update(next);
         } catch (error) {
+          await offerToPlugins(options.plugins, serving, undefined, logger);
           return reject(reasonOf(error));
         }
+        serving = candidate;
         logger.info({ source: source.kind, subgraphs: checked.subgraphs }, 'supergraph reloaded');
         emit('applied');
       },

@@ -1,8 +1,11 @@
 import { RemoteGraphQLDataSource } from '@apollo/gateway';
+import type { GraphQLSchema } from 'graphql';
 import { newApolloGateway } from '../apollo-telemetry.js';
 import { type SubgraphOverride, subgraphKey } from '../subgraph-overrides.js';
 
-export type Validation = { ok: true; subgraphs: readonly string[] } | { ok: false; reason: string; error?: unknown };
+export type Validation =
+  | { ok: true; subgraphs: readonly string[]; schema: GraphQLSchema }
+  | { ok: false; reason: string; error?: unknown };
 
 export interface ValidateOptions {
   /** `config.subgraphs`: per-subgraph overrides, keyed in `subgraphKey` form. */
@@ -39,6 +42,10 @@ export async function validateSupergraph(sdl: string, options: ValidateOptions =
     },
     options.apolloTelemetry ?? false,
   );
+  let schema: GraphQLSchema | undefined;
+  trial.onSchemaLoadOrUpdate(({ apiSchema }) => {
+    schema = apiSchema;
+  });
   try {
     await trial.load();
   } catch (error) {
@@ -47,7 +54,8 @@ export async function validateSupergraph(sdl: string, options: ValidateOptions =
     await trial.stop();
   }
   if (missingUrl.length > 0) return { ok: false, reason: `subgraph without a URL: ${missingUrl.join(', ')}` };
-  return { ok: true, subgraphs: seen };
+  if (!schema) return { ok: false, reason: 'no API schema was built' };
+  return { ok: true, subgraphs: seen, schema };
 }
 
 /** The first line of the error, bounded: enough to act on, never a page of SDL. */

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { SUPERGRAPH_PATH } from '@fedgw/test-support';
 import { buildSchema, type FragmentDefinitionNode, Kind, type OperationDefinitionNode, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { readCostDirectives } from '../../src/demand-control/cost-directives.js';
-import { estimateCost } from '../../src/demand-control/estimate-cost.js';
+import { readCostDirectives } from '../../src/plugins/demand-control/cost-directives.js';
+import { estimateCost } from '../../src/plugins/demand-control/estimate-cost.js';
 
 const SDL = `
   schema @link(url: "https://specs.apollo.dev/cost/v0.1", import: ["@listSize", { name: "@cost", as: "@weight" }]) {

@@ -14,9 +14,9 @@ import {
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import type { GatewayPlugin } from '../contract/index.js';
-import { LogThrottle } from '../log-throttle.js';
-import type { Logger } from '../logger.js';
+import type { GatewayPlugin } from '../../contract/index.js';
+import { LogThrottle } from '../../log-throttle.js';
+import type { Logger } from '../../logger.js';
 import type { TracingSettings } from './options.js';
 import { tracingPlugin } from './plugin.js';
 

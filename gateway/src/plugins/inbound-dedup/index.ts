@@ -1,20 +1,24 @@
-import type { ApolloServerOptionsWithGateway } from '@apollo/server';
-import type { GatewayContext, GatewayPlugin, SubgraphResponse } from '../contract/index.js';
-import { shareableHeaders } from '../dedup/shareable-headers.js';
-import { emitEvent } from '../events.js';
-import type { Logger } from '../logger.js';
+import type {
+  ExecutionRequest,
+  ExecutionResult,
+  GatewayContext,
+  GatewayPlugin,
+  SubgraphResponse,
+} from '../../contract/index.js';
+import { shareableHeaders } from '../../dedup/shareable-headers.js';
+import { emitEvent } from '../../events.js';
+import type { Logger } from '../../logger.js';
 import { deduplicationKey } from './key.js';
-
-type GatewayInterface = ApolloServerOptionsWithGateway<GatewayContext>['gateway'];
-type LoadResult = Awaited<ReturnType<GatewayInterface['load']>>;
-type Executor = NonNullable<LoadResult['executor']>;
-type ExecutorRequest = Parameters<Executor>[0];
-type ExecutionResult = Awaited<ReturnType<Executor>>;
 
 export interface InboundDeduplicationOptions {
   /** Every gateway plugin: subgraph response hooks are replayed for callers that joined. */
   plugins: () => readonly GatewayPlugin[];
   logger: Logger;
+}
+
+/** The plugin (put it last: it runs after every other plugin's checks). */
+export function inboundDeduplication(options: InboundDeduplicationOptions): GatewayPlugin {
+  return new InboundDeduplication(options).plugin;
 }
 
 /** One execution in flight, and what its subgraphs answered (for the callers that join it). */
@@ -27,8 +31,8 @@ interface Execution {
 /**
  * Inbound request deduplication (INBOUND_DEDUPLICATE): identical queries in flight at the
  * same time share one execution, so N callers cost one query plan run and one set of
- * subgraph fetches. It wraps the executor Apollo Server gets from `@apollo/gateway`, so it
- * runs after everything per request (authentication, rate limit, operation limits, demand
+ * subgraph fetches. It wraps the execution (`aroundExecute`), so it runs after everything
+ * per request (authentication, rate limit, operation limits, demand
  * control, trusted documents all still see every caller) and before any subgraph is called.
  * Each caller keeps its own HTTP request and response (status, headers, request id,
  * log line): only the execution result is shared, as a copy per caller.
@@ -40,12 +44,12 @@ interface Execution {
  * Nothing a client does cancels an execution (the gateway never aborts subgraph fetches
  * when a client goes away), so a caller that disconnects does not cancel the others.
  */
-export class InboundDeduplication {
+class InboundDeduplication {
   readonly #options: InboundDeduplicationOptions;
   readonly #inFlight = new Map<string, Execution>();
   /** The subgraph responses of each execution in flight, by the context that runs it. */
   readonly #recording = new WeakMap<GatewayContext, SubgraphResponse[]>();
-  /** Records subgraph responses for the callers that join; put it in the gateway's plugins. */
+  /** Executes or joins, and records subgraph responses for the callers that join. */
   readonly plugin: GatewayPlugin;
 
   constructor(options: InboundDeduplicationOptions) {
@@ -55,25 +59,13 @@ export class InboundDeduplication {
       onSubgraphResponse: (response) => {
         this.#recording.get(response.context)?.push(response);
       },
+      aroundExecute: (request, execute) => this.#execute(request, execute),
     };
   }
 
-  /** The gateway Apollo Server should use: the same one, its executor deduplicated. */
-  wrap(gateway: GatewayInterface): GatewayInterface {
-    return {
-      onSchemaLoadOrUpdate: (callback) => gateway.onSchemaLoadOrUpdate(callback),
-      stop: () => gateway.stop(),
-      load: async (options) => {
-        const loaded = await gateway.load(options);
-        const { executor } = loaded;
-        return { ...loaded, executor: executor && ((request) => this.#execute(executor, request)) };
-      },
-    };
-  }
-
-  async #execute(executor: Executor, request: ExecutorRequest): Promise<ExecutionResult> {
+  async #execute(request: ExecutionRequest, execute: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
     // Only queries: a mutation (or subscription) runs once per request, whatever its twins.
-    if (request.operation.operation !== 'query') return executor(request);
+    if (request.operation.operation !== 'query') return execute();
     const context = request.context as GatewayContext;
     const key = deduplicationKey({ ...request, context });
     const running = this.#inFlight.get(key);
@@ -90,7 +82,7 @@ export class InboundDeduplication {
     }
     const responses: SubgraphResponse[] = [];
     this.#recording.set(context, responses);
-    const result = executor(request).finally(() => {
+    const result = execute().finally(() => {
       this.#inFlight.delete(key);
       this.#recording.delete(context);
     });

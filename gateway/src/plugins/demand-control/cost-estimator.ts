@@ -1,5 +1,5 @@
 import { type FragmentDefinitionNode, Kind } from 'graphql';
-import type { GatewayContext, ResolvedRequest } from '../contract/index.js';
+import type { GatewayContext, GatewayPlugin, ResolvedRequest } from '../../contract/index.js';
 import { type CostDirectives, NO_COST_DIRECTIVES, readCostDirectives } from './cost-directives.js';
 import { estimateCost } from './estimate-cost.js';
 
@@ -40,4 +40,9 @@ export class CostEstimator {
     this.#costs.set(request.contextValue, cost);
     return cost;
   }
+}
+
+/** Keeps `estimator` on the cost declarations of the supergraph being served. */
+export function costDeclarations(estimator: CostEstimator): GatewayPlugin {
+  return { name: 'cost-declarations', onSupergraph: ({ sdl }) => estimator.useSupergraph(sdl) };
 }

@@ -1,7 +1,7 @@
-import type { GatewayPlugin } from '../contract/index.js';
-import { ClientErrorCode } from '../error-registry.js';
-import { httpError } from '../http-error.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues } from '../settings/plugin-options.js';
+import type { GatewayPlugin } from '../../contract/index.js';
+import { ClientErrorCode } from '../../error-registry.js';
+import { httpError } from '../../http-error.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
 
 export interface DemandControlOptions {
   /** Operations whose estimated cost is above this are refused. Default: 25,000 */

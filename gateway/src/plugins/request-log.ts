@@ -1,7 +1,19 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { GatewayContext } from './contract/index.js';
-import { isClientSafe } from './error-registry.js';
-import type { Logger } from './logger.js';
+import type { GatewayContext, GatewayPlugin } from '../contract/index.js';
+import { isClientSafe } from '../error-registry.js';
+import type { Logger } from '../logger.js';
+
+/**
+ * The gateway's one log line per request (at info, when its response is sent) and the
+ * errors behind masked answers. Always on: compose/ puts it first.
+ */
+export function requestLog(logger: Logger): GatewayPlugin {
+  return {
+    name: 'request-log',
+    apollo: requestLogPlugin(logger),
+    onResponse: (scope, status) => logRequest(logger, scope, status, scope.identity),
+  };
+}
 
 /**
  * Records the operation name on the request scope (for the one log line per request

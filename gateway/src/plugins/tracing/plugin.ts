@@ -9,8 +9,8 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import type { GatewayEvent, GatewayPlugin, RequestScope } from '../contract/index.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues } from '../settings/plugin-options.js';
+import type { GatewayEvent, GatewayPlugin, RequestScope } from '../../contract/index.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
 
 export const PLUGIN_NAME = 'tracing';
 

@@ -1,8 +1,8 @@
 // The OpenTelemetry settings the config parser reads (the standard OTEL_* variables) and
 // what they resolve to. Pure: importing this loads no part of the OpenTelemetry SDK.
 
-import type { ConfigIssue } from '../errors.js';
-import type { Parsed, ValueParser } from '../settings/values.js';
+import type { ConfigIssue } from '../../errors.js';
+import type { Parsed, ValueParser } from '../../settings/values.js';
 
 /** The samplers of the OpenTelemetry spec this gateway builds (OTEL_TRACES_SAMPLER). */
 export const OTEL_SAMPLERS = [
