@@ -37,21 +37,25 @@ export { createFormatError, MASKED_MESSAGE } from './format-error.js';
 export { assembleGateway, type CoreOptions, type Gateway } from './gateway-core.js';
 export { httpError } from './http-error.js';
 export { createLogger, type Logger } from './logger.js';
-export { type ApiKeyAuthOptions, apiKeyAuth } from './plugins/api-key-auth.js';
+export { type ApiKeyAuthOptions, apiKeyAuth } from './plugins/api-key/index.js';
 export {
   CLIENT_NAME_HEADER,
   CLIENT_VERSION_HEADER,
   type ClientAwarenessOptions,
   clientAwareness,
-} from './plugins/client-awareness.js';
+} from './plugins/client-awareness/index.js';
 export {
   type HeaderRulesOptions,
   headerRules,
   type RequestHeaderRule,
   type ResponseHeaderRule,
-} from './plugins/header-rules.js';
-export { DEFAULT_OPERATION_LIMITS, type OperationLimitsOptions, operationLimits } from './plugins/operation-limits.js';
-export { type ResponseHeader, type ResponseHeadersOptions, responseHeaders } from './plugins/response-headers.js';
+} from './plugins/header-rules/index.js';
+export {
+  DEFAULT_OPERATION_LIMITS,
+  type OperationLimitsOptions,
+  operationLimits,
+} from './plugins/operation-limits/index.js';
+export { type ResponseHeader, type ResponseHeadersOptions, responseHeaders } from './plugins/response-headers/index.js';
 export {
   parseManifest,
   type TrustedDocumentsMode,

@@ -2,7 +2,7 @@
  * How many bytes of subgraph answers one client request may still merge into its
  * response (MAX_RESPONSE_BYTES). The data source takes from it as bodies arrive; once it
  * is spent, later fetches of that request are not sent, and the response is replaced by
- * one RESPONSE_TOO_LARGE error (see plugins/response-size-limit.ts). A 184-byte query
+ * one RESPONSE_TOO_LARGE error (see plugins/response-size-limit/). A 184-byte query
  * can otherwise make the gateway build (and its client download) megabytes.
  */
 export class ResponseBudget {

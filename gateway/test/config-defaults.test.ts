@@ -3,11 +3,11 @@ import { ROOT } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FIELDS, parseConfig } from '../src/config/parse.js';
 import type { GatewayConfig } from '../src/config/types.js';
-import { API_KEY_DEFAULTS } from '../src/plugins/api-key-auth.js';
-import { CLIENT_AWARENESS_DEFAULTS } from '../src/plugins/client-awareness.js';
+import { API_KEY_DEFAULTS } from '../src/plugins/api-key/index.js';
+import { CLIENT_AWARENESS_DEFAULTS } from '../src/plugins/client-awareness/index.js';
 import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../src/plugins/demand-control/index.js';
 import { JWT_DEFAULTS } from '../src/plugins/jwt/options.js';
-import { DEFAULT_OPERATION_LIMITS } from '../src/plugins/operation-limits.js';
+import { DEFAULT_OPERATION_LIMITS } from '../src/plugins/operation-limits/index.js';
 import { RATE_LIMIT_DEFAULTS } from '../src/plugins/rate-limit/index.js';
 
 // Every page that documents settings: the README and docs/*.md (the generated reference among them).

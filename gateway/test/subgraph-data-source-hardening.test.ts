@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { closedPortUrl, json, startTestHttpServer, type TestHttpServer, writeEndlessBody } from '@fedgw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayPlugin } from '../src/contract/index.js';
-import { headerRules } from '../src/plugins/header-rules.js';
+import { headerRules } from '../src/plugins/header-rules/index.js';
 import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-data-source.js';
 import { captureLogger } from './helpers/captured-logger.js';
 import { incomingOperation } from './helpers/operation.js';

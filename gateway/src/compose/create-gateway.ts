@@ -5,11 +5,11 @@ import type { Logger } from '../logger.js';
 import { CostEstimator, costDeclarations } from '../plugins/demand-control/cost-estimator.js';
 import { demandControl } from '../plugins/demand-control/index.js';
 import { inboundDeduplication } from '../plugins/inbound-dedup/index.js';
-import { operationLimits } from '../plugins/operation-limits.js';
-import { operationResolution } from '../plugins/operation-resolution.js';
-import { requestLog } from '../plugins/request-log.js';
-import { requestShape } from '../plugins/request-shape.js';
-import { responseSizeLimit } from '../plugins/response-size-limit.js';
+import { operationLimits } from '../plugins/operation-limits/index.js';
+import { operationResolution } from '../plugins/operation-resolution/index.js';
+import { requestLog } from '../plugins/request-log/index.js';
+import { requestShape } from '../plugins/request-shape/index.js';
+import { responseSizeLimit } from '../plugins/response-size-limit/index.js';
 import { supergraphSourceOf } from './supergraph-from-config.js';
 import { trustedDocumentsFromConfig } from './trusted-documents-from-config.js';
 

@@ -2,11 +2,11 @@ import type { GatewayConfig, PluginName } from '../config/types.js';
 import type { GatewayPlugin } from '../contract/index.js';
 import type { Gateway } from '../gateway-core.js';
 import type { Logger } from '../logger.js';
-import { apiKeyAuth } from '../plugins/api-key-auth.js';
-import { clientAwareness } from '../plugins/client-awareness.js';
-import { type HeaderRulesOptions, headerRules } from '../plugins/header-rules.js';
+import { apiKeyAuth } from '../plugins/api-key/index.js';
+import { clientAwareness } from '../plugins/client-awareness/index.js';
+import { type HeaderRulesOptions, headerRules } from '../plugins/header-rules/index.js';
 import type { JwtAlgorithm } from '../plugins/jwt/options.js';
-import { responseHeaders } from '../plugins/response-headers.js';
+import { responseHeaders } from '../plugins/response-headers/index.js';
 import { tracingSettings } from '../plugins/tracing/options.js';
 import { type CreateGatewayOptions, createGateway } from './create-gateway.js';
 

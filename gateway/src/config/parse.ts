@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
-import { API_KEY_DEFAULTS } from '../plugins/api-key-auth.js';
-import { CLIENT_AWARENESS_DEFAULTS } from '../plugins/client-awareness.js';
+import { API_KEY_DEFAULTS } from '../plugins/api-key/index.js';
+import { CLIENT_AWARENESS_DEFAULTS } from '../plugins/client-awareness/index.js';
 import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../plugins/demand-control/index.js';
-import { HEADER_RULES_DEFAULTS } from '../plugins/header-rules.js';
+import { HEADER_RULES_DEFAULTS } from '../plugins/header-rules/index.js';
 import { JWT_DEFAULTS } from '../plugins/jwt/options.js';
 import { checkMetricsConfig, METRICS_DEFAULTS } from '../plugins/metrics/config.js';
-import { DEFAULT_OPERATION_LIMITS } from '../plugins/operation-limits.js';
+import { DEFAULT_OPERATION_LIMITS } from '../plugins/operation-limits/index.js';
 import {
   isRedisUrl,
   RATE_LIMIT_DEFAULTS,

@@ -1,6 +1,6 @@
 import type { CoreSettings } from '../core-settings.js';
 import { LOG_LEVELS, type LoggerSettings, type LogLevel } from '../logger.js';
-import type { ApiKeyEntry } from '../plugins/api-key-auth.js';
+import type { ApiKeyEntry } from '../plugins/api-key/index.js';
 import type { RateLimitFailureMode, RateLimitKey } from '../plugins/rate-limit/options.js';
 import type { TracingConfig } from '../plugins/tracing/options.js';
 import { type SubgraphOverride, subgraphKey } from '../subgraph-overrides.js';

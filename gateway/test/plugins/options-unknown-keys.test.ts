@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { headerRules } from '../../src/plugins/header-rules.js';
-import { DEFAULT_OPERATION_LIMITS, operationLimits } from '../../src/plugins/operation-limits.js';
-import { responseHeaders } from '../../src/plugins/response-headers.js';
+import { headerRules } from '../../src/plugins/header-rules/index.js';
+import { DEFAULT_OPERATION_LIMITS, operationLimits } from '../../src/plugins/operation-limits/index.js';
+import { responseHeaders } from '../../src/plugins/response-headers/index.js';
 import { issueFields, optionsError } from './helpers/options-error.js';
 
 /** Every plugin refuses option keys it does not know, naming them: a typo must not be silently ignored. */

@@ -8,8 +8,8 @@ import type { GatewayPlugin, Identity } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
 import { httpError } from '../../http-error.js';
 import { OptionIssues } from '../../settings/plugin-options.js';
-import { readCredential } from '../auth/bearer.js';
-import { claimHeaderValue } from '../auth/header-values.js';
+import { readCredential } from '../shared/bearer.js';
+import { claimHeaderValue } from '../shared/header-values.js';
 import { createVerifier, type TokenVerifier } from './keys.js';
 import { checkOptions, type JwtAuthOptions, PLUGIN_NAME } from './options.js';
 

@@ -11,7 +11,7 @@ import {
   optionalDuration,
   optionalNonEmptyString,
 } from '../../settings/plugin-options.js';
-import type { TokenSource } from '../auth/bearer.js';
+import type { TokenSource } from '../shared/bearer.js';
 
 export const PLUGIN_NAME = 'jwt';
 

@@ -82,7 +82,7 @@ export function requestMetrics(
       return listener;
     },
     async contextCreationDidFail({ error }) {
-      // Building the context fails only in an `authenticate` hook (create-gateway.ts).
+      // Building the context fails only in an `authenticate` hook (gateway-core.ts).
       const code = (error as { extensions?: { code?: unknown } }).extensions?.code;
       rejected(code);
       series.authFailures.labels(authFailureReason(error)).inc();

@@ -4,7 +4,7 @@ import { ClientErrorCode } from '../../error-registry.js';
 import { httpError } from '../../http-error.js';
 import { LogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../logger.js';
-import { refuseBeforeParsing } from '../refuse-before-parsing.js';
+import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 import { MemoryStore } from './memory-store.js';
 import {
   checkOptions,

@@ -8,7 +8,7 @@ import { httpError } from '../../http-error.js';
 import type { Logger } from '../../logger.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues, optionalDuration } from '../../settings/plugin-options.js';
 import { type FilePoller, pollFile } from '../../watch/poll-file.js';
-import { refuseBeforeParsing } from '../refuse-before-parsing.js';
+import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 import { documentIdOf } from './document-id.js';
 import { parseManifest, type TrustedManifest } from './manifest.js';
 

@@ -1,0 +1,50 @@
+import type { GatewayPlugin } from '../../contract/index.js';
+import { ClientErrorCode } from '../../error-registry.js';
+import { httpError } from '../../http-error.js';
+
+/**
+ * Answers 400 for operations the request does not resolve to one runnable operation:
+ * an unknown `operationName`, several operations and no name, a subscription over HTTP.
+ * With a gateway, Apollo Server leaves this to @apollo/gateway's executor, which fails
+ * with a 500 INVALID_GRAPHQL logged as a server error: a client's mistake filling the
+ * error log. Always on, and first: the other checks need a resolved operation.
+ */
+export function operationResolution(): GatewayPlugin {
+  return {
+    name: 'operation-resolution',
+    apollo: {
+      async requestDidStart() {
+        return {
+          async didResolveOperation({ operation, document, request, schema }) {
+            if (!operation) {
+              const named = request.operationName;
+              const several = document.definitions.filter((d) => d.kind === 'OperationDefinition').length > 1;
+              throw httpError(
+                ClientErrorCode.OPERATION_RESOLUTION_FAILURE,
+                named !== undefined && named !== null
+                  ? `Unknown operation named "${named}".`
+                  : several
+                    ? 'Must provide operation name if query contains multiple operations.'
+                    : 'The request has no operation to run.',
+              );
+            }
+            if (operation.operation === 'subscription') {
+              throw httpError(
+                ClientErrorCode.SUBSCRIPTION_NOT_SUPPORTED,
+                schema.getSubscriptionType()
+                  ? 'Subscriptions are not served over HTTP by this gateway.'
+                  : 'The schema has no subscription root type; subscriptions are not supported.',
+              );
+            }
+            if (!schema.getRootType(operation.operation)) {
+              throw httpError(
+                ClientErrorCode.OPERATION_RESOLUTION_FAILURE,
+                `The schema has no ${operation.operation} root type.`,
+              );
+            }
+          },
+        };
+      },
+    },
+  };
+}

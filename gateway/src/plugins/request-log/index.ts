@@ -1,0 +1,78 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { GatewayContext, GatewayPlugin } from '../../contract/index.js';
+import { isClientSafe } from '../../error-registry.js';
+import type { Logger } from '../../logger.js';
+
+/**
+ * The gateway's one log line per request (at info, when its response is sent) and the
+ * errors behind masked answers. Always on: compose/ puts it first.
+ */
+export function requestLog(logger: Logger): GatewayPlugin {
+  return {
+    name: 'request-log',
+    apollo: requestLogPlugin(logger),
+    onResponse: (scope, status) => logRequest(logger, scope, status, scope.identity),
+  };
+}
+
+/**
+ * Records the operation name on the request scope (for the one log line per request
+ * the adapters trigger) and logs, with the request id, every error that the client
+ * only sees masked (client errors at debug).
+ */
+export function requestLogPlugin(logger: Logger): ApolloServerPlugin<GatewayContext> {
+  return {
+    async requestDidStart({ request, contextValue }) {
+      contextValue.scope.operationName = request.operationName;
+      return {
+        async didResolveOperation({ operationName }) {
+          contextValue.scope.operationName = operationName ?? undefined;
+        },
+        async didEncounterErrors({ errors }) {
+          for (const error of errors) {
+            // A client's mistake (bad query, over a limit) is not the gateway's: debug, without a stack,
+            // so any client cannot fill the error log.
+            if (isClientSafe(error.extensions?.code)) {
+              if (logger.isLevelEnabled('debug')) {
+                logger.debug(
+                  { requestId: contextValue.requestId, code: error.extensions.code, message: error.message },
+                  'client error',
+                );
+              }
+              continue;
+            }
+            logger.error(
+              { requestId: contextValue.requestId, err: error.originalError ?? error, path: error.path },
+              'operation error',
+            );
+          }
+        },
+      };
+    },
+  };
+}
+
+/** The one line per request. URL query strings are left out: GET requests carry variables there. */
+export function logRequest(
+  logger: Logger,
+  scope: GatewayContext['scope'],
+  status: number,
+  identity?: GatewayContext['identity'],
+): void {
+  // On the hot path: skip building the line when info is off (the bench runs at warn).
+  if (!logger.isLevelEnabled('info')) return;
+  const durationMs = Number(process.hrtime.bigint() - scope.startedAt) / 1e6;
+  logger.info(
+    {
+      requestId: scope.requestId,
+      method: scope.method,
+      path: scope.url.split('?')[0],
+      operationName: scope.operationName ?? null,
+      status,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      ...(identity?.subject !== undefined && { subject: identity.subject }),
+      ...(identity?.consumer !== undefined && { consumer: identity.consumer }),
+    },
+    'request completed',
+  );
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { type ParsedMetrics, parseMetrics } from '../../../../tests/contract/metrics-scrape.js';
+import { parseConfig } from '../../../src/config/parse.js';
+import type { GatewayEvent } from '../../../src/contract/index.js';
+import { GatewayConfigError } from '../../../src/errors.js';
+import { METRICS_DEFAULTS, type MetricsPlugin, metrics } from '../../../src/plugins/metrics/index.js';
+import { issueFields, optionsError } from '../helpers/options-error.js';
+
+const cwd = '/srv/gateway';
+
+function configIssues(env: Record<string, string>): Record<string, string> {
+  try {
+    parseConfig(env, { cwd });
+  } catch (error) {
+    expect(error).toBeInstanceOf(GatewayConfigError);
+    return Object.fromEntries((error as GatewayConfigError).issues.map((issue) => [issue.field, issue.message]));
+  }
+  throw new Error('expected parseConfig to throw');
+}
+
+/** The plugin's own scrape, parsed as Prometheus parses it. */
+async function scrapeOf(plugin: MetricsPlugin): Promise<ParsedMetrics> {
+  return parseMetrics((await plugin.endpoint.scrape()).body);
+}
+
+describe('metrics configuration', () => {
+  it('is off by default, on /metrics of the main port, with 100 operation names', () => {
+    const config = parseConfig({}, { cwd });
+    expect(config).toMatchObject({
+      metricsEnabled: false,
+      metricsPath: '/metrics',
+      metricsMaxOperationNames: 100,
+      metricsOperationNameMinCount: 10,
+    });
+    expect(config.metricsPort).toBeUndefined();
+    expect([config.metricsPath, config.metricsMaxOperationNames]).toEqual([
+      METRICS_DEFAULTS.path,
+      METRICS_DEFAULTS.maxOperationNames,
+    ]);
+  });
+
+  it('names every bad field at once', () => {
+    const issues = configIssues({
+      METRICS_ENABLED: 'yes',
+      METRICS_PORT: '70000',
+      METRICS_PATH: 'metrics',
+      METRICS_MAX_OPERATION_NAMES: '-1',
+      METRICS_OPERATION_NAME_MIN_COUNT: '0',
+    });
+    expect(Object.keys(issues).sort()).toEqual([
+      'METRICS_ENABLED',
+      'METRICS_MAX_OPERATION_NAMES',
+      'METRICS_OPERATION_NAME_MIN_COUNT',
+      'METRICS_PATH',
+      'METRICS_PORT',
+    ]);
+  });
+
+  it('refuses METRICS_PORT equal to PORT; a port for metrics that are off is only a warning', () => {
+    expect(configIssues({ METRICS_ENABLED: 'true', PORT: '8080', METRICS_PORT: '8080' })).toEqual({
+      METRICS_PORT: 'must differ from PORT (8080): unset it to serve metrics on the main port',
+    });
+    expect(() => parseConfig({ METRICS_PORT: '9100' }, { cwd })).not.toThrow();
+    const warnings: unknown[] = [];
+    parseConfig({ METRICS_PORT: '9100' }, { cwd, onWarning: (warning) => warnings.push(warning) });
+    expect(warnings).toEqual([
+      { setting: 'METRICS_PORT', message: 'METRICS_PORT has no effect: it needs METRICS_ENABLED=true' },
+    ]);
+  });
+
+  it('refuses a main-port METRICS_PATH the gateway already serves, not one on its own port', () => {
+    expect(configIssues({ METRICS_ENABLED: 'true', METRICS_PATH: '/health' })).toHaveProperty('METRICS_PATH');
+    expect(configIssues({ METRICS_ENABLED: 'true', GRAPHQL_PATH: '/q', METRICS_PATH: '/q' })).toHaveProperty(
+      'METRICS_PATH',
+    );
+    const own = parseConfig({ METRICS_ENABLED: 'true', METRICS_PORT: '9100', METRICS_PATH: '/health' }, { cwd });
+    expect([own.metricsPort, own.metricsPath]).toEqual([9100, '/health']);
+  });
+});
+
+describe('metrics plugin', () => {
+  it('names every bad option', () => {
+    const error = optionsError('metrics', () =>
+      metrics({ maxOperationNames: -1, path: 'x', port: 70_000, defaultMetrics: 'yes', prefix: 'gw_' } as never),
+    );
+    expect(issueFields(error)).toEqual(['defaultMetrics', 'maxOperationNames', 'path', 'port', 'prefix']);
+  });
+
+  it('turns circuit, supergraph, trusted-document and fetch events into series', async () => {
+    const plugin = metrics({ defaultMetrics: false });
+    const events: GatewayEvent[] = [
+      { type: 'circuit-state', subgraph: 'reviews', state: 'open' },
+      { type: 'circuit-state', subgraph: 'reviews', state: 'half-open' },
+      { type: 'supergraph-load', source: 'url', outcome: 'rejected', reason: 'does not compose' },
+      { type: 'trusted-documents-load', outcome: 'applied', documents: 12 },
+      { type: 'trusted-documents-load', outcome: 'rejected', documents: 12, reason: 'bad JSON' },
+      { type: 'subgraph-fetch', subgraph: 'users', durationMs: 30_000, outcome: 'SUBGRAPH_TIMEOUT', retries: 0 },
+      { type: 'subgraph-fetch', subgraph: 'users', durationMs: 3, outcome: 'ok', retries: 0 },
+      // A code outside the registry (a custom plugin's) must not become a label value of its own.
+      { type: 'subgraph-fetch', subgraph: 'users', durationMs: 3, outcome: 'TEAPOT' as never, retries: 0 },
+      { type: 'subgraph-retry', subgraph: 'users', attempt: 1, code: 'SUBGRAPH_UNAVAILABLE' },
+      { type: 'query-plan-cache', outcome: 'miss' },
+      { type: 'query-plan-cache', outcome: 'hit' },
+      { type: 'query-plan-cache', outcome: 'hit' },
+    ];
+    for (const event of events) plugin.onEvent?.(event);
+    const found = await scrapeOf(plugin);
+    expect(found.value('gateway_subgraph_circuit_state', { subgraph: 'reviews', state: 'half-open' })).toBe(1);
+    expect(found.value('gateway_subgraph_circuit_state', { subgraph: 'reviews', state: 'open' })).toBe(0);
+    expect(found.value('gateway_subgraph_circuit_state', { subgraph: 'reviews', state: 'closed' })).toBe(0);
+    expect(found.value('gateway_supergraph_loads_total', { source: 'url', outcome: 'rejected' })).toBe(1);
+    expect(found.value('gateway_trusted_documents_loads_total', { outcome: 'applied' })).toBe(1);
+    expect(found.value('gateway_trusted_documents_loads_total', { outcome: 'rejected' })).toBe(1);
+    expect(found.value('gateway_trusted_documents')).toBe(12);
+    expect(found.value('gateway_subgraph_fetch_duration_seconds_count', { subgraph: 'users' })).toBe(3);
+    expect(found.value('gateway_subgraph_fetch_errors_total', { subgraph: 'users', code: 'SUBGRAPH_TIMEOUT' })).toBe(1);
+    expect(found.value('gateway_subgraph_fetch_errors_total', { subgraph: 'users', code: '__other' })).toBe(1);
+    expect(found.value('gateway_subgraph_fetch_timeouts_total', { subgraph: 'users' })).toBe(1);
+    expect(found.value('gateway_subgraph_retries_total', { subgraph: 'users', code: 'SUBGRAPH_UNAVAILABLE' })).toBe(1);
+    expect(found.value('gateway_query_plan_cache_misses_total')).toBe(1);
+    expect(found.value('gateway_query_plan_cache_hits_total')).toBe(2);
+    expect((await plugin.endpoint.scrape()).body).not.toContain('TEAPOT');
+  });
+
+  it('keeps two gateways in one process apart: each plugin has its own registry', async () => {
+    const first = metrics();
+    const second = metrics();
+    first.onEvent?.({ type: 'query-plan-cache', outcome: 'miss' });
+    expect((await scrapeOf(first)).value('gateway_query_plan_cache_misses_total')).toBe(1);
+    expect((await scrapeOf(second)).value('gateway_query_plan_cache_misses_total')).toBe(0);
+    expect((await scrapeOf(second)).type('process_resident_memory_bytes')).toBe('GAUGE');
+  });
+});
