@@ -21,7 +21,7 @@ import { httpError } from './http-error.js';
 import type { Logger } from './logger.js';
 import { observedQueryPlannerConfig } from './query-plan-cache.js';
 import { resilienceFor } from './resilience/config.js';
-import { SubgraphDataSource } from './subgraph-data-source.js';
+import { SubgraphDataSource } from './subgraph-fetch/data-source.js';
 import { subgraphKey } from './subgraph-overrides.js';
 import { supergraphHook } from './supergraph/hot-reload.js';
 import { DataSourceRetirement } from './supergraph/retire.js';

@@ -23,6 +23,8 @@ export type {
   ResolvedRequest,
   SubgraphRequest,
   SubgraphResponse,
+  SubgraphResult,
+  Supergraph,
 } from './contract/index.js';
 export {
   CLIENT_ERRORS,
@@ -62,4 +64,4 @@ export {
   type TrustedDocumentsOptions,
   trustedDocuments,
 } from './plugins/trusted-documents/index.js';
-export { SubgraphDataSource, type SubgraphDataSourceOptions } from './subgraph-data-source.js';
+export { SubgraphDataSource, type SubgraphDataSourceOptions } from './subgraph-fetch/data-source.js';

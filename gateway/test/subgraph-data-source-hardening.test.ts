@@ -5,7 +5,7 @@ import { closedPortUrl, json, startTestHttpServer, type TestHttpServer, writeEnd
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayPlugin } from '../src/contract/index.js';
 import { headerRules } from '../src/plugins/header-rules/index.js';
-import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-data-source.js';
+import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-fetch/data-source.js';
 import { captureLogger } from './helpers/captured-logger.js';
 import { incomingOperation } from './helpers/operation.js';
 

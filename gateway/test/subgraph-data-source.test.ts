@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { closedPortUrl, json, startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
 import type { GraphQLFormattedError } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-data-source.js';
+import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-fetch/data-source.js';
 import { incomingOperation, type ProcessOptions } from './helpers/operation.js';
 
 const ROOT_QUERY = 'query TwoRoots { me { id name } top: topProducts(first: 2) { id } __typename }';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/parse.js';
 import type { GatewayEvent } from '../src/contract/index.js';
 import { GatewayConfigError } from '../src/errors.js';
-import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-data-source.js';
+import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-fetch/data-source.js';
 import { incomingOperation, type OperationInput, type ProcessOptions } from './helpers/operation.js';
 
 /**

@@ -1,6 +1,6 @@
 import { json, startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SubgraphDataSource } from '../src/subgraph-data-source.js';
+import { SubgraphDataSource } from '../src/subgraph-fetch/data-source.js';
 import { incomingOperation } from './helpers/operation.js';
 
 /**

@@ -1,7 +1,7 @@
 import { json, type Responder, startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayEvent } from '../src/contract/index.js';
-import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-data-source.js';
+import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-fetch/data-source.js';
 import { incomingOperation, type OperationInput, type ProcessOptions } from './helpers/operation.js';
 
 /**

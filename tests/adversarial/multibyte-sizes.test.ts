@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SubgraphDataSource } from '../../gateway/src/subgraph-data-source.js';
+import { SubgraphDataSource } from '../../gateway/src/subgraph-fetch/data-source.js';
 import { incomingOperation } from '../../gateway/test/helpers/operation.js';
 
 // Class: a size limit that counts characters where bytes matter. Multi-byte input (a `€` is

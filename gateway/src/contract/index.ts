@@ -22,6 +22,7 @@ export type {
   GatewayPlugin,
   SubgraphRequest,
   SubgraphResponse,
+  SubgraphResult,
   Supergraph,
 } from './plugin.js';
 export type { RequestScope } from './request-scope.js';

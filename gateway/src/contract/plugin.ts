@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApolloServerOptionsWithGateway, ApolloServerPlugin } from '@apollo/server';
-import type { GraphQLSchema } from 'graphql';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { GatewayContext } from './context.js';
 import type { GatewayEvent } from './events.js';
 import type { Identity } from './identity.js';
@@ -11,13 +11,27 @@ export interface SubgraphRequest {
   readonly subgraph: string;
   readonly headers: Record<string, string>;
   readonly context: GatewayContext;
+  /** The operation the query plan sends this subgraph (read-only). */
+  readonly query: string;
+  readonly operationName?: string | undefined;
+  readonly variables?: Readonly<Record<string, unknown>> | undefined;
 }
 
-/** One subgraph response, seen by plugins that pass headers back to the client. */
+/** A subgraph's GraphQL answer (read-only: the gateway merges it into the client's answer). */
+export interface SubgraphResult {
+  readonly data?: Record<string, unknown> | null;
+  readonly errors?: readonly GraphQLFormattedError[];
+}
+
+/** One subgraph response: what the subgraph answered, or what a plugin answered in its place. */
 export interface SubgraphResponse {
   readonly subgraph: string;
+  /** The subgraph's response headers (none when a plugin answered). */
   readonly headers: IncomingHttpHeaders;
   readonly context: GatewayContext;
+  readonly result: SubgraphResult;
+  /** The plugin that answered instead of the subgraph, when one did. */
+  readonly answeredBy?: string;
 }
 
 /** A supergraph the gateway is about to serve: at start, and after each hot reload validated it. */
@@ -80,9 +94,14 @@ export interface GatewayPlugin {
    * identical execution in flight); otherwise calls it once and returns what it returns.
    */
   aroundExecute?(request: ExecutionRequest, execute: () => Promise<ExecutionResult>): Promise<ExecutionResult>;
-  /** Edits the headers of each subgraph request. Plugins run in the gateway's plugin order. */
-  onSubgraphRequest?(request: SubgraphRequest): void;
-  /** Sees the headers of each subgraph response. */
+  /**
+   * Runs before each subgraph request, in the gateway's plugin order: edits its headers, or
+   * answers it by returning a result (a cache hit, a refusal). Then the subgraph is not asked:
+   * no connection, retry or circuit breaker, no later plugin's `onSubgraphRequest`, and the
+   * result is not counted against the response size limit; `onSubgraphResponse` still sees it.
+   */
+  onSubgraphRequest?(request: SubgraphRequest): SubgraphResult | undefined | void;
+  /** Sees each subgraph response (headers and result), or a plugin's answer in its place. */
   onSubgraphResponse?(response: SubgraphResponse): void;
   /**
    * Observes what happens inside the gateway (subgraph fetches, retries, circuit breaker

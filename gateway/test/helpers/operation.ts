@@ -1,5 +1,5 @@
 import { createContext } from '../../src/context.js';
-import type { SubgraphDataSource } from '../../src/subgraph-data-source.js';
+import type { SubgraphDataSource } from '../../src/subgraph-fetch/data-source.js';
 
 /** The options @apollo/gateway passes to a data source for one fetch of a client operation. */
 export type ProcessOptions = Parameters<SubgraphDataSource['process']>[0];

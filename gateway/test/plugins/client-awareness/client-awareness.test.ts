@@ -72,7 +72,7 @@ describe('clientAwareness', () => {
     const identity = await authenticate(auth, { authorization: `Bearer ${jwt}` });
     const context = gatewayContext(identity, CLIENT_HEADERS);
     const outgoing = subgraphHeaders(auth, context);
-    clientAwareness().onSubgraphRequest?.({ subgraph: 'users', headers: outgoing, context });
+    clientAwareness().onSubgraphRequest?.({ subgraph: 'users', headers: outgoing, context, query: '{ me { id } }' });
     expect(outgoing).toEqual({
       'content-type': 'application/json',
       'apollographql-client-name': 'android',

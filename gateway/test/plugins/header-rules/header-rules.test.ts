@@ -20,7 +20,7 @@ function contextWith(headers: IncomingHttpHeaders, appended: [string, string][] 
 
 function outgoing(plugin: ReturnType<typeof headerRules>, subgraph: string, incoming: IncomingHttpHeaders) {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': 'r1' };
-  plugin.onSubgraphRequest?.({ subgraph, headers, context: contextWith(incoming) });
+  plugin.onSubgraphRequest?.({ subgraph, headers, context: contextWith(incoming), query: '{ me { id } }' });
   return headers;
 }
 
@@ -99,7 +99,7 @@ describe('headerRules: subgraph response headers back to the client', () => {
     const appended: [string, string][] = [];
     const headers = new HeaderMap([['cache-control', 'no-store']]);
     const context = contextWith({}, appended);
-    for (const response of responses) plugin.onSubgraphResponse?.({ ...response, context });
+    for (const response of responses) plugin.onSubgraphResponse?.({ ...response, context, result: { data: {} } });
     const listener = await plugin.apollo?.requestDidStart?.({ contextValue: context } as never);
     await listener?.willSendResponse?.({ contextValue: context, response: { http: { headers } } } as never);
     // Single-valued headers replace Apollo Server's own; repeated ones go through the adapter.

@@ -76,6 +76,6 @@ export function subgraphHeaders(
 ): Record<string, string> {
   if (!plugin.onSubgraphRequest) throw new Error(`plugin ${plugin.name} has no onSubgraphRequest hook`);
   const outgoing = { 'content-type': 'application/json', ...headers };
-  plugin.onSubgraphRequest({ subgraph: 'users', headers: outgoing, context });
+  plugin.onSubgraphRequest({ subgraph: 'users', headers: outgoing, context, query: '{ me { id } }' });
   return outgoing;
 }

@@ -1,0 +1,138 @@
+import { Pool } from 'undici';
+import { ClientErrorCode } from '../error-registry.js';
+import { discardBody, readBoundedBody, TOO_LARGE } from '../read-bounded-body.js';
+import { isRetryableConnectionError, isRetryableStatus } from '../resilience/retry-policy.js';
+import { type Attempt, badResponse, type Failure, parseGraphQLResponse } from './outcomes.js';
+
+/**
+ * Request bodies of more bytes than this go on a connection that is closed after the answer.
+ * A subgraph (or a proxy in front of it) may answer such a request early (413, 401)
+ * without reading the whole body; the unread bytes would then sit in front of the next
+ * request on a reused socket, which would hang until its timeout.
+ */
+const REUSE_MAX_BODY_BYTES = 64 * 1024;
+
+/** Bytes, not characters: a body of 30,000 `€` is 90 KB on the wire. Counted only near the limit. */
+function closesAfter(body: string): boolean {
+  if (body.length > REUSE_MAX_BODY_BYTES) return true;
+  return body.length * 3 > REUSE_MAX_BODY_BYTES && Buffer.byteLength(body) > REUSE_MAX_BODY_BYTES;
+}
+
+export interface SendOptions {
+  readonly headers: Record<string, string>;
+  readonly body: string;
+  /** Longer answers are abandoned mid-read. */
+  readonly readLimit: number;
+  /** Keep the body text on the answer (a shared fetch: each further caller parses its own copy). */
+  readonly keepText: boolean;
+  /** The failure an answer over `readLimit` is. */
+  readonly tooLarge: (status: number) => Failure;
+}
+
+/**
+ * One subgraph's HTTP side: a keep-alive undici Pool and its low-level `request` API
+ * (measured, @apollo/gateway's default fetcher spends about a third of the gateway's CPU in
+ * its HTTP agent). Sends a request once and says how it ended.
+ */
+export class SubgraphHttp {
+  readonly #pool: Pool;
+  readonly #path: string;
+  readonly #timeoutMs: number;
+
+  constructor(url: string, options: { connections: number; keepAliveMs: number; timeoutMs: number }) {
+    const parsed = new URL(url);
+    this.#path = `${parsed.pathname}${parsed.search}`;
+    this.#timeoutMs = options.timeoutMs;
+    this.#pool = new Pool(parsed.origin, {
+      // undici 8 negotiates HTTP/2 over TLS by default; stay on HTTP/1.1 so `connections` still
+      // bounds sockets per subgraph (SUBGRAPH_POOL_CONNECTIONS) as with undici 7.
+      allowH2: false,
+      connections: options.connections,
+      keepAliveTimeout: options.keepAliveMs,
+      keepAliveMaxTimeout: options.keepAliveMs,
+    });
+  }
+
+  /**
+   * Sends the request once and reads the answer. `retryDelay` is asked when a failure may be
+   * retried (no answer, or 502/503): it gives the wait before the retry, or undefined for none.
+   * `signal` is the fetch's deadline (every attempt and backoff share it).
+   */
+  async send(options: SendOptions, signal: AbortSignal, retryDelay: () => number | undefined): Promise<Attempt> {
+    const { headers, body } = options;
+    let answered = false;
+    try {
+      const response = await this.#pool.request({
+        path: this.#path,
+        method: 'POST',
+        headers,
+        body,
+        signal,
+        reset: closesAfter(body),
+      });
+      answered = true;
+      if (isRetryableStatus(response.statusCode)) {
+        const failure: Failure = {
+          code: ClientErrorCode.SUBGRAPH_BAD_RESPONSE,
+          what: `answered HTTP ${response.statusCode}`,
+          detail: { status: response.statusCode },
+        };
+        const retryInMs = retryDelay();
+        if (retryInMs !== undefined) {
+          discardBody(response.body);
+          return { failure, unhealthy: true, retryInMs };
+        }
+      }
+      const read = await readBoundedBody(response.body, response.headers, options.readLimit);
+      if (read === TOO_LARGE) return { failure: options.tooLarge(response.statusCode), unhealthy: false };
+      const parsed = parseGraphQLResponse(read.text);
+      // A 4xx that is not a GraphQL answer refused this request (a header or body a client made
+      // too large, a forwarded credential): it says nothing about the subgraph's health, and one
+      // client must not be able to open everyone's circuit breaker with it.
+      if (!parsed)
+        return { failure: badResponse(response.statusCode), unhealthy: !isRequestRefusal(response.statusCode) };
+      return {
+        received: {
+          status: response.statusCode,
+          headers: response.headers,
+          bytes: read.bytes,
+          answer: parsed,
+          ...(options.keepText && { text: read.text }),
+        },
+        // A GraphQL answer with a 5xx status is passed on, but still says the subgraph is unwell.
+        unhealthy: response.statusCode >= 500,
+      };
+    } catch (error) {
+      if (signal.aborted) {
+        // Not retried: the fetch's time is spent (see the docs, "what is retried").
+        const what = `did not answer within ${this.#timeoutMs} ms`;
+        return { failure: { code: ClientErrorCode.SUBGRAPH_TIMEOUT, what }, unhealthy: true };
+      }
+      const code = errorCode(error);
+      const failure: Failure = {
+        code: ClientErrorCode.SUBGRAPH_UNAVAILABLE,
+        what: `is unavailable (${code})`,
+        detail: { error: code },
+      };
+      // Only before any answer: a connection that broke mid-body had the work done once already.
+      const retryInMs = !answered && isRetryableConnectionError(code) ? retryDelay() : undefined;
+      return { failure, unhealthy: true, ...(retryInMs !== undefined && { retryInMs }) };
+    }
+  }
+
+  /** Closes the pool once in-flight requests finish. */
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+}
+
+/** A short, URL-free reason such as ECONNREFUSED, safe to show a client. */
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && /^[A-Z_]+$/.test(code) ? code : 'connection failed';
+}
+
+/** 4xx: the subgraph (or a proxy in front of it) refused this request, not every request. */
+function isRequestRefusal(status: number): boolean {
+  return status >= 400 && status < 500;
+}
