@@ -1,4 +1,4 @@
-import { killAllChildren } from './child.js';
+import { killAllChildren } from './targets/child.js';
 
 export interface CliEntry<T> {
   /** `dist/<script>.js`, named in the invocation line the report records. */

@@ -1,9 +1,9 @@
 // Process entry: node bench/dist/cli.js --help
 import { runCli } from './cli-entry.js';
-import { type BenchOptions, HELP, parseOptions } from './options.js';
 import { repoPath } from './paths.js';
 import { formatSummaryTable, writeReport } from './report/index.js';
-import { runBench, runIdOf } from './run.js';
+import { type BenchOptions, HELP, parseOptions } from './run/options.js';
+import { runBench, runIdOf } from './run/run.js';
 
 runCli<BenchOptions>({
   script: 'cli.js',

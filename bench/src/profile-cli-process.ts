@@ -6,7 +6,7 @@ import { repoPath } from './paths.js';
 import { PROFILE_HELP, type ProfileOptions, parseProfileOptions } from './profile/options.js';
 import { profileMarkdown } from './profile/report.js';
 import { runProfile } from './profile/run-profile.js';
-import { runIdOf } from './run.js';
+import { runIdOf } from './run/run.js';
 
 runCli<ProfileOptions>({
   script: 'profile-cli.js',

@@ -16,8 +16,8 @@
  * (`cargo install` and its progress) and `install.ts` (the flow above).
  */
 import { pathToFileURL } from 'node:url';
-import { ROUTER_VERSION, type RouterEnv, routerCacheDir } from './router-binary.js';
 import { installRouter } from './router-install/install.js';
+import { ROUTER_VERSION, type RouterEnv, routerCacheDir } from './targets/router-binary.js';
 
 const help = (env: RouterEnv) => `pnpm router:install [--no-download]
 

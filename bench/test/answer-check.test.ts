@@ -1,13 +1,13 @@
 import { expectedUserWithProducts } from '@fedgw/subgraphs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAnswers } from '../src/answer-check.js';
-import { firstDifference } from '../src/diff.js';
-import { postJson } from '../src/http-post.js';
-import { Progress } from '../src/progress.js';
-import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY, requestBody, sampleUserIds, TYPENAME } from '../src/queries.js';
-import { runScenario } from '../src/run-scenario.js';
-import { createSetups } from '../src/setups.js';
-import { type RunningSubgraphs, startSubgraphs } from '../src/subgraph-processes.js';
+import { checkAnswers } from '../src/load/answer-check.js';
+import { firstDifference } from '../src/load/diff.js';
+import { postJson } from '../src/load/http-post.js';
+import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY, requestBody, sampleUserIds, TYPENAME } from '../src/load/queries.js';
+import { Progress } from '../src/run/progress.js';
+import { runScenario } from '../src/run/run-scenario.js';
+import { createSetups } from '../src/targets/setups.js';
+import { type RunningSubgraphs, startSubgraphs } from '../src/targets/subgraph-processes.js';
 import { type FakeServer, sendJson, startFakeServer } from './fake-server.js';
 import { freeConsecutivePorts } from './ports.js';
 

@@ -3,10 +3,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HELP, parseOptions } from '../src/options.js';
-import type { BenchResults } from '../src/results.js';
-import { createSetups } from '../src/setups.js';
-import { CREDENTIAL_SETUPS, EXTERNAL_SETUPS, OBSERVED_SETUPS } from '../src/targets.js';
+import { HELP, parseOptions } from '../src/run/options.js';
+import type { BenchResults } from '../src/run/results.js';
+import { createSetups } from '../src/targets/setups.js';
+import { CREDENTIAL_SETUPS, EXTERNAL_SETUPS, OBSERVED_SETUPS } from '../src/targets/targets.js';
 import { freeConsecutivePorts } from './ports.js';
 import { runScript } from './run-script.js';
 

@@ -5,13 +5,13 @@
  */
 import { expectedDashboard } from '@fedgw/subgraphs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAnswers } from '../src/answer-check.js';
-import { postJson } from '../src/http-post.js';
-import { DASHBOARD, DASHBOARD_ANSWER_BYTES, requestBody } from '../src/queries.js';
-import { createSetups, type SetupKey, type Setups } from '../src/setups.js';
-import { startTarget } from '../src/start-target.js';
-import { type RunningSubgraphs, startSubgraphs } from '../src/subgraph-processes.js';
-import { resolveTargets } from '../src/targets.js';
+import { checkAnswers } from '../src/load/answer-check.js';
+import { postJson } from '../src/load/http-post.js';
+import { DASHBOARD, DASHBOARD_ANSWER_BYTES, requestBody } from '../src/load/queries.js';
+import { createSetups, type SetupKey, type Setups } from '../src/targets/setups.js';
+import { startTarget } from '../src/targets/start-target.js';
+import { type RunningSubgraphs, startSubgraphs } from '../src/targets/subgraph-processes.js';
+import { resolveTargets } from '../src/targets/targets.js';
 import { sendJson, startFakeServer } from './fake-server.js';
 import { freeConsecutivePorts } from './ports.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runClosedLoop } from '../src/closed-loop.js';
-import { runOpenLoop } from '../src/open-loop.js';
-import { summarize } from '../src/samples.js';
+import { runClosedLoop } from '../src/load/closed-loop.js';
+import { runOpenLoop } from '../src/load/open-loop.js';
+import { summarize } from '../src/measure/samples.js';
 import { type FakeServer, sendJson, startFakeServer } from './fake-server.js';
 
 const DELAY_MS = 5;

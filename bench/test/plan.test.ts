@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseOptions } from '../src/options.js';
-import { NOT_INSTALLED, type PlanContext, type RowPlan, type ScenarioPlan, skipFor } from '../src/plan.js';
+import { parseOptions } from '../src/run/options.js';
+import { NOT_INSTALLED, type PlanContext, type RowPlan, type ScenarioPlan, skipFor } from '../src/run/plan.js';
 import { addDeltas } from '../src/scenarios/c-extensibility.js';
 import { addKeptPercent } from '../src/scenarios/d-plugin-stacking.js';
 import { planScenarios, SCENARIO_IDS } from '../src/scenarios/index.js';
-import { createSetups } from '../src/setups.js';
-import { parseExternal, resolveTargets } from '../src/targets.js';
+import { createSetups } from '../src/targets/setups.js';
+import { parseExternal, resolveTargets } from '../src/targets/targets.js';
 
 async function context(
   targets: string[],

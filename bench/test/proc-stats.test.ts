@@ -2,10 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpuUsage, findSaturated, type ProcessGroup, snapshot, wallSeconds } from '../src/cpu-groups.js';
-import { descendantPids, readCpuSeconds, readPeakRssMb, resetPeakRss } from '../src/proc-stats.js';
-import type { CpuUsage } from '../src/results.js';
-import { rowWarnings } from '../src/row-warnings.js';
+import { cpuUsage, findSaturated, type ProcessGroup, snapshot, wallSeconds } from '../src/measure/cpu-groups.js';
+import { descendantPids, readCpuSeconds, readPeakRssMb, resetPeakRss } from '../src/measure/proc-stats.js';
+import { rowWarnings } from '../src/measure/row-warnings.js';
+import type { CpuUsage } from '../src/run/results.js';
 
 const children: ChildProcess[] = [];
 

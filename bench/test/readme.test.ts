@@ -7,7 +7,7 @@ import { formatMarkdown } from '../src/readme/format-markdown.js';
 import { findSection, replaceSection } from '../src/readme/markers.js';
 import { sectionA, sectionE, sectionF } from '../src/readme/sections.js';
 import { findingsVersusRouter } from '../src/readme/versus-router.js';
-import type { BenchResults, RowResult, ScenarioResult } from '../src/results.js';
+import type { BenchResults, RowResult, ScenarioResult } from '../src/run/results.js';
 import { renderSoakSection, SOAK_MARKERS } from '../src/soak/readme-section.js';
 import type { SoakResults } from '../src/soak/results.js';
 import { soakVerdict } from '../src/soak/verdict.js';

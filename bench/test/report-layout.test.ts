@@ -8,7 +8,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findSection } from '../src/readme/markers.js';
 import { writeReport } from '../src/report/index.js';
-import type { BenchResults } from '../src/results.js';
+import type { BenchResults } from '../src/run/results.js';
 import { loadSample, renameTarget, sampleWithoutRouter } from './fixtures/sample.js';
 
 /** The width the report must fit: a laptop screen, where it is most often read. */

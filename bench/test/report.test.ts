@@ -11,8 +11,8 @@ import { renderHtml } from '../src/report/html.js';
 import { formatSummaryTable, writeReport } from '../src/report/index.js';
 import { escapeMarkdown, renderMarkdown } from '../src/report/markdown.js';
 import { targetColor } from '../src/report/target-colors.js';
-import type { BenchResults, ScenarioResult } from '../src/results.js';
-import { BUILT_IN_TARGETS } from '../src/targets.js';
+import type { BenchResults, ScenarioResult } from '../src/run/results.js';
+import { BUILT_IN_TARGETS } from '../src/targets/targets.js';
 import { loadSample, sampleWithoutRouter, withRow } from './fixtures/sample.js';
 
 const NOT_INSTALLED = 'not installed — run pnpm router:install';

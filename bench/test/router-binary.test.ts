@@ -2,6 +2,10 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cargoInstallArgs, cargoProgress } from '../src/router-install/cargo-build.js';
+import { releaseAssetName } from '../src/router-install/download.js';
+import { installRouter } from '../src/router-install/install.js';
+import { findBuildTools, missingBuildToolsMessage } from '../src/router-install/tools.js';
 import {
   findRouterBinary,
   parseRouterVersion,
@@ -10,11 +14,7 @@ import {
   routerCacheDir,
   routerCachedBinary,
   routerEnv,
-} from '../src/router-binary.js';
-import { cargoInstallArgs, cargoProgress } from '../src/router-install/cargo-build.js';
-import { releaseAssetName } from '../src/router-install/download.js';
-import { installRouter } from '../src/router-install/install.js';
-import { findBuildTools, missingBuildToolsMessage } from '../src/router-install/tools.js';
+} from '../src/targets/router-binary.js';
 
 let dir: string;
 beforeEach(async () => {

@@ -22,7 +22,7 @@ import {
   type RouterConfigName,
   routerArgs,
   routerEnv,
-} from '../src/router-binary.js';
+} from '../src/targets/router-binary.js';
 
 const REPO_ROOT = ROOT;
 const SUPERGRAPH = join(REPO_ROOT, 'supergraph.graphql');

@@ -2,15 +2,15 @@
 // subgraphs (counting the header they receive) and the real gateway process on one mount.
 import { freePort } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAnswers } from '../src/answer-check.js';
+import { checkAnswers } from '../src/load/answer-check.js';
+import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY } from '../src/load/queries.js';
 import { type RunningSink, startSinkProcess } from '../src/observe/sink-process.js';
-import type { RowPlan } from '../src/plan.js';
-import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY } from '../src/queries.js';
-import { checkLimitInOwnProcess, checkSetup } from '../src/setup-check.js';
-import { createSetups, type Setup, type SetupContext, type Setups } from '../src/setups.js';
-import { startTarget, type TargetEnvironment } from '../src/start-target.js';
-import { type RunningSubgraphs, startSubgraphs } from '../src/subgraph-processes.js';
-import type { TargetSpec } from '../src/targets.js';
+import type { RowPlan } from '../src/run/plan.js';
+import { checkLimitInOwnProcess, checkSetup } from '../src/targets/setup-check.js';
+import { createSetups, type Setup, type SetupContext, type Setups } from '../src/targets/setups.js';
+import { startTarget, type TargetEnvironment } from '../src/targets/start-target.js';
+import { type RunningSubgraphs, startSubgraphs } from '../src/targets/subgraph-processes.js';
+import type { TargetSpec } from '../src/targets/targets.js';
 import { freeConsecutivePorts } from './ports.js';
 
 const FASTIFY: TargetSpec = { name: 'fastify', kind: 'mount' };

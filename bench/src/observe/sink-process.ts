@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@fedgw/test-support';
 import { request } from 'undici';
-import { type ManagedProcess, spawnManaged } from '../child.js';
 import { repoPath } from '../paths.js';
+import { type ManagedProcess, spawnManaged } from '../targets/child.js';
 import { COUNTS_PATH, type SinkCounts } from './otlp-sink.js';
 
 export interface RunningSink {

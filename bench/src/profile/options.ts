@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { nodeFlags } from '../options.js';
-import { GATEWAY_MOUNTS } from '../targets.js';
+import { nodeFlags } from '../run/options.js';
+import { GATEWAY_MOUNTS } from '../targets/targets.js';
 
 export const PROFILE_QUERIES = ['GetUserWithProducts', 'ComplexQuery', 'Dashboard'] as const;
 export type ProfileQuery = (typeof PROFILE_QUERIES)[number];

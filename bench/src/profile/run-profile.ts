@@ -1,10 +1,7 @@
 import { readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkAnswers } from '../answer-check.js';
-import { runClosedLoop } from '../closed-loop.js';
-import { resolveLayout } from '../layout.js';
-import { pinProcess } from '../pinning.js';
-import { readCpuSeconds, readPeakRssMb, resetPeakRss } from '../proc-stats.js';
+import { checkAnswers } from '../load/answer-check.js';
+import { runClosedLoop } from '../load/closed-loop.js';
 import {
   type BenchQuery,
   COMPLEX,
@@ -12,10 +9,13 @@ import {
   GET_USER_WITH_PRODUCTS_QUERY,
   requestBody,
   sampleUserIds,
-} from '../queries.js';
-import { createSetups } from '../setups.js';
-import { startTarget } from '../start-target.js';
-import { startSubgraphs } from '../subgraph-processes.js';
+} from '../load/queries.js';
+import { pinProcess } from '../measure/pinning.js';
+import { readCpuSeconds, readPeakRssMb, resetPeakRss } from '../measure/proc-stats.js';
+import { resolveLayout } from '../run/layout.js';
+import { createSetups } from '../targets/setups.js';
+import { startTarget } from '../targets/start-target.js';
+import { startSubgraphs } from '../targets/subgraph-processes.js';
 import type { ProfileOptions, ProfileQuery } from './options.js';
 import { type CpuProfile, type ProfileSummary, summarizeProfile } from './summarize.js';
 

@@ -1,4 +1,4 @@
-import type { BenchResults } from '../results.js';
+import type { BenchResults } from '../run/results.js';
 import { renderSoakSection, SOAK_MARKERS } from '../soak/readme-section.js';
 import type { SoakResults } from '../soak/results.js';
 import { findSection, RESULTS_MARKERS, replaceSection } from './markers.js';

@@ -1,6 +1,6 @@
 import { comparePairs, NEST_PAIRS } from '../report/compare.js';
-import type { BenchResults, RowResult, ScenarioResult } from '../results.js';
-import { GATEWAY_MOUNTS, ROUTER, STANDALONE, STANDALONE_UNDICI } from '../targets.js';
+import type { BenchResults, RowResult, ScenarioResult } from '../run/results.js';
+import { GATEWAY_MOUNTS, ROUTER, STANDALONE, STANDALONE_UNDICI } from '../targets/targets.js';
 import { ms, num } from './table.js';
 
 // Sentences computed from the run, so the README cannot claim more than the data shows.

@@ -1,4 +1,4 @@
-import type { BenchResults, ScenarioId, ScenarioResult } from '../results.js';
+import type { BenchResults, ScenarioId, ScenarioResult } from '../run/results.js';
 import { findingsA, findingsB, findingsE, warningCount } from './findings.js';
 import { sectionA, sectionB, sectionC, sectionD, sectionE, sectionF } from './sections.js';
 import { findingsVersusRouter } from './versus-router.js';

@@ -1,5 +1,5 @@
-import type { RowResult, ScenarioResult } from '../results.js';
-import { ROUTER } from '../targets.js';
+import type { RowResult, ScenarioResult } from '../run/results.js';
+import { ROUTER } from '../targets/targets.js';
 import { Footnotes, gain, markdownTable, ms, num, ratio } from './table.js';
 import { subgraphCpuPer1k } from './versus-router.js';
 

@@ -1,5 +1,5 @@
 import { formatMsValue, formatNumber, formatRatio } from '../report/format.js';
-import type { RowResult } from '../results.js';
+import type { RowResult } from '../run/results.js';
 
 /**
  * A plain Markdown table; cells are written as given (our own numbers and names). The first

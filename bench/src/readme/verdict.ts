@@ -1,5 +1,5 @@
-import type { BenchResults, RowResult, ScenarioResult } from '../results.js';
-import { ROUTER } from '../targets.js';
+import type { BenchResults, RowResult, ScenarioResult } from '../run/results.js';
+import { ROUTER } from '../targets/targets.js';
 import { gain, markdownTable, ms, num, ratio } from './table.js';
 
 // The README's one-table verdict: the questions users come with, answered by one committed

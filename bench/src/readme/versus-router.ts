@@ -1,5 +1,5 @@
-import type { RowResult, ScenarioResult } from '../results.js';
-import { GATEWAY_MOUNTS, HIVE_TARGETS, NEST_FASTIFY_CLUSTER, ROUTER } from '../targets.js';
+import type { RowResult, ScenarioResult } from '../run/results.js';
+import { GATEWAY_MOUNTS, HIVE_TARGETS, NEST_FASTIFY_CLUSTER, ROUTER } from '../targets/targets.js';
 import { ms, num } from './table.js';
 
 // Issue 11's targets, read from one run: the first mount against the Router on the same row

@@ -1,5 +1,5 @@
-import type { RowResult, ScenarioResult } from '../results.js';
-import { ROUTER } from '../targets.js';
+import type { RowResult, ScenarioResult } from '../run/results.js';
+import { ROUTER } from '../targets/targets.js';
 import {
   SEED_B,
   SEED_C,

@@ -1,4 +1,4 @@
-import type { BenchResults } from '../results.js';
+import type { BenchResults } from '../run/results.js';
 import { formatNumber, NONE } from './format.js';
 
 export interface Fact {

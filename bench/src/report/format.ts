@@ -1,4 +1,4 @@
-import type { RowResult, RowStatus, SendSchedule } from '../results.js';
+import type { RowResult, RowStatus, SendSchedule } from '../run/results.js';
 
 /** What a reader sees for a cell with no number. */
 export const NONE = '—';

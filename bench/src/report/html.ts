@@ -1,4 +1,4 @@
-import type { BenchResults, ScenarioResult } from '../results.js';
+import type { BenchResults, ScenarioResult } from '../run/results.js';
 import { scenarioCharts } from './charts/index.js';
 import { comparisonTables } from './comparison/index.js';
 import { environmentFacts, type Fact, packageFacts, runFacts } from './environment.js';

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BenchResults } from '../results.js';
+import type { BenchResults } from '../run/results.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 

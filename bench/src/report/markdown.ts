@@ -1,4 +1,4 @@
-import type { BenchResults, ScenarioResult } from '../results.js';
+import type { BenchResults, ScenarioResult } from '../run/results.js';
 import { comparisonTables } from './comparison/index.js';
 import { environmentFacts, packageFacts, runFacts } from './environment.js';
 import { scenarioHeading } from './format.js';

@@ -1,4 +1,4 @@
-import type { RowResult, ScenarioResult } from '../results.js';
+import type { RowResult, ScenarioResult } from '../run/results.js';
 import { formatLoad } from './format.js';
 
 /** One warned row of a scenario: every table and chart marks it `⚠n`, and the notes say why. */

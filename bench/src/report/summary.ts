@@ -1,4 +1,4 @@
-import type { BenchResults, RowResult, ScenarioResult } from '../results.js';
+import type { BenchResults, RowResult, ScenarioResult } from '../run/results.js';
 import { compareWithRouter, isComplexQueryVariant, ROUTER_TARGET } from './compare.js';
 import {
   formatCpuPer1k,

@@ -1,4 +1,4 @@
-import type { RowResult, ScenarioResult } from '../results.js';
+import type { RowResult, ScenarioResult } from '../run/results.js';
 import {
   formatDeltaMs,
   formatErrors,

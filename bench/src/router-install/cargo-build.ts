@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { RouterEnv } from '../router-binary.js';
+import type { RouterEnv } from '../targets/router-binary.js';
 import type { Log } from './log.js';
 
 /** `cargo install` arguments for the pinned Router into `root` (the binary lands in `<root>/bin`). */

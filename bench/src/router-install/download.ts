@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type RouterEnv, routerCachedBinary } from '../router-binary.js';
+import { type RouterEnv, routerCachedBinary } from '../targets/router-binary.js';
 import type { Log } from './log.js';
 
 /** Time to get the download's response headers; no internet should fail here, fast. */

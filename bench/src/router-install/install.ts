@@ -7,7 +7,7 @@ import {
   readRouterVersion,
   routerCacheDir,
   routerCachedBinary,
-} from '../router-binary.js';
+} from '../targets/router-binary.js';
 import { cargoInstall, cargoInstallArgs } from './cargo-build.js';
 import { downloadOfficialRouter } from './download.js';
 import type { Log } from './log.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { findOnPath, isExecutableFile, ROUTER_VERSION, type RouterEnv } from '../router-binary.js';
+import { findOnPath, isExecutableFile, ROUTER_VERSION, type RouterEnv } from '../targets/router-binary.js';
 
 export interface BuildTools {
   readonly cargo: string | null;

@@ -1,7 +1,7 @@
-import type { PlanContext, ScenarioPlan } from '../plan.js';
-import { externalsIn, makeRow, primaryMount, runsSetup } from '../plan.js';
-import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY } from '../queries.js';
-import { ROUTER } from '../targets.js';
+import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY } from '../load/queries.js';
+import type { PlanContext, ScenarioPlan } from '../run/plan.js';
+import { externalsIn, makeRow, primaryMount, runsSetup } from '../run/plan.js';
+import { ROUTER } from '../targets/targets.js';
 import { dedupVariant } from './dedup-rows.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { PlanContext, ScenarioPlan } from '../plan.js';
-import { makeRow, runsSetup } from '../plan.js';
-import { COMPLEX, TYPENAME } from '../queries.js';
+import { COMPLEX, TYPENAME } from '../load/queries.js';
+import type { PlanContext, ScenarioPlan } from '../run/plan.js';
+import { makeRow, runsSetup } from '../run/plan.js';
 import { noGatewayRow } from './no-gateway.js';
 
 /**

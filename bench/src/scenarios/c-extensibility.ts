@@ -1,9 +1,9 @@
-import type { PlanContext, RowPlan, ScenarioPlan } from '../plan.js';
-import { externalsIn, makeRow, primaryMount, runsSetup } from '../plan.js';
-import { GET_USER_WITH_PRODUCTS_QUERY } from '../queries.js';
-import type { RowResult } from '../results.js';
-import type { SetupKey } from '../setups.js';
-import { ROUTER, type TargetSpec } from '../targets.js';
+import { GET_USER_WITH_PRODUCTS_QUERY } from '../load/queries.js';
+import type { PlanContext, RowPlan, ScenarioPlan } from '../run/plan.js';
+import { externalsIn, makeRow, primaryMount, runsSetup } from '../run/plan.js';
+import type { RowResult } from '../run/results.js';
+import type { SetupKey } from '../targets/setups.js';
+import { ROUTER, type TargetSpec } from '../targets/targets.js';
 import { noGatewayRow } from './no-gateway.js';
 
 const TESTS: readonly (readonly [SetupKey, string])[] = [

@@ -1,8 +1,8 @@
-import type { PlanContext, ScenarioPlan } from '../plan.js';
-import { externalsIn, makeRow, primaryMount, runsSetup } from '../plan.js';
-import { GET_USER_WITH_PRODUCTS_QUERY } from '../queries.js';
-import type { RowResult } from '../results.js';
-import type { SetupKey } from '../setups.js';
+import { GET_USER_WITH_PRODUCTS_QUERY } from '../load/queries.js';
+import type { PlanContext, ScenarioPlan } from '../run/plan.js';
+import { externalsIn, makeRow, primaryMount, runsSetup } from '../run/plan.js';
+import type { RowResult } from '../run/results.js';
+import type { SetupKey } from '../targets/setups.js';
 import { noGatewayRow } from './no-gateway.js';
 
 const STACK: readonly SetupKey[] = [

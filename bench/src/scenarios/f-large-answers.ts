@@ -1,7 +1,7 @@
-import type { PlanContext, RowPlan, ScenarioPlan } from '../plan.js';
-import { externalsIn, makeRow, primaryMount, runsSetup } from '../plan.js';
-import { DASHBOARD, DASHBOARD_ANSWER_BYTES } from '../queries.js';
-import { ROUTER } from '../targets.js';
+import { DASHBOARD, DASHBOARD_ANSWER_BYTES } from '../load/queries.js';
+import type { PlanContext, RowPlan, ScenarioPlan } from '../run/plan.js';
+import { externalsIn, makeRow, primaryMount, runsSetup } from '../run/plan.js';
+import { ROUTER } from '../targets/targets.js';
 import { dedupVariant, OUR_DEDUP_VARIANTS } from './dedup-rows.js';
 
 /**

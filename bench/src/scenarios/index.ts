@@ -1,5 +1,5 @@
-import type { PlanContext, ScenarioPlan } from '../plan.js';
-import type { ScenarioId } from '../results.js';
+import type { PlanContext, ScenarioPlan } from '../run/plan.js';
+import type { ScenarioId } from '../run/results.js';
 import { planA } from './a-router-vs-node.js';
 import { planB } from './b-adapters.js';
 import { planC } from './c-extensibility.js';

@@ -1,5 +1,5 @@
-import type { RowResult } from '../results.js';
-import { GATEWAY_MOUNTS } from '../targets.js';
+import type { RowResult } from '../run/results.js';
+import { GATEWAY_MOUNTS } from '../targets/targets.js';
 
 /** The row a plugin scenario shows when it has no row: no Node gateway mount, no external in its setups. */
 export function noGatewayRow(variant: string): RowResult {

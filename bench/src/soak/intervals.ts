@@ -1,6 +1,6 @@
-import { LATE_SEND_MS } from '../load-result.js';
-import type { OpenLoopAnswer } from '../open-loop.js';
-import { percentile, Samples } from '../samples.js';
+import { LATE_SEND_MS } from '../load/load-result.js';
+import type { OpenLoopAnswer } from '../load/open-loop.js';
+import { percentile, Samples } from '../measure/samples.js';
 import { errorKinds } from './error-kind.js';
 import type { SoakInterval } from './results.js';
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { GATEWAY_MOUNTS } from '../targets.js';
+import { GATEWAY_MOUNTS } from '../targets/targets.js';
 
 export interface SoakOptions {
   readonly target: string;

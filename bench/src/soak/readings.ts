@@ -1,6 +1,6 @@
+import { readCpuSeconds, readRssMb } from '../measure/proc-stats.js';
 import { scrapeMetrics } from '../observe/prometheus.js';
-import { readCpuSeconds, readRssMb } from '../proc-stats.js';
-import { METRICS_PATH } from '../setups.js';
+import { METRICS_PATH } from '../targets/setups.js';
 import type { IntervalReadings } from './intervals.js';
 
 /** prom-client's default metrics the soak reads (seconds and bytes, as Prometheus has them). */

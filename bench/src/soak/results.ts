@@ -1,4 +1,4 @@
-import type { BenchEnvironment, LatencySummary } from '../results.js';
+import type { BenchEnvironment, LatencySummary } from '../run/results.js';
 
 /** The shape of a soak run's `results.json` (`kind: 'soak'` tells it from a `pnpm bench` run). */
 export interface SoakResults {

@@ -1,4 +1,4 @@
-import { LATE_SHARE_LIMIT } from '../row-warnings.js';
+import { LATE_SHARE_LIMIT } from '../measure/row-warnings.js';
 import type { SoakInterval, SoakVerdict } from './results.js';
 
 /** The resident set may grow this much from the first third of the run to the last. */

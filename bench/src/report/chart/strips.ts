@@ -1,4 +1,4 @@
-import type { LatencySummary } from '../../results.js';
+import type { LatencySummary } from '../../run/results.js';
 import { escapeHtml } from '../escape-html.js';
 import { formatMs } from '../format.js';
 import {

@@ -1,4 +1,4 @@
-import type { RowResult, ScenarioResult } from '../../results.js';
+import type { RowResult, ScenarioResult } from '../../run/results.js';
 import { barPlot } from '../chart/bars.js';
 import { figure, panels } from '../chart/parts.js';
 import { compactScale, linearScale } from '../chart/scale.js';

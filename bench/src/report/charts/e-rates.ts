@@ -1,4 +1,4 @@
-import type { ScenarioResult } from '../../results.js';
+import type { ScenarioResult } from '../../run/results.js';
 import { figure } from '../chart/parts.js';
 import { stripLegend, stripPlot } from '../chart/strips.js';
 import { formatLoad, formatNumber } from '../format.js';

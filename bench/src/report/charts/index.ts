@@ -1,4 +1,4 @@
-import type { ScenarioResult } from '../../results.js';
+import type { ScenarioResult } from '../../run/results.js';
 import { chartsA } from './a-router-vs-node.js';
 import { chartsB } from './b-adapters.js';
 import { chartsC } from './c-deltas.js';

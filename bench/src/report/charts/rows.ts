@@ -1,4 +1,4 @@
-import type { LatencySummary, RowResult, ScenarioResult } from '../../results.js';
+import type { LatencySummary, RowResult, ScenarioResult } from '../../run/results.js';
 import type { BarRow } from '../chart/bars.js';
 import type { RowLabel, RowStatus } from '../chart/parts.js';
 import { logScale, type Scale } from '../chart/scale.js';

@@ -1,4 +1,4 @@
-import type { RowResult, ScenarioResult } from '../../results.js';
+import type { RowResult, ScenarioResult } from '../../run/results.js';
 import { ADAPTER_PAIRS, comparePairs, isOk, NEST_PAIRS, seedBFor } from '../compare.js';
 import { formatGain, formatMs, formatNumber, formatRps, NONE, statusLabel } from '../format.js';
 import { noteNumbers } from '../row-notes.js';

@@ -1,4 +1,4 @@
-import type { RowResult, ScenarioResult } from '../../results.js';
+import type { RowResult, ScenarioResult } from '../../run/results.js';
 import { isBaselineVariant, isOk, seedCFor } from '../compare.js';
 import { formatDeltaMs, formatMs, formatNumber, NONE, statusLabel } from '../format.js';
 import { noteNumbers } from '../row-notes.js';

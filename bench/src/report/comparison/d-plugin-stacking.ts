@@ -1,4 +1,4 @@
-import type { ScenarioResult } from '../../results.js';
+import type { ScenarioResult } from '../../run/results.js';
 import { isBaselineVariant, isOk, seedDFor } from '../compare.js';
 import { formatNumber, formatPercent, formatRps, NONE, statusLabel } from '../format.js';
 import { noteNumbers } from '../row-notes.js';

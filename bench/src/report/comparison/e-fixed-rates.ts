@@ -1,4 +1,4 @@
-import type { ScenarioResult } from '../../results.js';
+import type { ScenarioResult } from '../../run/results.js';
 import { isOk, rateSteps, seedP95Growth } from '../compare.js';
 import { formatLoad, formatMs, formatRatio, formatRps, statusLabel } from '../format.js';
 import { noteNumbers } from '../row-notes.js';

@@ -1,4 +1,4 @@
-import type { ScenarioResult } from '../../results.js';
+import type { ScenarioResult } from '../../run/results.js';
 import type { Table } from '../table.js';
 import { comparisonA } from './a-router-vs-node.js';
 import { comparisonB } from './b-adapters.js';

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HeaderCounts } from '@fedgw/subgraphs';
 import { request } from 'undici';
-import { postJson } from './http-post.js';
-import type { SinkCounts } from './observe/otlp-sink.js';
-import type { RowPlan } from './plan.js';
-import { type BenchQuery, requestBody } from './queries.js';
+import { postJson } from '../load/http-post.js';
+import { type BenchQuery, requestBody } from '../load/queries.js';
+import type { SinkCounts } from '../observe/otlp-sink.js';
+import type { RowPlan } from '../run/plan.js';
 import { METRICS_PATH, type Refusal, type Setup } from './setups.js';
 import { startTarget, type TargetEnvironment } from './start-target.js';
 

@@ -3,7 +3,7 @@
 // (RemoteGraphQLDataSource over make-fetch-happen), none of our plugins or adapters.
 // With STANDALONE_FETCHER=undici (target `standalone-undici`) the one change is our undici
 // data source, with the gateway's default pool settings: the pair isolates the fetcher's cost.
-// Process entry: node bench/dist/standalone.js (PORT, HOST, SUPERGRAPH_PATH, SUBGRAPH_<NAME>_URL,
+// Process entry: node bench/dist/targets/standalone.js (PORT, HOST, SUPERGRAPH_PATH, SUBGRAPH_<NAME>_URL,
 // STANDALONE_FETCHER).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -1,4 +1,4 @@
-import type { SendSchedule } from './results.js';
+import type { SendSchedule } from '../run/results.js';
 
 /** More late sends than this share of the schedule and the row's tail measures the load core. */
 export const LATE_SHARE_LIMIT = 0.01;

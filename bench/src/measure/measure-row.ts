@@ -1,12 +1,12 @@
+import { runLoad } from '../load/load.js';
+import type { LiveTick } from '../load/load-result.js';
+import type { RowPlan } from '../run/plan.js';
+import type { RowResult } from '../run/results.js';
+import type { RunningTarget } from '../targets/start-target.js';
 import { cpuUsage, findSaturated, type ProcessGroup, snapshot, wallSeconds } from './cpu-groups.js';
-import { runLoad } from './load.js';
-import type { LiveTick } from './load-result.js';
-import type { RowPlan } from './plan.js';
 import { readPeakRssMb, resetPeakRss } from './proc-stats.js';
-import type { RowResult } from './results.js';
 import { rowWarnings } from './row-warnings.js';
 import { summarize } from './samples.js';
-import type { RunningTarget } from './start-target.js';
 
 /**
  * Warm-up, then one measured window with every group's CPU read from /proc just before and

@@ -1,6 +1,6 @@
 import { Pool } from 'undici';
+import { Samples } from '../measure/samples.js';
 import { isGraphQLSuccess, LATE_SEND_MS, type LiveTick, type LoadResult } from './load-result.js';
-import { Samples } from './samples.js';
 import { type ClockOptions, dueAt, startClock } from './schedule-clock.js';
 
 export interface OpenLoopOptions {

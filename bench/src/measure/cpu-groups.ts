@@ -1,5 +1,5 @@
+import type { CpuUsage } from '../run/results.js';
 import { readCpuSeconds } from './proc-stats.js';
-import type { CpuUsage } from './results.js';
 
 /** Processes whose CPU is summed and compared with what they may use. */
 export interface ProcessGroup {

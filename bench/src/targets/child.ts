@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { pinnedCommand } from './pinning.js';
+import { pinnedCommand } from '../measure/pinning.js';
 
 /** A process the harness started and must stop, with the tail of its output kept for error messages. */
 export interface ManagedProcess {

@@ -1,8 +1,8 @@
-import type { BenchQuery } from './queries.js';
+import type { BenchQuery } from '../load/queries.js';
+import type { RouterBinary } from '../targets/router-binary.js';
+import type { Setup, SetupKey, Setups } from '../targets/setups.js';
+import type { TargetSpec } from '../targets/targets.js';
 import type { RowResult, RowStatus, ScenarioId, ScenarioResult } from './results.js';
-import type { RouterBinary } from './router-binary.js';
-import type { Setup, SetupKey, Setups } from './setups.js';
-import type { TargetSpec } from './targets.js';
 
 export type LoadShape =
   | { readonly kind: 'closed'; readonly connections: number }

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
+import { type CpuLayout, defaultLayout, hasTaskset, layoutProblems } from '../measure/pinning.js';
 import type { BenchOptions } from './options.js';
-import { type CpuLayout, defaultLayout, hasTaskset, layoutProblems } from './pinning.js';
 
 export interface ResolvedLayout {
   /** Null when processes are not pinned. */

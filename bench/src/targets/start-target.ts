@@ -1,10 +1,10 @@
 import { freePort } from '@fedgw/test-support';
+import { parseCpuList } from '../measure/pinning.js';
+import { descendantPids } from '../measure/proc-stats.js';
+import { repoPath } from '../paths.js';
 import { type ManagedProcess, spawnManaged } from './child.js';
 import { hiveGatewayArgs } from './hive-gateway-args.js';
-import { repoPath } from './paths.js';
-import { parseCpuList } from './pinning.js';
 import { assertPortFree } from './ports.js';
-import { descendantPids } from './proc-stats.js';
 import { waitForGraphQL } from './readiness.js';
 import type { RouterBinary } from './router-binary.js';
 import type { Setup, SetupContext } from './setups.js';
@@ -109,7 +109,7 @@ async function spawnTarget(
     return spawnManaged({
       ...common,
       command: process.execPath,
-      args: [repoPath('bench', 'dist', 'standalone.js')],
+      args: [repoPath('bench', 'dist', 'targets', 'standalone.js')],
       env: {
         ...base,
         ...listen,

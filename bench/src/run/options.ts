@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { ScenarioId } from './results.js';
-import { SCENARIO_IDS } from './scenarios/index.js';
+import { SCENARIO_IDS } from '../scenarios/index.js';
 import {
   BUILT_IN_TARGETS,
   DEFAULT_TARGETS,
@@ -8,7 +7,8 @@ import {
   parseExternal,
   resolveTargets,
   type TargetSpec,
-} from './targets.js';
+} from '../targets/targets.js';
+import type { ScenarioId } from './results.js';
 
 export interface BenchOptions {
   readonly mode: 'quick' | 'full';

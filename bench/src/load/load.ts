@@ -1,7 +1,7 @@
+import type { RowPlan } from '../run/plan.js';
 import { runClosedLoop } from './closed-loop.js';
 import type { LiveTick, LoadResult } from './load-result.js';
 import { runOpenLoop } from './open-loop.js';
-import type { RowPlan } from './plan.js';
 import { requestBody } from './queries.js';
 
 /** Drives `url` with the row's load shape for `seconds`: autocannon closed loop or our open loop. */

@@ -1,13 +1,13 @@
-import { checkAnswers } from './answer-check.js';
-import type { ProcessGroup } from './cpu-groups.js';
-import { measureRow } from './measure-row.js';
-import type { SinkCounts } from './observe/otlp-sink.js';
+import { checkAnswers } from '../load/answer-check.js';
+import type { ProcessGroup } from '../measure/cpu-groups.js';
+import { measureRow } from '../measure/measure-row.js';
+import type { SinkCounts } from '../observe/otlp-sink.js';
+import { checkLimitInOwnProcess, checkSetup } from '../targets/setup-check.js';
+import type { RunningTarget, TargetEnvironment } from '../targets/start-target.js';
+import { startTarget } from '../targets/start-target.js';
 import type { RowPlan, ScenarioPlan } from './plan.js';
 import type { Progress } from './progress.js';
 import type { RowResult, ScenarioResult } from './results.js';
-import { checkLimitInOwnProcess, checkSetup } from './setup-check.js';
-import type { RunningTarget, TargetEnvironment } from './start-target.js';
-import { startTarget } from './start-target.js';
 
 /** What every scenario shares: the running subgraphs, ports, CPU layout, the Router binary. */
 export interface RunContext {

@@ -1,4 +1,4 @@
-import type { LiveTick } from './load-result.js';
+import type { LiveTick } from '../load/load-result.js';
 import type { RowResult } from './results.js';
 
 /** Without a terminal to redraw a line in, a live line is printed this often. */

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { postJson } from '../load/http-post.js';
 import type { ManagedProcess } from './child.js';
-import { postJson } from './http-post.js';
 
 /**
  * Polls `{ __typename }` until the endpoint answers it (a listening socket is not enough: a

@@ -1,5 +1,5 @@
 /**
- * Hive Gateway's configuration for the bench (`hive-gateway supergraph … -c dist/hive-gateway-config.js`):
+ * Hive Gateway's configuration for the bench (`hive-gateway supergraph … -c dist/targets/hive-gateway-config.js`):
  * production mode, its own defaults otherwise. No token or target is given, so nothing reports
  * usage or traces to Hive; the supergraph is a local file.
  */

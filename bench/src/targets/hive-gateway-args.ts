@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { repoPath } from './paths.js';
+import { repoPath } from '../paths.js';
 import { HIVE_GATEWAY_RUST, type TargetSpec } from './targets.js';
 
 const require = createRequire(import.meta.url);
@@ -32,7 +32,7 @@ export function hiveGatewayArgs(target: TargetSpec, supergraph: string, port: nu
     'supergraph',
     supergraph,
     '--config-path',
-    repoPath('bench', 'dist', 'hive-gateway-config.js'),
+    repoPath('bench', 'dist', 'targets', 'hive-gateway-config.js'),
     '--host',
     '127.0.0.1',
     '--port',

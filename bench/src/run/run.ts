@@ -1,22 +1,22 @@
 import { loadavg } from 'node:os';
 import { findRedisServer, freePort } from '@fedgw/test-support';
-import type { ProcessGroup } from './cpu-groups.js';
-import { describeEnvironment } from './environment.js';
+import { sampleUserIds } from '../load/queries.js';
+import type { ProcessGroup } from '../measure/cpu-groups.js';
+import { describeEnvironment } from '../measure/environment.js';
+import { parseCpuList, pinProcess } from '../measure/pinning.js';
+import { type RunningSink, startSinkProcess } from '../observe/sink-process.js';
+import { planScenarios } from '../scenarios/index.js';
+import { type RunningRedis, startRedis } from '../targets/redis-process.js';
+import { findRouterBinary } from '../targets/router-binary.js';
+import { createSetups } from '../targets/setups.js';
+import type { RunningTarget } from '../targets/start-target.js';
+import { type RunningSubgraphs, startSubgraphs } from '../targets/subgraph-processes.js';
 import { resolveLayout } from './layout.js';
-import { type RunningSink, startSinkProcess } from './observe/sink-process.js';
 import type { BenchOptions } from './options.js';
-import { parseCpuList, pinProcess } from './pinning.js';
 import { estimateSeconds, type PlanContext, type RowPlan } from './plan.js';
 import { formatDuration, Progress } from './progress.js';
-import { sampleUserIds } from './queries.js';
-import { type RunningRedis, startRedis } from './redis-process.js';
 import type { BenchResults, ScenarioResult } from './results.js';
-import { findRouterBinary } from './router-binary.js';
 import { type RunContext, runScenario } from './run-scenario.js';
-import { planScenarios } from './scenarios/index.js';
-import { createSetups } from './setups.js';
-import type { RunningTarget } from './start-target.js';
-import { type RunningSubgraphs, startSubgraphs } from './subgraph-processes.js';
 
 /** Runs the planned scenarios end to end and returns the results (the caller writes the report). */
 export async function runBench(options: BenchOptions, command: string): Promise<BenchResults> {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { arch, release, totalmem, type } from 'node:os';
-import { repoPath } from './paths.js';
-import type { BenchEnvironment } from './results.js';
-import type { RouterBinary } from './router-binary.js';
+import { repoPath } from '../paths.js';
+import type { BenchEnvironment } from '../run/results.js';
+import type { RouterBinary } from '../targets/router-binary.js';
 
 /** Packages whose installed versions the results record, and the workspace package that depends on each. */
 const PACKAGES: readonly (readonly [name: string, owner: string])[] = [

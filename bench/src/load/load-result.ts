@@ -1,5 +1,5 @@
-import type { SendSchedule } from './results.js';
-import type { Samples } from './samples.js';
+import type { Samples } from '../measure/samples.js';
+import type { SendSchedule } from '../run/results.js';
 
 /** What one measured window of load produced, before CPU and memory are added. */
 export interface LoadResult {

@@ -1,4 +1,4 @@
-import type { LatencySummary } from './results.js';
+import type { LatencySummary } from '../run/results.js';
 
 /** Every latency sample of a run, in microseconds: kept whole so percentiles are exact, not bucketed. */
 export class Samples {

@@ -1,6 +1,6 @@
 import { SUBGRAPH_NAMES, type SubgraphName } from '@fedgw/subgraphs/catalog';
+import { repoPath } from '../paths.js';
 import { type ManagedProcess, spawnManaged } from './child.js';
-import { repoPath } from './paths.js';
 import { assertPortFree } from './ports.js';
 import { waitForGraphQL } from './readiness.js';
 import { STATIC_HEADER } from './setups.js';

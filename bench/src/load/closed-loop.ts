@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
+import { Samples } from '../measure/samples.js';
 import { isGraphQLSuccess, type LiveTick, type LoadResult } from './load-result.js';
-import { Samples } from './samples.js';
 
 export interface ClosedLoopOptions {
   readonly url: string;

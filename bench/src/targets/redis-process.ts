@@ -1,8 +1,8 @@
 import { createConnection } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@fedgw/test-support';
+import { repoPath } from '../paths.js';
 import { type ManagedProcess, spawnManaged } from './child.js';
-import { repoPath } from './paths.js';
 
 export interface RunningRedis {
   readonly url: string;
