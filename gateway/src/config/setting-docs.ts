@@ -1,4 +1,4 @@
-import { CONFIG_FIELDS } from './parse.js';
+import { CONFIG_FIELDS } from './fields.js';
 
 /**
  * What each setting means, for the reference in docs/configuration.md, which is generated

@@ -1,0 +1,69 @@
+import { resolve } from 'node:path';
+import type { ConfigIssue } from '../errors.js';
+import type { ScalarKey } from './fields.js';
+
+// Rules across settings, applied once each value is read: what a plugin needs, a trusted-documents
+// mode without a manifest, metrics under cluster.
+
+/** Settings each plugin needs; checked only when the plugin is enabled. */
+const REQUIRED_BY_PLUGIN: Partial<Record<string, readonly { key: ScalarKey; env: string }[]>> = {
+  jwt: [{ key: 'jwtAlgorithms', env: 'JWT_ALGORITHMS' }],
+  'api-key': [{ key: 'apiKeys', env: 'API_KEYS' }],
+  'header-rules': [{ key: 'headerRules', env: 'HEADER_RULES' }],
+  'response-headers': [{ key: 'responseHeaders', env: 'RESPONSE_HEADERS' }],
+};
+
+/**
+ * A manifest without a mode is enforced (it is given to lock the graph down). A mode that
+ * needs a manifest without one would silently run every operation, so it is an error.
+ * The path is resolved like SUPERGRAPH_PATH.
+ */
+export function checkTrustedDocuments(values: Record<string, unknown>, cwd: string, issues: ConfigIssue[]): void {
+  const path = values.trustedDocuments as string | undefined;
+  const mode = values.trustedDocumentsMode as string | undefined;
+  if (path === undefined) {
+    if (mode !== undefined && mode !== 'off') {
+      issues.push({ field: 'TRUSTED_DOCUMENTS_MODE', message: `${mode} needs a manifest: set TRUSTED_DOCUMENTS` });
+    }
+    values.trustedDocumentsMode = 'off';
+    return;
+  }
+  values.trustedDocuments = resolve(cwd, path);
+  values.trustedDocumentsMode = mode ?? 'enforce';
+}
+
+/**
+ * Under cluster every worker has its own metrics registry and a scrape reaches one worker at
+ * random (the main port and METRICS_PORT alike are shared sockets), so the numbers would be
+ * one worker's, jumping between scrapes: refused rather than served wrong.
+ */
+export function checkWorkers(values: Record<string, unknown>, issues: ConfigIssue[]): void {
+  if ((values.workers as number) > 1 && values.metricsEnabled === true) {
+    issues.push({
+      field: 'GATEWAY_WORKERS',
+      message: `${values.workers} workers cannot serve METRICS_ENABLED: each scrape would see one worker; use GATEWAY_WORKERS=1 and more replicas`,
+    });
+  }
+}
+
+/** What a field needs only when a plugin that uses it is on, named by environment variable. */
+export function checkPluginSettings(values: Record<string, unknown>, issues: ConfigIssue[]): void {
+  const plugins = (values.plugins ?? []) as string[];
+  for (const plugin of plugins) {
+    for (const { key, env } of REQUIRED_BY_PLUGIN[plugin] ?? []) {
+      const value = values[key];
+      if (value === undefined || (Array.isArray(value) && value.length === 0)) {
+        issues.push({ field: env, message: `required by the ${plugin} plugin` });
+      }
+    }
+  }
+  if (plugins.includes('jwt')) {
+    const sources = ['jwtJwksUrl', 'jwtJwksFile', 'jwtSecret'].filter((key) => values[key] !== undefined);
+    if (sources.length !== 1) {
+      issues.push({
+        field: 'JWT_JWKS_URL | JWT_JWKS_FILE | JWT_SECRET',
+        message: `the jwt plugin needs exactly one key source, got ${sources.length}`,
+      });
+    }
+  }
+}
