@@ -1,10 +1,10 @@
 // `pnpm docs:config`: writes the settings reference in docs/configuration.md from the config
-// parser's field list and gateway/src/config/setting-docs.ts. `--check` only compares (exit 1
+// settings' declarations (gateway/src/config/fields.ts). `--check` only compares (exit 1
 // when the page is stale); `pnpm test` runs it that way.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formatMarkdown } from '../bench/dist/readme/format-markdown.js';
-import { settingsReference } from '../gateway/dist/config/setting-docs.js';
+import { settingsReference } from '../gateway/dist/config/settings-reference.js';
 
 // `--page <file>` checks or writes another copy (the test's drift check uses it).
 const pageArg = process.argv.indexOf('--page');

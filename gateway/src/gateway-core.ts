@@ -4,14 +4,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { GraphQLError } from 'graphql';
 import { newApolloGateway } from './apollo-telemetry.js';
 import { type CostOf, createContext } from './context.js';
-import type {
-  GatewayContext,
-  GatewayPlugin,
-  Identity,
-  MountableGateway,
-  RequestScope,
-  ResolvedRequest,
-} from './contract/index.js';
+import type { GatewayContext, GatewayPlugin, Identity, MountableGateway, RequestScope } from './contract/index.js';
 import type { CoreSettings } from './core-settings.js';
 import { ClientErrorCode } from './error-registry.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';

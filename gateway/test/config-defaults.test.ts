@@ -9,6 +9,7 @@ import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../src/plugins/demand-contr
 import { JWT_DEFAULTS } from '../src/plugins/jwt/options.js';
 import { DEFAULT_OPERATION_LIMITS } from '../src/plugins/operation-limits/index.js';
 import { RATE_LIMIT_DEFAULTS } from '../src/plugins/rate-limit/index.js';
+import { readValue } from '../src/settings/values.js';
 
 // Every page that documents settings: the README and docs/*.md (the generated reference among them).
 const PAGES = [
@@ -60,7 +61,7 @@ describe('defaults, one source', () => {
     for (const { env, value } of documented) {
       const field = CONFIG_FIELDS.find((f) => f.env === env);
       if (!field || field.key === 'supergraphPath') continue;
-      const parsed = field.parse(value);
+      const parsed = readValue(field.parse, value);
       expect(parsed.ok, `${env}: README default ${value} does not parse`).toBe(true);
       if (parsed.ok) expect(parsed.value, `${env}: README says ${value}`).toEqual(defaults[field.key]);
     }

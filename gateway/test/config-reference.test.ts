@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { ROOT } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FIELDS } from '../src/config/parse.js';
-import { SETTING_DOCS, settingsReference } from '../src/config/setting-docs.js';
+import { settingsReference } from '../src/config/settings-reference.js';
 
 const SCRIPT = `${ROOT}scripts/docs-config.mjs`;
 const check = (page: string) =>
   spawnSync(process.execPath, [SCRIPT, '--check', '--page', page], { cwd: ROOT, encoding: 'utf8' });
 
 describe('the settings reference in docs/configuration.md', () => {
-  it('documents every setting the parser knows, and nothing else', () => {
-    expect(Object.keys(SETTING_DOCS).sort()).toEqual(CONFIG_FIELDS.map((field) => field.env).sort());
+  it('documents every setting the parser knows, each with what it means', () => {
+    for (const field of CONFIG_FIELDS) expect(field.meaning.length, field.env).toBeGreaterThan(5);
     const table = settingsReference();
     for (const field of CONFIG_FIELDS) expect(table).toContain(`| \`${field.env}\` | \`${field.key}\` |`);
   });

@@ -3,11 +3,11 @@ import { resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
 import { checkMetricsConfig } from '../plugins/metrics/config.js';
 import { checkTracingConfig, type TracingConfig } from '../plugins/tracing/options.js';
-import type { Parsed } from '../settings/values.js';
+import { type Parsed, readValue } from '../settings/values.js';
 import { checkSupergraphSource } from '../supergraph/options.js';
 import { checkPluginSettings, checkTrustedDocuments, checkWorkers } from './checks.js';
 import { closestName } from './closest-name.js';
-import { settingsWithoutTheirFeature } from './feature-settings.js';
+import { settingsWithoutTheirFeature } from './features.js';
 import { CONFIG_FIELDS, SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './fields.js';
 import { hasServiceLinkName, isServiceLink, serviceLinkWarning } from './service-links.js';
 import { type GatewayConfig, type SubgraphOverride, subgraphKey } from './types.js';
@@ -53,7 +53,7 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
     const source = fromEnv !== undefined ? field.env : `${fileName}: ${field.key}`;
     const raw = fromEnv !== undefined ? fromEnv : file[field.key];
     if (raw === undefined) continue;
-    record(values, field.key, field.parse(raw), source, issues);
+    record(values, field.key, readValue(field.parse, raw), source, issues);
   }
   // Before defaults fill in: only what was set can be a contradiction, or be set in vain.
   checkSupergraphSource(values, issues);
@@ -71,7 +71,7 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
       message: `must not exceed REQUEST_TIMEOUT_MS (${values.headersTimeoutMs} > ${values.requestTimeoutMs})`,
     });
   }
-  for (const warning of settingsWithoutTheirFeature(explicit, values)) options.onWarning?.(warning);
+  for (const warning of settingsWithoutTheirFeature(CONFIG_FIELDS, explicit, values)) options.onWarning?.(warning);
   checkPluginSettings(values, issues);
   checkTrustedDocuments(values, cwd, issues);
   checkTracingConfig(values as Partial<TracingConfig>, issues);
@@ -169,7 +169,7 @@ function parseSubgraphs(
                 .map((field) => field.key)
                 .join(', ')})`,
             });
-          else record(target, key, spec.parse(raw), source, issues);
+          else record(target, key, readValue(spec.parse, raw), source, issues);
         }
       }
     }
@@ -178,7 +178,7 @@ function parseSubgraphs(
     const match = SUBGRAPH_ENV.exec(name);
     const spec = match && SUBGRAPH_FIELDS[match[2] as string];
     if (!match || !spec || raw === undefined) continue;
-    record(settingsOf(result, match[1] as string), spec.key, spec.parse(raw), name, issues);
+    record(settingsOf(result, match[1] as string), spec.key, readValue(spec.parse, raw), name, issues);
   }
   return Object.fromEntries(Object.entries(result).map(([name, value]) => [name, Object.freeze(value)]));
 }

@@ -1,4 +1,4 @@
-import type { ValueParser } from '../settings/values.js';
+import { custom, type ValueParser } from '../settings/values.js';
 import { type ApiKeyEntry, PLUGIN_NAMES, PLUGIN_PROFILES, type PluginName } from './types.js';
 
 const fail = (message: string) => ({ ok: false as const, message });
@@ -8,7 +8,7 @@ const fail = (message: string) => ({ ok: false as const, message });
  * in the order their hooks must run: header rules before auth (so auth has the last
  * word on identity headers), auth before rate limiting (which keys by identity).
  */
-export const pluginList: ValueParser<PluginName[]> = (raw) => {
+export const pluginList: ValueParser<PluginName[]> = custom('profile or plugin names separated by commas', (raw) => {
   const names = typeof raw === 'string' ? raw.split(',').map((name) => name.trim()) : Array.isArray(raw) ? raw : null;
   if (!names) return fail('expected profile or plugin names separated by commas');
   const enabled = new Set<PluginName>();
@@ -26,10 +26,10 @@ export const pluginList: ValueParser<PluginName[]> = (raw) => {
     }
   }
   return { ok: true, value: PLUGIN_NAMES.filter((plugin) => enabled.has(plugin)) };
-};
+});
 
 /** `consumer:key` or `consumer:sha256:<64 hex>`, comma-separated. Errors never show a key. */
-export const apiKeys: ValueParser<ApiKeyEntry[]> = (raw) => {
+export const apiKeys: ValueParser<ApiKeyEntry[]> = custom('consumer:key entries separated by commas', (raw) => {
   const items = typeof raw === 'string' ? raw.split(',').map((item) => item.trim()) : Array.isArray(raw) ? raw : null;
   if (!items) return fail('expected consumer:key entries separated by commas (values not shown: secrets)');
   const entries: ApiKeyEntry[] = [];
@@ -53,17 +53,20 @@ export const apiKeys: ValueParser<ApiKeyEntry[]> = (raw) => {
     }
   }
   return { ok: true, value: entries };
-};
+});
 
 /** `name:value` pairs (values may use `{uuid}` and `{requestId}`), or a JSON list of `{ name, value }`. */
-export const headerPairs: ValueParser<{ name: string; value: string }[]> = (raw) => {
-  if (Array.isArray(raw)) return { ok: true, value: raw as { name: string; value: string }[] };
-  if (typeof raw !== 'string') return fail('expected name:value pairs separated by commas');
-  const headers: { name: string; value: string }[] = [];
-  for (const part of raw.split(',')) {
-    const at = part.indexOf(':');
-    if (at <= 0) return fail(`expected name:value, got ${JSON.stringify(part.trim())}`);
-    headers.push({ name: part.slice(0, at).trim(), value: part.slice(at + 1).trim() });
-  }
-  return { ok: true, value: headers };
-};
+export const headerPairs: ValueParser<{ name: string; value: string }[]> = custom(
+  'name:value pairs separated by commas',
+  (raw) => {
+    if (Array.isArray(raw)) return { ok: true, value: raw as { name: string; value: string }[] };
+    if (typeof raw !== 'string') return fail('expected name:value pairs separated by commas');
+    const headers: { name: string; value: string }[] = [];
+    for (const part of raw.split(',')) {
+      const at = part.indexOf(':');
+      if (at <= 0) return fail(`expected name:value, got ${JSON.stringify(part.trim())}`);
+      headers.push({ name: part.slice(0, at).trim(), value: part.slice(at + 1).trim() });
+    }
+    return { ok: true, value: headers };
+  },
+);

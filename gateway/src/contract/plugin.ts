@@ -100,6 +100,7 @@ export interface GatewayPlugin {
    * no connection, retry or circuit breaker, no later plugin's `onSubgraphRequest`, and the
    * result is not counted against the response size limit; `onSubgraphResponse` still sees it.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only edits headers returns nothing
   onSubgraphRequest?(request: SubgraphRequest): SubgraphResult | undefined | void;
   /** Sees each subgraph response (headers and result), or a plugin's answer in its place. */
   onSubgraphResponse?(response: SubgraphResponse): void;

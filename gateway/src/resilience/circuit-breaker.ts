@@ -1,6 +1,7 @@
 import type { CircuitState } from '../contract/index.js';
 import { OptionIssues } from '../settings/plugin-options.js';
 import { SlidingCounts } from './sliding-counts.js';
+import { RESILIENCE_VALUES } from './values.js';
 
 /** Attempts and failures are counted over this window (Hystrix's rolling 10 s). */
 export const CIRCUIT_WINDOW_MS = 10_000;
@@ -30,12 +31,9 @@ export interface CircuitPermit {
 /** Throws a PluginOptionsError naming every bad option. */
 export function checkCircuitBreakerOptions(options: CircuitBreakerOptions): void {
   const issues = new OptionIssues();
-  const rate = options.failureRate;
-  if (typeof rate !== 'number' || !(rate > 0 && rate <= 1)) {
-    issues.add('circuitBreaker.failureRate', `expected a number above 0, at most 1, got ${JSON.stringify(rate)}`);
-  }
-  issues.integer('circuitBreaker.minRequests', options.minRequests, 1, 1_000_000, true);
-  issues.integer('circuitBreaker.cooldownMs', options.cooldownMs, 1, 3_600_000, true);
+  issues.check('circuitBreaker.failureRate', options.failureRate, RESILIENCE_VALUES.circuitFailureRate, true);
+  issues.check('circuitBreaker.minRequests', options.minRequests, RESILIENCE_VALUES.circuitMinRequests, true);
+  issues.check('circuitBreaker.cooldownMs', options.cooldownMs, RESILIENCE_VALUES.circuitCooldownMs, true);
   issues.throwIfAny('subgraph data source');
 }
 

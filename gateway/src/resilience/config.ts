@@ -1,7 +1,8 @@
-import { boolean, integer, type ValueParser } from '../settings/values.js';
+import type { ValueParser } from '../settings/values.js';
 import type { SubgraphOverride } from '../subgraph-overrides.js';
 import type { CircuitBreakerOptions } from './circuit-breaker.js';
 import type { SubgraphRetryOptions } from './retry-policy.js';
+import { RESILIENCE_VALUES } from './values.js';
 
 /**
  * Production defaults. One retry: it covers what retries are for (a keep-alive socket
@@ -41,58 +42,82 @@ export interface ResilienceSettings {
   readonly subgraphCircuitCooldownMs: number;
 }
 
-/** A number in [min, max] (above `min` when `minExclusive`), from `0.1` or a number in the file. */
-export function share(min: number, max: number, minExclusive = false): ValueParser<number> {
-  return (raw) => {
-    const value = typeof raw === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : raw;
-    const ok = typeof value === 'number' && (minExclusive ? value > min : value >= min) && value <= max;
-    return ok
-      ? { ok: true, value }
-      : {
-          ok: false,
-          message: `expected a number ${minExclusive ? 'above' : 'from'} ${min} ${minExclusive ? 'up ' : ''}to ${max} (e.g. 0.1), got ${JSON.stringify(raw)}`,
-        };
-  };
-}
-
 /**
  * Each setting once, global (`SUBGRAPH_<SUFFIX>`, file key `configKey`) and per subgraph
  * (`SUBGRAPH_<NAME>_<SUFFIX>`, file key `subgraphs.<name>.<key>`), in README order.
  */
 export const RESILIENCE_FIELDS = [
-  { suffix: 'RETRIES', key: 'retries', configKey: 'subgraphRetries', parse: integer(0, 10) },
-  { suffix: 'RETRY_BACKOFF_MS', key: 'retryBackoffMs', configKey: 'subgraphRetryBackoffMs', parse: integer(1, 60_000) },
-  { suffix: 'RETRY_BUDGET', key: 'retryBudget', configKey: 'subgraphRetryBudget', parse: share(0, 1) },
+  {
+    suffix: 'RETRIES',
+    key: 'retries',
+    configKey: 'subgraphRetries',
+    parse: RESILIENCE_VALUES.retries,
+    meaning:
+      'retries of a failed fetch that belongs to a query (never a mutation), within its timeout; `0` turns them off. See [Subgraph faults](operations.md#subgraph-faults-retries-and-circuit-breaker)',
+  },
+  {
+    suffix: 'RETRY_BACKOFF_MS',
+    key: 'retryBackoffMs',
+    configKey: 'subgraphRetryBackoffMs',
+    parse: RESILIENCE_VALUES.retryBackoffMs,
+    meaning: 'the first retry waits a random time up to this (full jitter), doubling with each retry',
+    feature: 'retries',
+  },
+  {
+    suffix: 'RETRY_BUDGET',
+    key: 'retryBudget',
+    configKey: 'subgraphRetryBudget',
+    parse: RESILIENCE_VALUES.retryBudget,
+    meaning: 'retries of a subgraph over 10 s may be at most this share of its requests…',
+    feature: 'retries',
+  },
   {
     suffix: 'RETRY_MIN_PER_SEC',
     key: 'retryMinPerSec',
     configKey: 'subgraphRetryMinPerSec',
-    parse: integer(0, 100_000),
+    parse: RESILIENCE_VALUES.retryMinPerSec,
+    meaning: '…plus this many per second, so a quiet subgraph can still be retried',
+    feature: 'retries',
   },
-  { suffix: 'CIRCUIT_BREAKER', key: 'circuitBreaker', configKey: 'subgraphCircuitBreaker', parse: boolean },
+  {
+    suffix: 'CIRCUIT_BREAKER',
+    key: 'circuitBreaker',
+    configKey: 'subgraphCircuitBreaker',
+    parse: RESILIENCE_VALUES.circuitBreaker,
+    meaning:
+      "a circuit breaker per subgraph: while it is open, that subgraph's fields get `SUBGRAPH_CIRCUIT_OPEN` at once",
+  },
   {
     suffix: 'CIRCUIT_FAILURE_RATE',
     key: 'circuitFailureRate',
     configKey: 'subgraphCircuitFailureRate',
-    parse: share(0, 1, true),
+    parse: RESILIENCE_VALUES.circuitFailureRate,
+    meaning: "it opens when this share of a subgraph's attempts over 10 s failed…",
+    feature: 'circuit-breaker',
   },
   {
     suffix: 'CIRCUIT_MIN_REQUESTS',
     key: 'circuitMinRequests',
     configKey: 'subgraphCircuitMinRequests',
-    parse: integer(1, 1_000_000),
+    parse: RESILIENCE_VALUES.circuitMinRequests,
+    meaning: '…and there were at least this many',
+    feature: 'circuit-breaker',
   },
   {
     suffix: 'CIRCUIT_COOLDOWN_MS',
     key: 'circuitCooldownMs',
     configKey: 'subgraphCircuitCooldownMs',
-    parse: integer(1, 3_600_000),
+    parse: RESILIENCE_VALUES.circuitCooldownMs,
+    meaning: 'after this, one probe goes through (half-open): its success closes the circuit, its failure reopens it',
+    feature: 'circuit-breaker',
   },
 ] as const satisfies readonly {
   suffix: string;
   key: keyof typeof RESILIENCE_DEFAULTS & keyof SubgraphOverride;
   configKey: keyof ResilienceSettings;
   parse: ValueParser<unknown>;
+  meaning: string;
+  feature?: 'retries' | 'circuit-breaker';
 }[];
 
 /** One subgraph's retry and breaker settings: its overrides over the global ones. */

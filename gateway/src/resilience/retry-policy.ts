@@ -1,6 +1,7 @@
 import type { GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { Kind, OperationTypeNode } from 'graphql';
 import { OptionIssues } from '../settings/plugin-options.js';
+import { RESILIENCE_VALUES } from './values.js';
 
 export interface SubgraphRetryOptions {
   /** Retries after the first attempt; 0 turns retries off. */
@@ -16,13 +17,10 @@ export interface SubgraphRetryOptions {
 /** Throws a PluginOptionsError naming every bad option. */
 export function checkRetryOptions(options: SubgraphRetryOptions): void {
   const issues = new OptionIssues();
-  issues.integer('retry.maxRetries', options.maxRetries, 0, 10, true);
-  issues.integer('retry.backoffMs', options.backoffMs, 1, 60_000, true);
-  issues.integer('retry.budgetMinPerSecond', options.budgetMinPerSecond, 0, 100_000, true);
-  const ratio = options.budgetRatio;
-  if (typeof ratio !== 'number' || !(ratio >= 0 && ratio <= 1)) {
-    issues.add('retry.budgetRatio', `expected a number from 0 to 1, got ${JSON.stringify(ratio)}`);
-  }
+  issues.check('retry.maxRetries', options.maxRetries, RESILIENCE_VALUES.retries, true);
+  issues.check('retry.backoffMs', options.backoffMs, RESILIENCE_VALUES.retryBackoffMs, true);
+  issues.check('retry.budgetRatio', options.budgetRatio, RESILIENCE_VALUES.retryBudget, true);
+  issues.check('retry.budgetMinPerSecond', options.budgetMinPerSecond, RESILIENCE_VALUES.retryMinPerSec, true);
   issues.throwIfAny('subgraph data source');
 }
 

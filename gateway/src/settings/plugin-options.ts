@@ -2,6 +2,7 @@
 // and throws one PluginOptionsError naming each, so a deploy is fixed in one round.
 import { type ConfigIssue, PluginOptionsError } from '../errors.js';
 import { isHeaderName, RESERVED_HEADERS } from '../header-names.js';
+import { describeValue, readValue, type ValueParser } from './values.js';
 
 export class OptionIssues {
   readonly issues: ConfigIssue[] = [];
@@ -10,22 +11,21 @@ export class OptionIssues {
     this.issues.push({ field, message });
   }
 
-  /** An integer in [min, max]; `undefined` is fine unless `required`. */
-  integer(field: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER, required = false): void {
+  /**
+   * Checks `value` with `schema`, the same one the setting's environment variable is read
+   * with, so an option and its variable accept the same values. `undefined` is fine unless
+   * `required`. Options are typed: a value the schema would have to convert (`"42"` for 42,
+   * `"true"` for true) is refused.
+   */
+  check(field: string, value: unknown, schema: ValueParser<unknown>, required = false): void {
     if (value === undefined) {
       if (required) this.add(field, 'is required');
       return;
     }
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
-      this.add(field, `expected an integer ${range}, got ${describe(value)}`);
-    }
-  }
-
-  /** One of `allowed`; `undefined` is fine. */
-  oneOf(field: string, value: unknown, allowed: readonly string[]): void {
-    if (value !== undefined && !allowed.includes(value as string)) {
-      this.add(field, `expected one of ${allowed.join(' | ')}, got ${describe(value)}`);
+    const parsed = readValue(schema, value);
+    if (!parsed.ok) this.add(field, parsed.message);
+    else if (parsed.value !== value && (typeof value !== 'object' || value === null)) {
+      this.add(field, `expected ${describeValue(schema)}, got ${describe(value)}`);
     }
   }
 
@@ -56,33 +56,19 @@ export function checkKnownKeys(
   }
 }
 
-export function optionalBoolean(
+/** `options[field]` checked with `schema` (see `OptionIssues.check`), or `fallback` when unset or bad. */
+export function optionalValue<T>(
   issues: OptionIssues,
   options: Record<string, unknown>,
   field: string,
-  fallback: boolean,
-): boolean {
+  schema: ValueParser<T>,
+  fallback: T,
+): T {
   const value = options[field];
   if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') {
-    issues.add(field, 'must be a boolean');
-    return fallback;
-  }
-  return value;
-}
-
-export function optionalNonEmptyString(
-  issues: OptionIssues,
-  options: Record<string, unknown>,
-  field: string,
-): string | undefined {
-  const value = options[field];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.trim() === '') {
-    issues.add(field, 'must be a non-empty string');
-    return undefined;
-  }
-  return value;
+  const before = issues.issues.length;
+  issues.check(field, value, schema);
+  return issues.issues.length === before ? (value as T) : fallback;
 }
 
 /**
@@ -105,23 +91,6 @@ export function headerName(
     return undefined;
   }
   return name;
-}
-
-/** A non-negative (or, with `positive`, strictly positive) integer number of milliseconds. */
-export function optionalDuration(
-  issues: OptionIssues,
-  options: Record<string, unknown>,
-  field: string,
-  fallback: number,
-  { positive = false }: { positive?: boolean } = {},
-): number {
-  const value = options[field];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || (positive && value === 0)) {
-    issues.add(field, `must be a ${positive ? 'positive' : 'non-negative'} integer (milliseconds)`);
-    return fallback;
-  }
-  return value;
 }
 
 /** A value as an error message shows it: strings quoted, objects by type (never their content). */

@@ -1,146 +1,231 @@
 /**
- * Parsers for single config values. Each takes a raw value (a string from the
- * environment, or a JSON value from the config file) and returns the typed value or
- * a message saying what was expected.
+ * The kinds of setting values, as valibot schemas (ADR 023). Each reads a raw value (a string
+ * from the environment, or a JSON value from the config file) into its type; its description
+ * says what it expects, and the one message a bad value gets is built from it:
+ * `expected <description>, got <the raw value>` (never the value of a secret). The env
+ * parser, the config-file parser and the plugin factories all check values with these, so a
+ * range is written once.
  */
-export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
-export type ValueParser<T> = (raw: unknown) => Parsed<T>;
+import * as v from 'valibot';
 
-const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
-const fail = (message: string): Parsed<never> => ({ ok: false, message });
+/** A setting's schema: from a raw value to `T`. */
+export type ValueParser<T> = v.GenericSchema<unknown, T>;
+export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+
 const shown = (raw: unknown) => JSON.stringify(raw);
+const SECRET = 'secret';
+
+/** Reads `raw` with `schema`: the value, or what was expected and what came. */
+export function readValue<T>(schema: ValueParser<T>, raw: unknown): Parsed<T> {
+  const result = v.safeParse(schema, raw, { abortEarly: true, abortPipeEarly: true });
+  if (result.success) return { ok: true, value: result.output };
+  const issue = result.issues[0];
+  // An item of a list or a value of a pair failed: its own message says which.
+  if (issue.message.startsWith('!')) return { ok: false, message: issue.message.slice(1) };
+  const expected = v.getDescription(schema) ?? 'a valid value';
+  if (v.getMetadata(schema)[SECRET])
+    return { ok: false, message: `expected ${expected} (value not shown: it is a secret)` };
+  return { ok: false, message: `expected ${expected}, got ${shown(raw)}` };
+}
+
+/** What `schema` expects, as its error messages say it ("an integer from 1 to 10"). */
+export function describeValue(schema: ValueParser<unknown>): string {
+  return v.getDescription(schema) ?? 'a valid value';
+}
+
+/** A whole number from the environment (`"42"`) or the file (`42`). */
+const wholeNumber = v.union([
+  v.pipe(v.number(), v.integer()),
+  v.pipe(v.string(), v.trim(), v.regex(/^-?\d+$/), v.transform(Number)),
+]);
 
 export function oneOf<const T extends string>(choices: readonly T[]): ValueParser<T> {
-  return (raw) =>
-    typeof raw === 'string' && (choices as readonly string[]).includes(raw)
-      ? ok(raw as T)
-      : fail(`expected one of ${choices.join(' | ')}, got ${shown(raw)}`);
+  return v.pipe(v.picklist(choices), v.description(`one of ${choices.join(' | ')}`));
 }
 
 export function integer(min: number, max: number): ValueParser<number> {
-  return (raw) => {
-    const value = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
-    return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
-      ? ok(value)
-      : fail(`expected an integer from ${min} to ${max}, got ${shown(raw)}`);
-  };
+  return v.pipe(wholeNumber, v.minValue(min), v.maxValue(max), v.description(`an integer from ${min} to ${max}`));
 }
 
-export const boolean: ValueParser<boolean> = (raw) => {
-  if (raw === true || raw === 'true' || raw === '1') return ok(true);
-  if (raw === false || raw === 'false' || raw === '0') return ok(false);
-  return fail(`expected true or false, got ${shown(raw)}`);
-};
+export const boolean: ValueParser<boolean> = v.pipe(
+  v.union([v.boolean(), v.picklist(['true', 'false', '1', '0'])]),
+  v.transform((raw) => raw === true || raw === 'true' || raw === '1'),
+  v.description('true or false'),
+);
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2 };
 
 /** Bytes, as a number or a string like `2mb`, `512kb`, `1048576`. */
 export function byteSize(min: number, max: number): ValueParser<number> {
-  return (raw) => {
-    const match =
-      typeof raw === 'number'
-        ? ([String(raw), String(raw), ''] as const)
-        : typeof raw === 'string'
-          ? /^\s*(\d+)\s*(b|kb|mb)?\s*$/i.exec(raw)
-          : null;
-    const value = match ? Number(match[1]) * (SIZE_UNITS[(match[2] ?? '').toLowerCase()] ?? 1) : Number.NaN;
-    return Number.isInteger(value) && value >= min && value <= max
-      ? ok(value)
-      : fail(`expected a size in bytes from ${min} to ${max} (e.g. 2mb, 512kb), got ${shown(raw)}`);
-  };
-}
-
-export const httpUrl: ValueParser<string> = (raw) => {
-  if (typeof raw === 'string') {
-    try {
-      const url = new URL(raw);
-      if (url.protocol === 'http:' || url.protocol === 'https:') return ok(url.toString());
-    } catch {
-      // reported below
-    }
-  }
-  return fail(`expected an http(s) URL, got ${shown(raw)}`);
-};
-
-export const nonEmpty: ValueParser<string> = (raw) =>
-  typeof raw === 'string' && raw.trim() !== ''
-    ? ok(raw.trim())
-    : fail(`expected a non-empty string, got ${shown(raw)}`);
-
-export const urlPath: ValueParser<string> = (raw) =>
-  typeof raw === 'string' && /^\/[A-Za-z0-9._~\-/]*$/.test(raw)
-    ? ok(raw)
-    : fail(`expected a path starting with "/", got ${shown(raw)}`);
-
-/** A comma-separated list of non-empty items. */
-export function list<T>(item: ValueParser<T> = nonEmpty as ValueParser<T>): ValueParser<T[]> {
-  return (raw) => {
-    const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').map((part) => part.trim()) : null;
-    if (!items || items.some((part) => part === '')) return fail(`expected a comma-separated list, got ${shown(raw)}`);
-    const values: T[] = [];
-    for (const part of items) {
-      const parsed = item(part);
-      if (!parsed.ok) return parsed;
-      values.push(parsed.value);
-    }
-    return ok(values);
-  };
-}
-
-/** `key:value,key:value` (or a JSON object in the config file); values parsed by `value`. */
-export function pairs<T>(value: ValueParser<T>, what = 'key:value'): ValueParser<Record<string, T>> {
-  return (raw) => {
-    const entries: [string, unknown][] = [];
-    if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) entries.push(...Object.entries(raw));
-    else if (typeof raw === 'string') {
-      for (const part of raw.split(',')) {
-        const at = part.indexOf(':');
-        if (at <= 0) return fail(`expected ${what} pairs separated by commas, got ${shown(raw)}`);
-        entries.push([part.slice(0, at).trim(), part.slice(at + 1).trim()]);
-      }
-    } else return fail(`expected ${what} pairs separated by commas, got ${shown(raw)}`);
-    const result: Record<string, T> = {};
-    for (const [key, item] of entries) {
-      const parsed = value(item);
-      if (!parsed.ok) return fail(`${key}: ${parsed.message}`);
-      result[key] = parsed.value;
-    }
-    return ok(result);
-  };
+  return v.pipe(
+    v.union([
+      v.pipe(v.number(), v.integer()),
+      v.pipe(
+        v.string(),
+        v.regex(/^\s*\d+\s*(b|kb|mb)?\s*$/i),
+        v.transform((raw) => {
+          const [, digits, unit = ''] = /^\s*(\d+)\s*(b|kb|mb)?\s*$/i.exec(raw) as RegExpExecArray;
+          return Number(digits) * (SIZE_UNITS[unit.toLowerCase()] ?? 1);
+        }),
+      ),
+    ]),
+    v.minValue(min),
+    v.maxValue(max),
+    v.description(`a size in bytes from ${min} to ${max} (e.g. 2mb, 512kb)`),
+  );
 }
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** A duration such as `500ms`, `60s`, `5m`, `1h`, or a number of milliseconds. */
 export function duration(minMs: number, maxMs: number): ValueParser<number> {
-  return (raw) => {
-    const match =
-      typeof raw === 'number'
-        ? ['', String(raw), 'ms']
-        : typeof raw === 'string'
-          ? /^\s*(\d+)\s*(ms|s|m|h)?\s*$/.exec(raw)
-          : null;
-    const value = match ? Number(match[1]) * (DURATION_UNITS[match[2] ?? 'ms'] ?? 1) : Number.NaN;
-    return Number.isInteger(value) && value >= minMs && value <= maxMs
-      ? ok(value)
-      : fail(`expected a duration from ${minMs} ms to ${maxMs} ms (e.g. 60s, 500ms, 5m), got ${shown(raw)}`);
-  };
+  return v.pipe(
+    v.union([
+      v.pipe(v.number(), v.integer()),
+      v.pipe(
+        v.string(),
+        v.regex(/^\s*\d+\s*(ms|s|m|h)?\s*$/),
+        v.transform((raw) => {
+          const [, digits, unit = 'ms'] = /^\s*(\d+)\s*(ms|s|m|h)?\s*$/.exec(raw) as RegExpExecArray;
+          return Number(digits) * (DURATION_UNITS[unit] ?? 1);
+        }),
+      ),
+    ]),
+    v.minValue(minMs),
+    v.maxValue(maxMs),
+    v.description(`a duration from ${minMs} ms to ${maxMs} ms (e.g. 60s, 500ms, 5m)`),
+  );
+}
+
+/** A number in [min, max] (above `min` when `minExclusive`), from `0.1` or a number in the file. */
+export function share(min: number, max: number, minExclusive = false): ValueParser<number> {
+  return v.pipe(
+    v.union([v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/), v.transform(Number))]),
+    v.check((value) => (minExclusive ? value > min : value >= min) && value <= max),
+    v.description(
+      `a number ${minExclusive ? 'above' : 'from'} ${min} ${minExclusive ? 'up ' : ''}to ${max} (e.g. 0.1)`,
+    ),
+  );
+}
+
+export const httpUrl: ValueParser<string> = v.pipe(
+  v.string(),
+  v.check((raw) => URL.canParse(raw) && ['http:', 'https:'].includes(new URL(raw).protocol)),
+  v.transform((raw) => new URL(raw).toString()),
+  v.description('an http(s) URL'),
+);
+
+export const nonEmpty: ValueParser<string> = v.pipe(
+  v.string(),
+  v.trim(),
+  v.nonEmpty(),
+  v.description('a non-empty string'),
+);
+
+export const urlPath: ValueParser<string> = v.pipe(
+  v.string(),
+  v.regex(/^\/[A-Za-z0-9._~\-/]*$/),
+  v.description('a path starting with "/"'),
+);
+
+/** A message that `readValue` passes on as it is (an item's own problem, named). */
+const named = (message: string) => `!${message}`;
+
+/** A comma-separated list of non-empty items (a JSON array in the file), each read by `item`. */
+export function list<T>(item: ValueParser<T> = nonEmpty as ValueParser<T>): ValueParser<T[]> {
+  return v.pipe(
+    v.union([
+      v.array(v.unknown()),
+      v.pipe(
+        v.string(),
+        v.transform((raw) => raw.split(',').map((part) => part.trim())),
+      ),
+    ]),
+    v.check((items) => items.every((part) => part !== '')),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const values: T[] = [];
+      for (const part of dataset.value) {
+        const parsed = readValue(item, part);
+        if (!parsed.ok) {
+          addIssue({ message: named(parsed.message) });
+          return NEVER;
+        }
+        values.push(parsed.value);
+      }
+      return values;
+    }),
+    v.description('a comma-separated list'),
+  );
+}
+
+/** `key:value,key:value` (or a JSON object in the config file); values read by `value`. */
+export function pairs<T>(value: ValueParser<T>, what = 'key:value'): ValueParser<Record<string, T>> {
+  return v.pipe(
+    v.union([
+      v.pipe(
+        v.record(v.string(), v.unknown()),
+        v.transform((raw) => Object.entries(raw)),
+      ),
+      v.pipe(
+        v.string(),
+        v.check((raw) => raw.split(',').every((part) => part.indexOf(':') > 0)),
+        v.transform((raw) =>
+          raw.split(',').map((part): [string, unknown] => {
+            const at = part.indexOf(':');
+            return [part.slice(0, at).trim(), part.slice(at + 1).trim()];
+          }),
+        ),
+      ),
+    ]),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const result: Record<string, T> = {};
+      for (const [key, item] of dataset.value) {
+        const parsed = readValue(value, item);
+        if (!parsed.ok) {
+          addIssue({ message: named(`${key}: ${parsed.message}`) });
+          return NEVER;
+        }
+        result[key] = parsed.value;
+      }
+      return result;
+    }),
+    v.description(`${what} pairs separated by commas`),
+  );
 }
 
 /** JSON text (environment) or an already-parsed value (config file). */
-export const json: ValueParser<unknown> = (raw) => {
-  if (typeof raw !== 'string') return ok(raw);
-  try {
-    return ok(JSON.parse(raw));
-  } catch (error) {
-    return fail(`expected JSON: ${(error as Error).message}`);
-  }
-};
+export const json: ValueParser<unknown> = v.pipe(
+  v.unknown(),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    if (typeof dataset.value !== 'string') return dataset.value;
+    try {
+      return JSON.parse(dataset.value);
+    } catch (error) {
+      addIssue({ message: named(`expected JSON: ${(error as Error).message}`) });
+      return NEVER;
+    }
+  }),
+  v.description('JSON'),
+);
 
-/** Wraps a parser so its error never shows the raw value (secrets). */
-export function secret<T>(parser: ValueParser<T>, expected: string): ValueParser<T> {
-  return (raw) => {
-    const parsed = parser(raw);
-    return parsed.ok ? parsed : fail(`${expected} (value not shown: it is a secret)`);
-  };
+/**
+ * A format of our own that the library's pieces do not express (API key entries, plugin
+ * profiles): `read` returns the value, or the whole message a bad value gets.
+ */
+export function custom<T>(description: string, read: (raw: unknown) => Parsed<T>): ValueParser<T> {
+  return v.pipe(
+    v.unknown(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const parsed = read(dataset.value);
+      if (parsed.ok) return parsed.value;
+      addIssue({ message: named(parsed.message) });
+      return NEVER;
+    }),
+    v.description(description),
+  );
+}
+
+/** The same schema, whose errors never show the raw value (secrets). */
+export function secret<T>(schema: ValueParser<T>, expected: string): ValueParser<T> {
+  return v.pipe(schema, v.description(expected.replace(/^expected /, '')), v.metadata({ [SECRET]: true }));
 }

@@ -35,9 +35,9 @@ export class SubgraphHooks {
   /** `onSubgraphRequest` in order: undefined to ask the subgraph, a plugin's answer, or the failure of a hook. */
   request(request: SubgraphRequest): PluginAnswer | { failure: Failure } | undefined {
     for (const plugin of this.#requestHooks) {
-      let result: SubgraphResult | undefined | void;
+      let result: SubgraphResult | undefined;
       try {
-        result = plugin.onSubgraphRequest?.(request);
+        result = plugin.onSubgraphRequest?.(request) ?? undefined;
       } catch (error) {
         return { failure: this.#failed(plugin, request.context, error) };
       }

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import type { ConfigIssue } from '../errors.js';
 import { integer, type ValueParser } from '../settings/values.js';
 
@@ -18,13 +19,14 @@ export const SUPERGRAPH_RELOAD_DEFAULTS = {
 const MIN_POLL_INTERVAL_MS = 100;
 
 /** `0` (hot reload off) or an interval from 100 ms to a day. */
-export const pollInterval: ValueParser<number> = (raw) => {
-  const parsed = integer(0, 86_400_000)(raw);
-  if (parsed.ok && parsed.value > 0 && parsed.value < MIN_POLL_INTERVAL_MS) {
-    return { ok: false, message: `expected 0 (off) or at least ${MIN_POLL_INTERVAL_MS} ms, got ${parsed.value}` };
-  }
-  return parsed;
-};
+export const pollInterval: ValueParser<number> = v.pipe(
+  integer(0, 86_400_000),
+  v.check(
+    (value) => value === 0 || value >= MIN_POLL_INTERVAL_MS,
+    (issue) => `!expected 0 (off) or at least ${MIN_POLL_INTERVAL_MS} ms, got ${issue.input}`,
+  ),
+  v.description('an integer from 0 to 86400000'),
+);
 
 /**
  * Rejects combinations that cannot mean what the operator wants. `explicit` holds only the

@@ -2,6 +2,7 @@
 // be stored hashed (SHA-256), and every comparison is a constant-time comparison of SHA-256
 // digests, so neither a key's content nor its length leaks through timing. The key never
 // appears in an error message, a log line, or a subgraph request.
+
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { GatewayPlugin, Identity } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
@@ -11,8 +12,9 @@ import {
   checkKnownKeys,
   headerName,
   OptionIssues,
-  optionalBoolean,
+  optionalValue,
 } from '../../settings/plugin-options.js';
+import { boolean } from '../../settings/values.js';
 import { firstHeaderValue, isSafeHeaderValue } from '../shared/header-values.js';
 
 const PLUGIN = 'api-key';
@@ -102,7 +104,7 @@ function parseOptions(input: ApiKeyAuthOptions): {
   const header =
     headerName(issues, 'header', options.header ?? API_KEY_DEFAULTS.header, ['authorization', 'cookie']) ??
     API_KEY_DEFAULTS.header;
-  const required = optionalBoolean(issues, options, 'required', true);
+  const required = optionalValue(issues, options, 'required', boolean, true);
   const consumerHeader =
     options.consumerHeader === undefined
       ? undefined

@@ -4,7 +4,8 @@
 // test 3 of the Apollo Router extensibility benchmark (docs/reference/published-benchmarks.md §C).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GatewayPlugin } from '../../contract/index.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues, optionalBoolean } from '../../settings/plugin-options.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
+import { boolean } from '../../settings/values.js';
 import { claimHeaderValue, firstHeaderValue, isSafeHeaderValue } from '../shared/header-values.js';
 
 const PLUGIN = 'client-awareness';
@@ -43,7 +44,7 @@ export function clientAwareness(options: ClientAwarenessOptions = {}): GatewayPl
   checkKnownKeys(issues, parsed, KNOWN_OPTIONS);
   const nameClaim = claimName(issues, parsed, 'nameClaim', CLIENT_AWARENESS_DEFAULTS.nameClaim);
   const versionClaim = claimName(issues, parsed, 'versionClaim', CLIENT_AWARENESS_DEFAULTS.versionClaim);
-  const headerFallback = optionalBoolean(issues, parsed, 'headerFallback', true);
+  const headerFallback = optionalValue(issues, parsed, 'headerFallback', boolean, true);
   issues.throwIfAny(PLUGIN);
 
   const fields = [

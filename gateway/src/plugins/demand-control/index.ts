@@ -2,6 +2,7 @@ import type { GatewayPlugin } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
 import { httpError } from '../../http-error.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
+import { integer } from '../../settings/values.js';
 
 export interface DemandControlOptions {
   /** Operations whose estimated cost is above this are refused. Default: 25,000 */
@@ -12,6 +13,14 @@ const PLUGIN = 'demand-control';
 export const DEFAULT_MAX_COST = 25_000;
 export const DEFAULT_LIST_SIZE = 10;
 
+/** The schemas MAX_COST and DEFAULT_LIST_SIZE are read with, and `maxCost` checked with. */
+export const DEMAND_CONTROL_VALUES = Object.freeze({
+  maxCost: integer(1, 1_000_000_000),
+  /** MAX_COST: the same range, and 0, which turns demand control off. */
+  maxCostSetting: integer(0, 1_000_000_000),
+  defaultListSize: integer(0, 1_000_000),
+});
+
 /**
  * Refuses, with 400 COST_ESTIMATED_TOO_EXPENSIVE and the estimate in the error's
  * extensions (`estimatedCost`, `maxCost`), an operation whose static cost estimate is over
@@ -21,7 +30,7 @@ export const DEFAULT_LIST_SIZE = 10;
 export function demandControl(options: DemandControlOptions): GatewayPlugin {
   const issues = new OptionIssues();
   checkKnownKeys(issues, asOptionsObject(PLUGIN, options), ['maxCost']);
-  issues.integer('maxCost', options.maxCost, 1, undefined, true);
+  issues.check('maxCost', options.maxCost, DEMAND_CONTROL_VALUES.maxCost, true);
   issues.throwIfAny(PLUGIN);
   const { maxCost } = options;
   return {

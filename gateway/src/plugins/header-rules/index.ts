@@ -4,6 +4,7 @@ import type { ConfigIssue } from '../../errors.js';
 import { isHeaderName, RESERVED_HEADERS } from '../../header-names.js';
 import { httpError } from '../../http-error.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
+import { byteSize } from '../../settings/values.js';
 import { mostRestrictiveCacheControl } from './cache-control.js';
 
 /**
@@ -50,6 +51,12 @@ export interface HeaderRulesOptions {
  */
 export const HEADER_RULES_DEFAULTS = { maxValueBytes: 4096, maxTotalBytes: 8192 } as const;
 
+/** The byte limits' schema, which HEADER_RULES_MAX_VALUE_BYTES and _TOTAL_BYTES are read with too. */
+export const HEADER_RULES_VALUES = Object.freeze({
+  maxValueBytes: byteSize(1, 1024 ** 2),
+  maxTotalBytes: byteSize(1, 1024 ** 2),
+});
+
 const PLUGIN = 'header-rules';
 /** The options each kind of request rule takes (Apollo Router's names). */
 const RULE_KEYS = {
@@ -70,8 +77,8 @@ export function headerRules(options: HeaderRulesOptions): GatewayPlugin {
     'maxValueBytes',
     'maxTotalBytes',
   ]);
-  toolkit.integer('maxValueBytes', options.maxValueBytes, 1, 1024 ** 2);
-  toolkit.integer('maxTotalBytes', options.maxTotalBytes, 1, 1024 ** 2);
+  toolkit.check('maxValueBytes', options.maxValueBytes, HEADER_RULES_VALUES.maxValueBytes);
+  toolkit.check('maxTotalBytes', options.maxTotalBytes, HEADER_RULES_VALUES.maxTotalBytes);
   const maxValueBytes = options.maxValueBytes ?? HEADER_RULES_DEFAULTS.maxValueBytes;
   const maxTotalBytes = options.maxTotalBytes ?? HEADER_RULES_DEFAULTS.maxTotalBytes;
   const all = compileRules(options.all ?? [], 'all', issues);

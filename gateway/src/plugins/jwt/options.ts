@@ -7,10 +7,9 @@ import {
   checkKnownKeys,
   headerName,
   type OptionIssues,
-  optionalBoolean,
-  optionalDuration,
-  optionalNonEmptyString,
+  optionalValue,
 } from '../../settings/plugin-options.js';
+import { boolean, integer, nonEmpty } from '../../settings/values.js';
 import type { TokenSource } from '../shared/bearer.js';
 
 export const PLUGIN_NAME = 'jwt';
@@ -44,6 +43,14 @@ export const JWT_DEFAULTS = Object.freeze({
   forwardToken: false,
   header: 'authorization',
   scheme: 'Bearer',
+});
+
+/** The schemas JWT_JWKS_TIMEOUT_MS, JWT_CLOCK_TOLERANCE_S… are read with, and the options checked with. */
+export const JWT_VALUES = Object.freeze({
+  jwksTimeoutMs: integer(1, 60_000),
+  jwksCooldownMs: integer(0, 3_600_000),
+  jwksCacheMaxAgeMs: integer(1000, 86_400_000),
+  clockToleranceSec: integer(0, 600),
 });
 
 export interface JwtAuthOptions {
@@ -179,26 +186,34 @@ export function checkOptions(issues: OptionIssues, input: JwtAuthOptions): JwtSe
   const keySourceKind = keySources.length === 1 ? keySources[0] : undefined;
   const algorithms = checkAlgorithms(issues, options.algorithms, keySourceKind);
   const D = JWT_DEFAULTS;
-  const jwksTimeoutMs = optionalDuration(issues, options, 'jwksTimeoutMs', D.jwksTimeoutMs, { positive: true });
-  const jwksCooldownMs = optionalDuration(issues, options, 'jwksCooldownMs', D.jwksCooldownMs);
-  const jwksCacheMaxAgeMs = optionalDuration(issues, options, 'jwksCacheMaxAgeMs', D.jwksCacheMaxAgeMs, {
-    positive: true,
-  });
-  const allowInsecureJwksUrl = optionalBoolean(issues, options, 'allowInsecureJwksUrl', false);
+  const V = JWT_VALUES;
+  const jwksTimeoutMs = optionalValue(issues, options, 'jwksTimeoutMs', V.jwksTimeoutMs, D.jwksTimeoutMs);
+  const jwksCooldownMs = optionalValue(issues, options, 'jwksCooldownMs', V.jwksCooldownMs, D.jwksCooldownMs);
+  const jwksCacheMaxAgeMs = optionalValue(
+    issues,
+    options,
+    'jwksCacheMaxAgeMs',
+    V.jwksCacheMaxAgeMs,
+    D.jwksCacheMaxAgeMs,
+  );
+  const allowInsecureJwksUrl = optionalValue(issues, options, 'allowInsecureJwksUrl', boolean, false);
   const issuer = stringOrList(issues, options, 'issuer');
   const audience = stringOrList(issues, options, 'audience');
-  const clockToleranceSec = options.clockToleranceSec ?? D.clockToleranceSec;
-  if (typeof clockToleranceSec !== 'number' || !Number.isFinite(clockToleranceSec) || clockToleranceSec < 0) {
-    issues.add('clockToleranceSec', 'must be a non-negative number of seconds');
-  }
-  const required = optionalBoolean(issues, options, 'required', D.required);
-  const forwardToken = optionalBoolean(issues, options, 'forwardToken', D.forwardToken);
+  const clockToleranceSec = optionalValue(
+    issues,
+    options,
+    'clockToleranceSec',
+    V.clockToleranceSec,
+    D.clockToleranceSec,
+  );
+  const required = optionalValue(issues, options, 'required', boolean, D.required);
+  const forwardToken = optionalValue(issues, options, 'forwardToken', boolean, D.forwardToken);
   const header = headerName(issues, 'header', options.header ?? D.header, ['cookie']) ?? D.header;
   const scheme = options.scheme ?? D.scheme;
   if (typeof scheme !== 'string' || (scheme !== '' && !TOKEN_CHARS.test(scheme))) {
     issues.add('scheme', "must be an auth scheme name such as 'Bearer', or '' for a bare token");
   }
-  const cookieName = optionalNonEmptyString(issues, options, 'cookieName');
+  const cookieName = optionalValue(issues, options, 'cookieName', nonEmpty, undefined);
   if (cookieName !== undefined && !TOKEN_CHARS.test(cookieName)) issues.add('cookieName', 'must be a cookie name');
   const claimHeaders = checkClaimHeaders(issues, options.claimHeaders, header);
   const logger = options.logger as JwtSettings['logger'];

@@ -1,6 +1,7 @@
 // The METRICS_* settings the config parser checks across fields. Pure: importing this
 // loads no prom-client, so a gateway with metrics off never does.
 import type { ConfigIssue } from '../../errors.js';
+import { integer } from '../../settings/values.js';
 
 export const METRICS_DEFAULTS = Object.freeze({
   path: '/metrics',
@@ -8,6 +9,13 @@ export const METRICS_DEFAULTS = Object.freeze({
   maxOperationNames: 100,
   /** Validated, unrefused requests a name needs before it takes one of those label values. */
   operationNameMinCount: 10,
+});
+
+/** The options' schemas, which METRICS_PORT, METRICS_MAX_OPERATION_NAMES… are read with too. */
+export const METRICS_VALUES = Object.freeze({
+  port: integer(0, 65_535),
+  maxOperationNames: integer(0, 10_000),
+  operationNameMinCount: integer(1, 1_000_000),
 });
 
 /** Paths the adapters already answer on the main listener. */

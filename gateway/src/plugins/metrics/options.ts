@@ -1,5 +1,5 @@
 import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
-import { METRICS_DEFAULTS } from './config.js';
+import { METRICS_DEFAULTS, METRICS_VALUES } from './config.js';
 
 export const PLUGIN_NAME = 'metrics';
 
@@ -45,9 +45,9 @@ export function checkOptions(options: MetricsOptions): MetricsSettings {
   const raw = asOptionsObject(PLUGIN_NAME, options);
   const issues = new OptionIssues();
   checkKnownKeys(issues, raw, KNOWN);
-  issues.integer('maxOperationNames', raw.maxOperationNames, 0, 10_000);
-  issues.integer('operationNameMinCount', raw.operationNameMinCount, 1, 1_000_000);
-  issues.integer('port', raw.port, 0, 65_535);
+  issues.check('maxOperationNames', raw.maxOperationNames, METRICS_VALUES.maxOperationNames);
+  issues.check('operationNameMinCount', raw.operationNameMinCount, METRICS_VALUES.operationNameMinCount);
+  issues.check('port', raw.port, METRICS_VALUES.port);
   if (raw.defaultMetrics !== undefined && typeof raw.defaultMetrics !== 'boolean') {
     issues.add('defaultMetrics', 'must be a boolean');
   }

@@ -11,6 +11,7 @@ import type { GatewayPlugin } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
 import { httpError } from '../../http-error.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
+import { integer } from '../../settings/values.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 
 /**
@@ -43,12 +44,22 @@ export const DEFAULT_OPERATION_LIMITS: Readonly<Required<OperationLimitsOptions>
   maxFields: 500,
 });
 
+/** The limits' schemas, which MAX_DEPTH, MAX_ALIASES… are read with too. */
+export const OPERATION_LIMIT_VALUES = Object.freeze({
+  maxDepth: integer(1, 1000),
+  maxAliases: integer(1, 10_000),
+  maxRootFields: integer(1, 10_000),
+  maxCharacters: integer(10, 10_000_000),
+  maxFields: integer(1, 100_000),
+});
+
 export function operationLimits(options: OperationLimitsOptions = DEFAULT_OPERATION_LIMITS): GatewayPlugin {
   const issues = new OptionIssues();
   const known = Object.keys(DEFAULT_OPERATION_LIMITS);
   checkKnownKeys(issues, asOptionsObject('operation-limits', options), known);
   for (const field of known) {
-    issues.integer(field, options[field as keyof OperationLimitsOptions], 1, undefined, field !== 'maxFields');
+    const key = field as keyof OperationLimitsOptions;
+    issues.check(field, options[key], OPERATION_LIMIT_VALUES[key], field !== 'maxFields');
   }
   issues.throwIfAny('operation-limits');
 

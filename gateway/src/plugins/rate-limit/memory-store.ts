@@ -1,4 +1,5 @@
 import { checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
+import { integer } from '../../settings/values.js';
 import { PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
 
@@ -36,8 +37,8 @@ export class MemoryStore implements RateLimitStore {
   constructor(options: MemoryStoreOptions = {}) {
     const issues = new OptionIssues();
     checkKnownKeys(issues, options, KNOWN, 'MemoryStore.');
-    issues.integer('MemoryStore.maxKeys', options.maxKeys, 1);
-    issues.integer('MemoryStore.sweepIntervalMs', options.sweepIntervalMs, 10, 2 ** 31 - 1);
+    issues.check('MemoryStore.maxKeys', options.maxKeys, integer(1, 100_000_000));
+    issues.check('MemoryStore.sweepIntervalMs', options.sweepIntervalMs, integer(10, 86_400_000));
     if (options.now !== undefined && typeof options.now !== 'function') {
       issues.add('MemoryStore.now', 'expected a function returning milliseconds');
     }

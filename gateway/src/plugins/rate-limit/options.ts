@@ -1,6 +1,7 @@
 import type { ResolvedRequest } from '../../contract/index.js';
 import type { Logger } from '../../logger.js';
 import { asOptionsObject, checkKnownKeys, describe, OptionIssues } from '../../settings/plugin-options.js';
+import { duration, integer, oneOf } from '../../settings/values.js';
 import type { RateLimitStore } from './store.js';
 
 export const PLUGIN_NAME = 'rate-limit';
@@ -29,6 +30,15 @@ export const RATE_LIMIT_KEYS = ['ip', 'sub', 'api-key', 'global'] as const;
 export type RateLimitKey = (typeof RATE_LIMIT_KEYS)[number];
 
 export const RATE_LIMIT_FAILURE_MODES = ['open', 'closed'] as const;
+
+/** The options' schemas, which RATE_LIMIT_MAX, RATE_LIMIT_WINDOW… are read with too. */
+export const RATE_LIMIT_VALUES = Object.freeze({
+  max: integer(1, 1_000_000_000),
+  windowMs: duration(100, 86_400_000),
+  keyBy: oneOf(RATE_LIMIT_KEYS),
+  failureMode: oneOf(RATE_LIMIT_FAILURE_MODES),
+  warnIntervalMs: integer(0, 86_400_000),
+});
 /** What happens to a request when the store fails (Redis down or too slow). */
 export type RateLimitFailureMode = (typeof RATE_LIMIT_FAILURE_MODES)[number];
 
@@ -89,11 +99,11 @@ export interface Settings {
 export function checkOptions(options: RateLimitOptions): Settings {
   const issues = new OptionIssues();
   checkKnownKeys(issues, asOptionsObject(PLUGIN_NAME, options), KNOWN);
-  issues.integer('max', options.max, 1, Number.MAX_SAFE_INTEGER, true);
-  issues.integer('windowMs', options.windowMs, 1, 2 ** 31 - 1, true);
-  issues.oneOf('keyBy', options.keyBy, RATE_LIMIT_KEYS);
-  issues.oneOf('failureMode', options.failureMode, RATE_LIMIT_FAILURE_MODES);
-  issues.integer('warnIntervalMs', options.warnIntervalMs, 0);
+  issues.check('max', options.max, RATE_LIMIT_VALUES.max, true);
+  issues.check('windowMs', options.windowMs, RATE_LIMIT_VALUES.windowMs, true);
+  issues.check('keyBy', options.keyBy, RATE_LIMIT_VALUES.keyBy);
+  issues.check('failureMode', options.failureMode, RATE_LIMIT_VALUES.failureMode);
+  issues.check('warnIntervalMs', options.warnIntervalMs, RATE_LIMIT_VALUES.warnIntervalMs);
 
   if (options.cost !== undefined && typeof options.cost !== 'function') {
     issues.add('cost', `expected a function of the resolved request, got ${describe(options.cost)}`);

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
+import { integer } from '../../settings/values.js';
 import { isRedisUrl, PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
 
@@ -85,11 +86,11 @@ export class RedisStore implements RateLimitStore {
     if (options.keyPrefix !== undefined && typeof options.keyPrefix !== 'string') {
       issues.add('RedisStore.keyPrefix', 'expected a string');
     }
-    issues.integer('RedisStore.commandTimeoutMs', options.commandTimeoutMs, 1, 60_000);
-    issues.integer('RedisStore.connectTimeoutMs', options.connectTimeoutMs, 1, 60_000);
-    issues.integer('RedisStore.maxReconnectDelayMs', options.maxReconnectDelayMs, 1, 60_000);
-    issues.integer('RedisStore.failuresBeforeSkip', options.failuresBeforeSkip, 1, 1000);
-    issues.integer('RedisStore.probeIntervalMs', options.probeIntervalMs, 10, 60_000);
+    issues.check('RedisStore.commandTimeoutMs', options.commandTimeoutMs, integer(1, 60_000));
+    issues.check('RedisStore.connectTimeoutMs', options.connectTimeoutMs, integer(1, 60_000));
+    issues.check('RedisStore.maxReconnectDelayMs', options.maxReconnectDelayMs, integer(1, 60_000));
+    issues.check('RedisStore.failuresBeforeSkip', options.failuresBeforeSkip, integer(1, 1000));
+    issues.check('RedisStore.probeIntervalMs', options.probeIntervalMs, integer(10, 60_000));
     issues.throwIfAny(PLUGIN_NAME);
 
     this.#keyPrefix = options.keyPrefix ?? 'gw:rl:';

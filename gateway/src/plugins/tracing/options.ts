@@ -1,8 +1,9 @@
 // The OpenTelemetry settings the config parser reads (the standard OTEL_* variables) and
 // what they resolve to. Pure: importing this loads no part of the OpenTelemetry SDK.
 
+import * as v from 'valibot';
 import type { ConfigIssue } from '../../errors.js';
-import type { Parsed, ValueParser } from '../../settings/values.js';
+import { custom, type Parsed, readValue, type ValueParser } from '../../settings/values.js';
 
 /** The samplers of the OpenTelemetry spec this gateway builds (OTEL_TRACES_SAMPLER). */
 export const OTEL_SAMPLERS = [
@@ -39,7 +40,7 @@ const fail = (message: string): Parsed<never> => ({ ok: false, message });
  */
 function keyValueList(what: string, validKey: (key: string) => boolean): ValueParser<Record<string, string>> {
   const expected = `expected ${what}=value pairs separated by commas`;
-  return (raw) => {
+  return custom(`${what}=value pairs separated by commas`, (raw) => {
     const entries: [string, unknown][] = [];
     if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) entries.push(...Object.entries(raw));
     else if (typeof raw === 'string') {
@@ -60,25 +61,32 @@ function keyValueList(what: string, validKey: (key: string) => boolean): ValuePa
       result[key] = value;
     }
     return ok(result);
-  };
+  });
 }
 
 /** OTEL_RESOURCE_ATTRIBUTES: `deployment.environment=prod,service.version=1.2`. */
 export const resourceAttributes = keyValueList('key', (key) => /^[\x21-\x7e]+$/.test(key) && !key.includes('='));
 
 /** OTEL_EXPORTER_OTLP_HEADERS: a secret (it usually holds an API key): its errors never show it. */
-export const exporterHeaders: ValueParser<Record<string, string>> = (raw) => {
-  const parsed = keyValueList('header', (key) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key))(raw);
-  return parsed.ok ? parsed : fail(`${parsed.message} (value not shown: it is a secret)`);
-};
+export const exporterHeaders: ValueParser<Record<string, string>> = custom(
+  'header=value pairs separated by commas',
+  (raw) => {
+    const parsed = readValue(
+      keyValueList('header', (key) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key)),
+      raw,
+    );
+    return parsed.ok ? parsed : fail(`${parsed.message} (value not shown: it is a secret)`);
+  },
+);
 
 /** OTEL_TRACES_SAMPLER_ARG for the ratio samplers: a probability. */
-export const samplerRatio: ValueParser<number> = (raw) => {
-  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1
-    ? ok(value)
-    : fail(`expected a sampling ratio from 0 to 1, got ${JSON.stringify(raw)}`);
-};
+export const samplerRatio: ValueParser<number> = v.pipe(
+  v.union([v.number(), v.pipe(v.string(), v.trim(), v.nonEmpty(), v.transform(Number))]),
+  v.finite(),
+  v.minValue(0),
+  v.maxValue(1),
+  v.description('a sampling ratio from 0 to 1'),
+);
 
 /** The OTEL_* settings (tracing is on when an OTLP endpoint is set). */
 export interface TracingConfig {

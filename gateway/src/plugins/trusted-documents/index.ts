@@ -6,7 +6,9 @@ import { ClientErrorCode } from '../../error-registry.js';
 import { PluginOptionsError } from '../../errors.js';
 import { httpError } from '../../http-error.js';
 import type { Logger } from '../../logger.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues, optionalDuration } from '../../settings/plugin-options.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
+import { oneOf } from '../../settings/values.js';
+import { pollInterval } from '../../supergraph/options.js';
 import { type FilePoller, pollFile } from '../../watch/poll-file.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 import { documentIdOf } from './document-id.js';
@@ -51,8 +53,14 @@ export function trustedDocuments(options: TrustedDocumentsOptions): GatewayPlugi
   if (typeof raw.manifestPath !== 'string' || raw.manifestPath.trim() === '') {
     issues.add('manifestPath', 'must be a non-empty string (the manifest file)');
   }
-  issues.oneOf('mode', raw.mode, TRUSTED_DOCUMENTS_MODES);
-  const pollIntervalMs = optionalDuration(issues, raw, 'pollIntervalMs', TRUSTED_DOCUMENTS_DEFAULTS.pollIntervalMs);
+  issues.check('mode', raw.mode, oneOf(TRUSTED_DOCUMENTS_MODES));
+  const pollIntervalMs = optionalValue(
+    issues,
+    raw,
+    'pollIntervalMs',
+    pollInterval,
+    TRUSTED_DOCUMENTS_DEFAULTS.pollIntervalMs,
+  );
   if (raw.emit !== undefined && typeof raw.emit !== 'function') issues.add('emit', 'must be a function');
   issues.throwIfAny('trusted-documents');
 

@@ -195,7 +195,7 @@ describe('trustedDocuments hot reload', () => {
     const events: GatewayEvent[] = [];
     const plugin = trustedDocuments({
       manifestPath: path,
-      pollIntervalMs: 20,
+      pollIntervalMs: 100, // the least SUPERGRAPH_POLL_INTERVAL_MS allows, which the option shares
       logger: captured.logger,
       emit: (event) => events.push(event),
     });

@@ -1,0 +1,30 @@
+import { CONFIG_FIELDS } from './fields.js';
+
+// The settings reference in docs/configuration.md, generated from CONFIG_FIELDS (`pnpm docs:config`):
+// names, file keys, defaults and meanings, in their order. A test fails when the committed page
+// differs.
+
+type Env = 'production' | 'development';
+
+function shown(value: unknown): string {
+  if (value === undefined) return '';
+  if (Array.isArray(value)) return value.length === 0 ? '' : `\`${value.join(',')}\``;
+  if (typeof value === 'object' && value !== null)
+    return Object.keys(value).length === 0 ? '' : `\`${JSON.stringify(value)}\``;
+  return `\`${String(value)}\``;
+}
+
+function defaultOf(field: (typeof CONFIG_FIELDS)[number]): string {
+  if (field.docDefault !== undefined) return field.docDefault;
+  const at = (env: Env) => shown(field.fallback({ env }));
+  const [dev, prod] = [at('development'), at('production')];
+  return dev === prod ? prod : `dev: ${dev}, prod: ${prod}`;
+}
+
+/** The reference table: one row per setting, in CONFIG_FIELDS' order. */
+export function settingsReference(): string {
+  const rows = CONFIG_FIELDS.map(
+    (field) => `| \`${field.env}\` | \`${field.key}\` | ${defaultOf(field)} | ${field.meaning} |`,
+  );
+  return ['| variable | file key | default | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
