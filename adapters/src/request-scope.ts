@@ -29,5 +29,8 @@ export function createRequestScope(
     headers: request.headers,
     ip: request.ip ?? '',
     startedAt: process.hrtime.bigint(),
+    // Set later by the gateway; present from the start so every scope keeps one shape.
+    operationName: undefined,
+    identity: undefined,
   };
 }

@@ -1,12 +1,6 @@
-import {
-  postGraphQL,
-  type RunningGateway,
-  type RunningSubgraph,
-  startGateway,
-  startSubgraphs,
-  subgraphUrlEnv,
-} from '@fedgw/test-support';
+import { postGraphQL, type RunningGateway, startGateway, subgraphUrlEnv } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subgraphsForFile } from '../support/lifecycle.js';
 
 /**
  * A client hiding a list's size where the estimate used not to look: a variable's
@@ -18,13 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const MAX_COST = 2000;
 const PAGE = 'topProducts(first: $n) { id reviews { id rating } }';
 
-let subgraphs: Record<'users' | 'products' | 'reviews', RunningSubgraph>;
-beforeAll(async () => {
-  subgraphs = await startSubgraphs();
-});
-afterAll(async () => {
-  await Promise.all(Object.values(subgraphs ?? {}).map((subgraph) => subgraph.stop()));
-});
+const subgraphs = subgraphsForFile();
 
 async function expectRefused(url: string, query: string, variables?: Record<string, unknown>, cost?: number) {
   const result = await postGraphQL(url, { query, ...(variables && { variables }) });
@@ -46,7 +34,7 @@ async function expectServed(url: string, query: string, variables?: Record<strin
 describe('demand control (MAX_COST) counts what the operation will really run with', () => {
   let gateway: RunningGateway;
   beforeAll(async () => {
-    gateway = await startGateway('fastify', { ...subgraphUrlEnv(subgraphs), MAX_COST: String(MAX_COST) });
+    gateway = await startGateway('fastify', { ...subgraphUrlEnv(subgraphs()), MAX_COST: String(MAX_COST) });
   });
   afterAll(async () => {
     expect(await gateway?.stop()).toBe(0);
@@ -101,7 +89,7 @@ describe('RATE_LIMIT_COST=estimated charges what the operation will really run w
   let gateway: RunningGateway;
   beforeAll(async () => {
     gateway = await startGateway('fastify', {
-      ...subgraphUrlEnv(subgraphs),
+      ...subgraphUrlEnv(subgraphs()),
       GATEWAY_PLUGINS: 'rate-limit',
       RATE_LIMIT_COST: 'estimated',
       RATE_LIMIT_MAX: '250',

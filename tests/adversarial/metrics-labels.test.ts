@@ -1,16 +1,10 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  postGraphQL,
-  type RunningGateway,
-  type RunningSubgraph,
-  startGateway,
-  startSubgraphs,
-  subgraphUrlEnv,
-} from '@fedgw/test-support';
+import { postGraphQL, type RunningGateway, startGateway, subgraphUrlEnv } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scrape } from '../contract/metrics-scrape.js';
+import { subgraphsForFile } from '../support/lifecycle.js';
 
 /**
  * The operation-name label of the request metrics is shared by every client: one sending
@@ -24,14 +18,8 @@ const GET_PRODUCT = 'query GetProduct { product(id: "product-1") { id name } }';
 // 100 products × (1 + 25 reviews × (1 + author 1 + 15 reviews)): over MAX_COST, refused.
 const PRICEY = 'query Pricey { topProducts(first: 100) { reviews { author { reviews { id } } } } }';
 
-let subgraphs: Record<'users' | 'products' | 'reviews', RunningSubgraph>;
+const subgraphs = subgraphsForFile();
 let gateway: RunningGateway;
-beforeAll(async () => {
-  subgraphs = await startSubgraphs();
-});
-afterAll(async () => {
-  await Promise.all(Object.values(subgraphs ?? {}).map((subgraph) => subgraph.stop()));
-});
 
 async function send(query: string, times = 1): Promise<number[]> {
   const statuses: number[] = [];
@@ -49,7 +37,7 @@ async function labels(): Promise<{ names: Set<string>; value(name: string, outco
 
 describe('metrics operation-name labels under a flood of junk names', () => {
   beforeAll(async () => {
-    gateway = await startGateway('fastify', { ...subgraphUrlEnv(subgraphs), METRICS_ENABLED: 'true' });
+    gateway = await startGateway('fastify', { ...subgraphUrlEnv(subgraphs()), METRICS_ENABLED: 'true' });
   });
   afterAll(async () => {
     expect(await gateway?.stop()).toBe(0);
@@ -97,7 +85,7 @@ describe('with trusted documents (enforce), only manifest operations can hold a 
     const manifest = join(await mkdtemp(join(tmpdir(), 'metrics-labels-')), 'manifest.json');
     await writeFile(manifest, JSON.stringify({ 'get-user-v1': GET_USER }));
     gateway = await startGateway('fastify', {
-      ...subgraphUrlEnv(subgraphs),
+      ...subgraphUrlEnv(subgraphs()),
       METRICS_ENABLED: 'true',
       TRUSTED_DOCUMENTS: manifest,
     });

@@ -4,13 +4,12 @@ import {
   MOUNTS,
   postGraphQL,
   type RunningGateway,
-  type RunningSubgraph,
   startGateway,
-  startSubgraphs,
   subgraphUrlEnv,
 } from '@fedgw/test-support';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subgraphsForFile } from '../support/lifecycle.js';
 import { scrape } from './metrics-scrape.js';
 
 /**
@@ -22,13 +21,7 @@ const SECRET = 'metrics-contract-secret-that-is-long-enough-0123';
 const REQUESTS = 'gateway_graphql_requests_total';
 const REJECTIONS = 'gateway_graphql_rejections_total';
 
-let subgraphs: Record<'users' | 'products' | 'reviews', RunningSubgraph>;
-beforeAll(async () => {
-  subgraphs = await startSubgraphs();
-});
-afterAll(async () => {
-  await Promise.all(Object.values(subgraphs ?? {}).map((subgraph) => subgraph.stop()));
-});
+const subgraphs = subgraphsForFile();
 
 async function bearer(
   subject: string,
@@ -49,7 +42,7 @@ describe.each(MOUNTS)('metrics on %s', (mount) => {
     let forged: Record<string, string>;
     beforeAll(async () => {
       gateway = await startGateway(mount, {
-        ...subgraphUrlEnv({ users: subgraphs.users, products: subgraphs.products }),
+        ...subgraphUrlEnv({ users: subgraphs().users, products: subgraphs().products }),
         SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
         SUBGRAPH_RETRIES: '1',
         METRICS_ENABLED: 'true',
@@ -173,7 +166,7 @@ describe.each(MOUNTS)('metrics on %s', (mount) => {
       const port = await freePort();
       metricsOrigin = `http://127.0.0.1:${port}`;
       gateway = await startGateway(mount, {
-        ...subgraphUrlEnv(subgraphs),
+        ...subgraphUrlEnv(subgraphs()),
         METRICS_ENABLED: 'true',
         METRICS_PORT: String(port),
         METRICS_PATH: '/internal/metrics',

@@ -53,48 +53,46 @@ export const boolean: ValueParser<boolean> = v.pipe(
   v.description('true or false'),
 );
 
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2 };
-
-/** Bytes, as a number or a string like `2mb`, `512kb`, `1048576`. */
-export function byteSize(min: number, max: number): ValueParser<number> {
+/**
+ * A whole number with an optional unit (`2mb`, `60s`), or a number in the base unit; `units`
+ * maps each unit to its size, and `baseUnit` is the one assumed without a unit.
+ */
+function withUnits(
+  units: Readonly<Record<string, number>>,
+  baseUnit: string,
+  min: number,
+  max: number,
+  description: string,
+): ValueParser<number> {
+  const pattern = new RegExp(`^\\s*(\\d+)\\s*(${Object.keys(units).join('|')})?\\s*$`, 'i');
   return v.pipe(
     v.union([
       v.pipe(v.number(), v.integer()),
       v.pipe(
         v.string(),
-        v.regex(/^\s*\d+\s*(b|kb|mb)?\s*$/i),
+        v.regex(pattern),
         v.transform((raw) => {
-          const [, digits, unit = ''] = /^\s*(\d+)\s*(b|kb|mb)?\s*$/i.exec(raw) as RegExpExecArray;
-          return Number(digits) * (SIZE_UNITS[unit.toLowerCase()] ?? 1);
+          const [, digits, unit = baseUnit] = pattern.exec(raw) as RegExpExecArray;
+          return Number(digits) * (units[unit.toLowerCase()] ?? 1);
         }),
       ),
     ]),
     v.minValue(min),
     v.maxValue(max),
-    v.description(`a size in bytes from ${min} to ${max} (e.g. 2mb, 512kb)`),
+    v.description(description),
   );
 }
 
-const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** Bytes, as a number or a string like `2mb`, `512kb`, `1048576`. */
+export function byteSize(min: number, max: number): ValueParser<number> {
+  const units = { b: 1, kb: 1024, mb: 1024 ** 2 };
+  return withUnits(units, 'b', min, max, `a size in bytes from ${min} to ${max} (e.g. 2mb, 512kb)`);
+}
 
 /** A duration such as `500ms`, `60s`, `5m`, `1h`, or a number of milliseconds. */
 export function duration(minMs: number, maxMs: number): ValueParser<number> {
-  return v.pipe(
-    v.union([
-      v.pipe(v.number(), v.integer()),
-      v.pipe(
-        v.string(),
-        v.regex(/^\s*\d+\s*(ms|s|m|h)?\s*$/),
-        v.transform((raw) => {
-          const [, digits, unit = 'ms'] = /^\s*(\d+)\s*(ms|s|m|h)?\s*$/.exec(raw) as RegExpExecArray;
-          return Number(digits) * (DURATION_UNITS[unit] ?? 1);
-        }),
-      ),
-    ]),
-    v.minValue(minMs),
-    v.maxValue(maxMs),
-    v.description(`a duration from ${minMs} ms to ${maxMs} ms (e.g. 60s, 500ms, 5m)`),
-  );
+  const units = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  return withUnits(units, 'ms', minMs, maxMs, `a duration from ${minMs} ms to ${maxMs} ms (e.g. 60s, 500ms, 5m)`);
 }
 
 /** A number in [min, max] (above `min` when `minExclusive`), from `0.1` or a number in the file. */
