@@ -12,7 +12,7 @@ ENV CI=true
 # works offline afterwards (the bench service runs `pnpm bench` in this stage).
 RUN npm install -g pnpm@10.34.9
 # Manifests first: the install layer is reused until a manifest or the lockfile changes.
-COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .pnpmfile.cjs ./
 COPY adapters/package.json adapters/
 COPY gateway/package.json gateway/
 COPY server/package.json server/
@@ -31,7 +31,7 @@ FROM node:24-bookworm AS prod-deps
 WORKDIR /app
 ENV CI=true
 RUN npm install -g pnpm@10.34.9
-COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .pnpmfile.cjs ./
 COPY adapters/package.json adapters/
 COPY gateway/package.json gateway/
 COPY server/package.json server/
