@@ -1,5 +1,5 @@
 /**
- * The environment bench/src/hive-gateway-config.ts reads. Kept apart from that file so the
+ * The environment bench/src/targets/hive-gateway-config.ts reads. Kept apart from that file so the
  * harness can name the variables without importing Hive Gateway.
  */
 /** `true`: Hive Gateway's `inboundInflightRequestDeduplication` (identical requests in flight share one execution). */

@@ -11,7 +11,7 @@ export interface Setup {
   gatewayEnv(context: SetupContext): Record<string, string>;
   /** The Router config file, or why the free Router cannot do this. */
   readonly router: { readonly config: string } | { readonly skip: string };
-  /** Hive Gateway's equivalent, read by bench/src/hive-gateway-config.ts; absent: Hive runs only `none`. */
+  /** Hive Gateway's equivalent, read by bench/src/targets/hive-gateway-config.ts; absent: Hive runs only `none`. */
   readonly hiveEnv?: Readonly<Record<string, string>>;
   /** Sent with every request (credentials). */
   readonly headers: Readonly<Record<string, string>>;
