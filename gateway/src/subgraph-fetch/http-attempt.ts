@@ -1,8 +1,10 @@
 import { Pool } from 'undici';
+import type { GatewayContext } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { discardBody, readBoundedBody, TOO_LARGE } from '../read-bounded-body.js';
 import { isRetryableConnectionError, isRetryableStatus } from '../resilience/retry-policy.js';
-import { type Attempt, badResponse, type Failure, parseGraphQLResponse } from './outcomes.js';
+import { type Attempt, badResponse, type Failure, parseGraphQLResponse, tooLarge } from './outcomes.js';
+import type { AttemptControl, Attempter } from './retrying-fetch.js';
 
 /**
  * Request bodies of more bytes than this go on a connection that is closed after the answer.
@@ -18,15 +20,16 @@ function closesAfter(body: string): boolean {
   return body.length * 3 > REUSE_MAX_BODY_BYTES && Buffer.byteLength(body) > REUSE_MAX_BODY_BYTES;
 }
 
-export interface SendOptions {
+/** One request to the subgraph, the same for every attempt. */
+export interface OutgoingRequest {
   readonly headers: Record<string, string>;
   readonly body: string;
   /** Longer answers are abandoned mid-read. */
   readonly readLimit: number;
   /** Keep the body text on the answer (a shared fetch: each further caller parses its own copy). */
   readonly keepText: boolean;
-  /** The failure an answer over `readLimit` is. */
-  readonly tooLarge: (status: number) => Failure;
+  /** Whose response budget an answer over `readLimit` spends; none for a shared fetch. */
+  readonly context: GatewayContext | undefined;
 }
 
 /**
@@ -34,15 +37,20 @@ export interface SendOptions {
  * (measured, @apollo/gateway's default fetcher spends about a third of the gateway's CPU in
  * its HTTP agent). Sends a request once and says how it ended.
  */
-export class SubgraphHttp {
+export class SubgraphHttp implements Attempter<OutgoingRequest> {
   readonly #pool: Pool;
   readonly #path: string;
   readonly #timeoutMs: number;
+  readonly #maxResponseBytes: number;
 
-  constructor(url: string, options: { connections: number; keepAliveMs: number; timeoutMs: number }) {
+  constructor(
+    url: string,
+    options: { connections: number; keepAliveMs: number; timeoutMs: number; maxResponseBytes: number },
+  ) {
     const parsed = new URL(url);
     this.#path = `${parsed.pathname}${parsed.search}`;
     this.#timeoutMs = options.timeoutMs;
+    this.#maxResponseBytes = options.maxResponseBytes;
     this.#pool = new Pool(parsed.origin, {
       // undici 8 negotiates HTTP/2 over TLS by default; stay on HTTP/1.1 so `connections` still
       // bounds sockets per subgraph (SUBGRAPH_POOL_CONNECTIONS) as with undici 7.
@@ -53,13 +61,10 @@ export class SubgraphHttp {
     });
   }
 
-  /**
-   * Sends the request once and reads the answer. `retryDelay` is asked when a failure may be
-   * retried (no answer, or 502/503): it gives the wait before the retry, or undefined for none.
-   * `signal` is the fetch's deadline (every attempt and backoff share it).
-   */
-  async send(options: SendOptions, signal: AbortSignal, retryDelay: () => number | undefined): Promise<Attempt> {
-    const { headers, body } = options;
+  /** Sends the request once, within the fetch's deadline, and reads the answer. */
+  async send(request: OutgoingRequest, control: AttemptControl): Promise<Attempt> {
+    const { headers, body } = request;
+    const { signal } = control;
     let answered = false;
     try {
       const response = await this.#pool.request({
@@ -77,14 +82,16 @@ export class SubgraphHttp {
           what: `answered HTTP ${response.statusCode}`,
           detail: { status: response.statusCode },
         };
-        const retryInMs = retryDelay();
+        const retryInMs = control.retryDelay();
         if (retryInMs !== undefined) {
           discardBody(response.body);
           return { failure, unhealthy: true, retryInMs };
         }
       }
-      const read = await readBoundedBody(response.body, response.headers, options.readLimit);
-      if (read === TOO_LARGE) return { failure: options.tooLarge(response.statusCode), unhealthy: false };
+      const read = await readBoundedBody(response.body, response.headers, request.readLimit);
+      if (read === TOO_LARGE) {
+        return { failure: tooLarge(this.#maxResponseBytes, request.context, response.statusCode), unhealthy: false };
+      }
       const parsed = parseGraphQLResponse(read.text);
       // A 4xx that is not a GraphQL answer refused this request (a header or body a client made
       // too large, a forwarded credential): it says nothing about the subgraph's health, and one
@@ -97,7 +104,7 @@ export class SubgraphHttp {
           headers: response.headers,
           bytes: read.bytes,
           answer: parsed,
-          ...(options.keepText && { text: read.text }),
+          ...(request.keepText && { text: read.text }),
         },
         // A GraphQL answer with a 5xx status is passed on, but still says the subgraph is unwell.
         unhealthy: response.statusCode >= 500,
@@ -115,7 +122,7 @@ export class SubgraphHttp {
         detail: { error: code },
       };
       // Only before any answer: a connection that broke mid-body had the work done once already.
-      const retryInMs = !answered && isRetryableConnectionError(code) ? retryDelay() : undefined;
+      const retryInMs = !answered && isRetryableConnectionError(code) ? control.retryDelay() : undefined;
       return { failure, unhealthy: true, ...(retryInMs !== undefined && { retryInMs }) };
     }
   }

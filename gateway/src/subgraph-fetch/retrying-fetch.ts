@@ -23,55 +23,94 @@ export interface RetryingFetchOptions {
   readonly onRetry: (attempt: number, code: ClientErrorCode) => void;
 }
 
-/** One fetch across its attempts. */
-interface FetchState {
-  readonly retryable: boolean;
-  /** When the fetch's time (SUBGRAPH_TIMEOUT_MS) runs out, on the `performance.now()` clock. */
-  readonly deadlineAt: number;
-  retries: number;
+/** What the retry loop hands each attempt. */
+export interface AttemptControl {
+  /** The fetch's deadline: every attempt and backoff share it. */
+  readonly signal: AbortSignal;
+  /**
+   * Asked when a failure may be retried (no answer, or 502/503): the wait before the retry,
+   * or undefined for none. A wait it gives has taken the retry budget.
+   */
+  retryDelay(): number | undefined;
 }
 
-/** One attempt, given the fetch's deadline and how to ask for a retry's wait. */
-export type SendAttempt = (signal: AbortSignal, retryDelay: () => number | undefined) => Promise<Attempt>;
+/** Sends a request once and says how it ended (http-attempt.ts). */
+export interface Attempter<Request> {
+  send(request: Request, control: AttemptControl): Promise<Attempt>;
+}
+
+/** What decides whether a failed attempt is retried; one per subgraph. */
+interface RetryRules {
+  readonly timeoutMs: number;
+  readonly retry: SubgraphRetryOptions | undefined;
+  readonly budget: RetryBudget | undefined;
+  readonly breaker: CircuitBreaker | undefined;
+}
+
+/**
+ * One fetch across its attempts. A class rather than a closure per attempt: the hot path
+ * allocates this one object per fetch, as the loop it replaced did.
+ */
+class FetchState implements AttemptControl {
+  readonly signal: AbortSignal;
+  readonly #rules: RetryRules;
+  readonly #retryable: boolean;
+  /** When the fetch's time (SUBGRAPH_TIMEOUT_MS) runs out, on the `performance.now()` clock. */
+  readonly #deadlineAt: number;
+  attempt = 1;
+  retries = 0;
+
+  constructor(rules: RetryRules, retryable: boolean) {
+    this.#rules = rules;
+    this.signal = AbortSignal.timeout(rules.timeoutMs);
+    this.#retryable = retryable && (rules.retry?.maxRetries ?? 0) > 0;
+    this.#deadlineAt = performance.now() + rules.timeoutMs;
+  }
+
+  retryDelay(): number | undefined {
+    const { retry, breaker, budget, timeoutMs } = this.#rules;
+    if (!retry || !this.#retryable || this.retries >= retry.maxRetries) return undefined;
+    const delay = fullJitterDelay(this.attempt, retry.backoffMs);
+    const left = this.#deadlineAt - performance.now() - delay;
+    if (left < timeoutMs * RETRY_MIN_TIME_SHARE) return undefined;
+    if (breaker && !breaker.allows()) return undefined;
+    return budget?.tryWithdraw() ? delay : undefined;
+  }
+}
 
 /**
  * A subgraph's retries (within the fetch's timeout and a retry budget) and its circuit
  * breaker, around the attempts of each fetch.
  */
 export class RetryingFetch {
-  readonly #options: RetryingFetchOptions;
-  readonly #budget: RetryBudget | undefined;
-  readonly #breaker: CircuitBreaker | undefined;
+  readonly #onRetry: (attempt: number, code: ClientErrorCode) => void;
+  readonly #rules: RetryRules;
 
   constructor(options: RetryingFetchOptions) {
-    this.#options = options;
-    if (options.retry) {
-      checkRetryOptions(options.retry);
-      this.#budget = new RetryBudget({
-        ratio: options.retry.budgetRatio,
-        minPerSecond: options.retry.budgetMinPerSecond,
-      });
-    }
-    if (options.circuitBreaker) {
-      this.#breaker = new CircuitBreaker(options.circuitBreaker, { onStateChange: options.onCircuitChange });
-    }
+    this.#onRetry = options.onRetry;
+    if (options.retry) checkRetryOptions(options.retry);
+    this.#rules = {
+      timeoutMs: options.timeoutMs,
+      retry: options.retry,
+      budget: options.retry
+        ? new RetryBudget({ ratio: options.retry.budgetRatio, minPerSecond: options.retry.budgetMinPerSecond })
+        : undefined,
+      breaker: options.circuitBreaker
+        ? new CircuitBreaker(options.circuitBreaker, { onStateChange: options.onCircuitChange })
+        : undefined,
+    };
   }
 
-  /** Attempts until one is received or the failure is final; `retryable`: a query's fetch. */
-  async run(retryable: boolean, send: SendAttempt): Promise<Fetched> {
+  /** Sends `request` with `attempter` until it is received or the failure is final; `retryable`: a query's fetch. */
+  async run<Request>(retryable: boolean, attempter: Attempter<Request>, request: Request): Promise<Fetched> {
     // One deadline for every attempt and backoff: retries never make a client wait past the timeout.
-    const { timeoutMs } = this.#options;
-    const signal = AbortSignal.timeout(timeoutMs);
-    const fetch: FetchState = {
-      retryable: retryable && (this.#options.retry?.maxRetries ?? 0) > 0,
-      deadlineAt: performance.now() + timeoutMs,
-      retries: 0,
-    };
-    this.#budget?.recordRequest();
+    const fetch = new FetchState(this.#rules, retryable);
+    const { budget, breaker } = this.#rules;
+    budget?.recordRequest();
     let failure: Failure | undefined;
-    for (let attempt = 1; ; attempt++) {
-      const permit = this.#breaker?.acquire();
-      if (this.#breaker && !permit) {
+    for (; ; fetch.attempt++) {
+      const permit = breaker?.acquire();
+      if (breaker && !permit) {
         // A retry the breaker refuses leaves the client the failure it retried.
         const refused: Failure = {
           code: ClientErrorCode.SUBGRAPH_CIRCUIT_OPEN,
@@ -81,30 +120,19 @@ export class RetryingFetch {
       }
       let outcome: Attempt | undefined;
       try {
-        outcome = await send(signal, () => this.#retryDelay(fetch, attempt));
+        outcome = await attempter.send(request, fetch);
       } finally {
         // Always handed back: a half-open breaker waits for its probe's outcome.
-        if (permit) this.#breaker?.record(permit, outcome?.unhealthy ?? true);
+        if (permit) breaker?.record(permit, outcome?.unhealthy ?? true);
       }
       if ('received' in outcome) return { received: outcome.received, retries: fetch.retries };
       failure = outcome.failure;
-      if (outcome.retryInMs === undefined || (this.#breaker && !this.#breaker.allows())) {
+      if (outcome.retryInMs === undefined || (breaker && !breaker.allows())) {
         return { failure, retries: fetch.retries };
       }
-      this.#options.onRetry(attempt, failure.code);
+      this.#onRetry(fetch.attempt, failure.code);
       await sleep(outcome.retryInMs);
       fetch.retries++;
     }
-  }
-
-  /** The wait before retrying `attempt`, or undefined when it must not be retried; takes the budget. */
-  #retryDelay(fetch: FetchState, attempt: number): number | undefined {
-    const retry = this.#options.retry;
-    if (!retry || !fetch.retryable || fetch.retries >= retry.maxRetries) return undefined;
-    const delay = fullJitterDelay(attempt, retry.backoffMs);
-    const left = fetch.deadlineAt - performance.now() - delay;
-    if (left < this.#options.timeoutMs * RETRY_MIN_TIME_SHARE) return undefined;
-    if (this.#breaker && !this.#breaker.allows()) return undefined;
-    return this.#budget?.tryWithdraw() ? delay : undefined;
   }
 }
