@@ -1,0 +1,98 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { json, type Responder, startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { GatewayEvent } from '../src/contract/index.js';
+import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-fetch/data-source.js';
+import { incomingOperation, type ProcessOptions } from './helpers/operation.js';
+
+/**
+ * The circuit breaker as the data source uses it, against a real HTTP server: the two rules
+ * that a library breaker (ADR 019) would not give us by itself.
+ */
+const QUERY = 'query Me { me { id } }';
+const ANSWER = { data: { me: { id: '1' } } };
+const BREAKER = { failureRate: 0.5, minRequests: 1, cooldownMs: 100 };
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+async function startServer(responder: Responder): Promise<TestHttpServer> {
+  const server = await startTestHttpServer(responder);
+  closers.push(() => server.close());
+  return server;
+}
+
+function createSource(url: string, options: Partial<SubgraphDataSourceOptions> = {}) {
+  const events: GatewayEvent[] = [];
+  const source = new SubgraphDataSource({
+    name: 'users',
+    url,
+    timeoutMs: 3_000,
+    connections: 4,
+    keepAliveMs: 4_000,
+    circuitBreaker: BREAKER,
+    plugins: [{ name: 'observer', onEvent: (event) => events.push(event) }],
+    ...options,
+  });
+  closers.push(() => source.close());
+  return { source, events };
+}
+
+const query = (): ProcessOptions =>
+  ({
+    ...incomingOperation({ query: QUERY }),
+    incomingRequestContext: { operation: { operation: 'query' } },
+  }) as ProcessOptions;
+const codes = (response: { errors?: readonly { extensions?: Record<string, unknown> }[] }) =>
+  response.errors?.map((error) => error.extensions?.code);
+const reset: Responder = (request) => request.socket.destroy();
+
+/** The first request fails (the circuit opens); later ones are answered after `delayMs`. */
+function failOnceThenSlow(delayMs: number): Responder {
+  let seen = 0;
+  return (request, response, body) => {
+    if (seen++ === 0) return reset(request, response, body);
+    setTimeout(() => json(ANSWER)(request, response, body), delayMs);
+  };
+}
+
+describe('SubgraphDataSource circuit breaker', () => {
+  it('while the half-open probe is out, refuses other fetches at once instead of queueing them behind it', async () => {
+    const server = await startServer(failOnceThenSlow(400));
+    const { source, events } = createSource(server.url);
+    expect(codes(await source.process(query()))).toEqual(['SUBGRAPH_UNAVAILABLE']);
+    await sleep(BREAKER.cooldownMs + 50);
+
+    const probe = source.process(query());
+    const started = performance.now();
+    const other = await source.process(query());
+    const waited = performance.now() - started;
+
+    expect(codes(other)).toEqual(['SUBGRAPH_CIRCUIT_OPEN']);
+    expect(waited).toBeLessThan(200);
+    expect(await probe).toEqual(ANSWER);
+    expect(server.requests).toHaveLength(2);
+    expect(events.filter((event) => event.type === 'circuit-state').map((event) => event.state)).toEqual([
+      'open',
+      'half-open',
+      'closed',
+    ]);
+  });
+
+  it('does not send a retry the breaker would refuse, and leaves the client the failure it retried', async () => {
+    const server = await startServer(reset);
+    const { source, events } = createSource(server.url, {
+      retry: { maxRetries: 1, backoffMs: 1, budgetRatio: 1, budgetMinPerSecond: 100 },
+      circuitBreaker: { ...BREAKER, cooldownMs: 60_000 },
+    });
+
+    const response = await source.process(query());
+
+    expect(codes(response)).toEqual(['SUBGRAPH_UNAVAILABLE']);
+    expect(server.requests).toHaveLength(1);
+    expect(events.some((event) => event.type === 'subgraph-retry')).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: 'subgraph-fetch', outcome: 'SUBGRAPH_UNAVAILABLE', retries: 0 });
+  });
+});
