@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { json, type Responder, startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { GatewayEvent } from '../src/contract/index.js';
-import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-fetch/data-source.js';
+import { json, type Responder } from '@fedgw/test-support';
+import { describe, expect, it } from 'vitest';
+import { dataSources } from './helpers/data-source.js';
 import { incomingOperation, type ProcessOptions } from './helpers/operation.js';
 
 /**
@@ -13,32 +12,7 @@ const QUERY = 'query Me { me { id } }';
 const ANSWER = { data: { me: { id: '1' } } };
 const BREAKER = { failureRate: 0.5, minRequests: 1, cooldownMs: 100 };
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
-
-async function startServer(responder: Responder): Promise<TestHttpServer> {
-  const server = await startTestHttpServer(responder);
-  closers.push(() => server.close());
-  return server;
-}
-
-function createSource(url: string, options: Partial<SubgraphDataSourceOptions> = {}) {
-  const events: GatewayEvent[] = [];
-  const source = new SubgraphDataSource({
-    name: 'users',
-    url,
-    timeoutMs: 3_000,
-    connections: 4,
-    keepAliveMs: 4_000,
-    circuitBreaker: BREAKER,
-    plugins: [{ name: 'observer', onEvent: (event) => events.push(event) }],
-    ...options,
-  });
-  closers.push(() => source.close());
-  return { source, events };
-}
+const { startServer, createSource } = dataSources({ circuitBreaker: BREAKER });
 
 const query = (): ProcessOptions =>
   ({

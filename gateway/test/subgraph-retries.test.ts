@@ -1,7 +1,6 @@
-import { json, type Responder, startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { GatewayEvent } from '../src/contract/index.js';
-import { SubgraphDataSource, type SubgraphDataSourceOptions } from '../src/subgraph-fetch/data-source.js';
+import { json, type Responder } from '@fedgw/test-support';
+import { describe, expect, it } from 'vitest';
+import { dataSources } from './helpers/data-source.js';
 import { incomingOperation, type OperationInput, type ProcessOptions } from './helpers/operation.js';
 
 /**
@@ -12,32 +11,7 @@ const ROOT_QUERY = 'query TwoRoots { me { id name } top: topProducts(first: 2) {
 const ANSWER = { data: { me: { id: '1', name: 'Ann' }, top: [] } };
 const RETRY = { maxRetries: 1, backoffMs: 1, budgetRatio: 1, budgetMinPerSecond: 100 };
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
-
-async function startServer(responder?: Responder): Promise<TestHttpServer> {
-  const server = await startTestHttpServer(responder);
-  closers.push(() => server.close());
-  return server;
-}
-
-function createSource(url: string, options: Partial<SubgraphDataSourceOptions> = {}) {
-  const events: GatewayEvent[] = [];
-  const source = new SubgraphDataSource({
-    name: 'users',
-    url,
-    timeoutMs: 3_000,
-    connections: 2,
-    keepAliveMs: 4_000,
-    retry: RETRY,
-    plugins: [{ name: 'observer', onEvent: (event) => events.push(event) }],
-    ...options,
-  });
-  closers.push(() => source.close());
-  return { source, events };
-}
+const { startServer, createSource } = dataSources({ connections: 2, retry: RETRY });
 
 /** A fetch of a client operation of this type (`query`, `mutation`), as @apollo/gateway hands it over. */
 function fetchOf(operation: 'query' | 'mutation', input: OperationInput = { query: ROOT_QUERY }): ProcessOptions {
