@@ -40,5 +40,5 @@ export function checkSupergraphSource(explicit: Readonly<Record<string, unknown>
       message: 'set one supergraph source: SUPERGRAPH_URL replaces the file, it is not a fallback',
     });
   }
-  // The URL's limits without a URL are reported as warnings (config/feature-settings.ts).
+  // The URL's limits without a URL are reported as warnings (config/features.ts).
 }

@@ -32,7 +32,7 @@ interface MetricsValues {
 /** Run once every default is filled in; names each contradiction by its variable. */
 export function checkMetricsConfig(values: MetricsValues, issues: ConfigIssue[]): void {
   const { metricsEnabled, metricsPort, metricsPath, port, graphqlPath } = values;
-  // Set while metrics are off, METRICS_* are reported as warnings (config/feature-settings.ts).
+  // Set while metrics are off, METRICS_* are reported as warnings (config/features.ts).
   if (!metricsEnabled) return;
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
     issues.push({

@@ -111,7 +111,7 @@ export interface TracingConfig {
  * 0.01 with the default `parentbased_always_on` samples everything), so it is an error.
  */
 export function checkTracingConfig(values: Partial<TracingConfig>, issues: ConfigIssue[]): void {
-  // Tracing off: its settings are reported as warnings instead (config/feature-settings.ts).
+  // Tracing off: its settings are reported as warnings instead (config/features.ts).
   const on =
     values.otelSdkDisabled !== true &&
     (values.otelExporterOtlpEndpoint !== undefined || values.otelExporterOtlpTracesEndpoint !== undefined);
