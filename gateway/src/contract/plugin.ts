@@ -56,10 +56,12 @@ export type ExecutionResult = Awaited<ReturnType<Executor>>;
  * options and throws an error naming any bad one. Per-request state lives in the
  * context or in a WeakMap keyed by it, never in module variables.
  *
- * Order: the gateway's own checks first (operation resolution, operation limits, demand
- * control, response size), then the configured plugins in one fixed order (header rules,
- * client awareness, JWT, API key, rate limit, response headers; `PLUGIN_NAMES` in
- * config/types.ts), then plugins added in code. It matters: auth runs after header rules,
+ * Order (compose/ builds the list): the gateway's own plugins first (request log, cost
+ * declarations, trusted documents, request shape, operation resolution, operation limits,
+ * demand control, response size), then the configured plugins in one fixed order (header
+ * rules, client awareness, JWT, API key, rate limit, response headers; `PLUGIN_NAMES` in
+ * config/types.ts), then plugins added in code, and inbound deduplication last when it is on.
+ * It matters: auth runs after header rules,
  * so a rule that propagates `x-` headers cannot spoof an identity header the auth plugin
  * sets; the rate limit runs after auth, so it can key by the verified identity.
  *
