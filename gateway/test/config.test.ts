@@ -389,7 +389,7 @@ describe('parseConfig', () => {
       const config = parseConfig(
         {
           MAX_COST: '900',
-          DEFAULT_LIST_SIZE: '3',
+          DEMAND_CONTROL_LIST_SIZE: '3',
           MAX_RESPONSE_BYTES: '2mb',
           SUBGRAPH_MAX_RESPONSE_BYTES: '512kb',
           SUBGRAPH_REVIEWS_MAX_RESPONSE_BYTES: '64kb',

@@ -3,12 +3,12 @@ import { resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
 import { checkMetricsConfig } from '../plugins/metrics/config.js';
 import { checkTracingConfig, type TracingConfig } from '../plugins/tracing/options.js';
-import { type Parsed, readValue } from '../settings/values.js';
+import { defaultOf, type Parsed, readValue } from '../settings/values.js';
 import { checkSupergraphSource } from '../supergraph/options.js';
 import { checkPluginSettings, checkTrustedDocuments, checkWorkers } from './checks.js';
 import { closestName } from './closest-name.js';
 import { settingsWithoutTheirFeature } from './features.js';
-import { CONFIG_FIELDS, SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './fields.js';
+import { CONFIG_FIELDS, type FieldSpec, SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './fields.js';
 import { hasServiceLinkName, isServiceLink, serviceLinkWarning } from './service-links.js';
 import { type GatewayConfig, type SubgraphOverride, subgraphKey } from './types.js';
 
@@ -45,12 +45,13 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
   const values: Record<string, unknown> = {};
 
   for (const field of CONFIG_FIELDS) {
-    let fromEnv = env[field.env];
-    if (fromEnv !== undefined && isServiceLink(field.env, fromEnv)) {
-      options.onWarning?.({ setting: field.env, message: serviceLinkWarning(field.env, fromEnv) });
+    const name = nameInEnv(env, field, options.onWarning);
+    let fromEnv = name === undefined ? undefined : env[name];
+    if (name !== undefined && fromEnv !== undefined && isServiceLink(field.env, fromEnv)) {
+      options.onWarning?.({ setting: name, message: serviceLinkWarning(name, fromEnv) });
       fromEnv = undefined;
     }
-    const source = fromEnv !== undefined ? field.env : `${fileName}: ${field.key}`;
+    const source = fromEnv !== undefined ? (name as string) : `${fileName}: ${field.key}`;
     const raw = fromEnv !== undefined ? fromEnv : file[field.key];
     if (raw === undefined) continue;
     record(values, field.key, readValue(field.parse, raw), source, issues);
@@ -58,10 +59,9 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
   // Before defaults fill in: only what was set can be a contradiction, or be set in vain.
   checkSupergraphSource(values, issues);
   const explicit = new Set(CONFIG_FIELDS.filter((field) => field.key in values).map((field) => field.env));
+  const gatewayEnv = (values.env as GatewayConfig['env']) ?? 'production';
   for (const field of CONFIG_FIELDS) {
-    if (!(field.key in values)) {
-      values[field.key] = field.fallback({ env: (values.env as GatewayConfig['env']) ?? 'production' });
-    }
+    if (!(field.key in values)) values[field.key] = defaultOf(field.parse, gatewayEnv);
   }
 
   const subgraphs = parseSubgraphs(env, file.subgraphs, fileName, issues);
@@ -93,9 +93,27 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
   });
 }
 
-const OWN_GATEWAY_VARIABLES = [CONFIG_FILE_ENV, ...CONFIG_FIELDS.map((field) => field.env)].filter((name) =>
-  name.startsWith('GATEWAY_'),
-);
+/**
+ * The variable a setting is read from: its name, or a former name (renamed settings keep
+ * working, with a warning). When both are set, the new name wins and the old one is reported.
+ */
+function nameInEnv(env: Env, field: FieldSpec, onWarning: ParseConfigOptions['onWarning']): string | undefined {
+  const former = (field.formerEnv ?? []).filter((name) => env[name] !== undefined);
+  for (const name of former) {
+    const message =
+      env[field.env] !== undefined
+        ? `deprecated and ignored: ${field.env} is set too, and wins`
+        : `deprecated: renamed ${field.env}; the old name still works, but rename it before the next major version`;
+    onWarning?.({ setting: name, message });
+  }
+  if (env[field.env] !== undefined) return field.env;
+  return former[0];
+}
+
+const OWN_GATEWAY_VARIABLES = [
+  CONFIG_FILE_ENV,
+  ...CONFIG_FIELDS.flatMap((field) => [field.env, ...(field.formerEnv ?? [])]),
+].filter((name) => name.startsWith('GATEWAY_'));
 
 /**
  * A `GATEWAY_*` variable that is a near miss of one the gateway owns (`GATEWAY_ADAPTR`) is

@@ -1,3 +1,4 @@
+import { defaultOf } from '../settings/values.js';
 import { CONFIG_FIELDS } from './fields.js';
 
 // The settings reference in docs/configuration.md, generated from CONFIG_FIELDS (`pnpm docs:config`):
@@ -14,17 +15,23 @@ function shown(value: unknown): string {
   return `\`${String(value)}\``;
 }
 
-function defaultOf(field: (typeof CONFIG_FIELDS)[number]): string {
+function shownDefault(field: (typeof CONFIG_FIELDS)[number]): string {
   if (field.docDefault !== undefined) return field.docDefault;
-  const at = (env: Env) => shown(field.fallback({ env }));
+  const at = (env: Env) => shown(defaultOf(field.parse, env));
   const [dev, prod] = [at('development'), at('production')];
   return dev === prod ? prod : `dev: ${dev}, prod: ${prod}`;
+}
+
+/** A renamed setting's old names, which still work (with a deprecation warning). */
+function formerly(field: (typeof CONFIG_FIELDS)[number]): string {
+  if (!field.formerEnv?.length) return '';
+  return ` (formerly ${field.formerEnv.map((name) => `\`${name}\``).join(', ')}: still read, with a deprecation warning)`;
 }
 
 /** The reference table: one row per setting, in CONFIG_FIELDS' order. */
 export function settingsReference(): string {
   const rows = CONFIG_FIELDS.map(
-    (field) => `| \`${field.env}\` | \`${field.key}\` | ${defaultOf(field)} | ${field.meaning} |`,
+    (field) => `| \`${field.env}\` | \`${field.key}\` | ${shownDefault(field)} | ${field.meaning}${formerly(field)} |`,
   );
   return ['| variable | file key | default | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }

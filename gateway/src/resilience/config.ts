@@ -1,26 +1,11 @@
-import type { ValueParser } from '../settings/values.js';
+import { defaultsOf, type ValueParser } from '../settings/values.js';
 import type { SubgraphOverride } from '../subgraph-overrides.js';
 import type { CircuitBreakerOptions } from './circuit-breaker.js';
 import type { SubgraphRetryOptions } from './retry-policy.js';
 import { RESILIENCE_VALUES } from './values.js';
 
-/**
- * Production defaults. One retry: it covers what retries are for (a keep-alive socket
- * the subgraph closed as it was reused, a pod restarting behind its Service, since the
- * retry opens a new connection); a second rarely helps and lengthens the tail. The budget
- * (10 % of requests plus 10 per second, over 10 s) keeps retries from multiplying an
- * outage. The breaker opens when half the attempts of 10 s fail, once there were 20.
- */
-export const RESILIENCE_DEFAULTS = Object.freeze({
-  retries: 1,
-  retryBackoffMs: 50,
-  retryBudget: 0.1,
-  retryMinPerSec: 10,
-  circuitBreaker: true,
-  circuitFailureRate: 0.5,
-  circuitMinRequests: 20,
-  circuitCooldownMs: 5_000,
-});
+/** The production defaults, from their schemas (see RESILIENCE_VALUES for why these). */
+export const RESILIENCE_DEFAULTS = defaultsOf(RESILIENCE_VALUES);
 
 /** The gateway-wide settings (SUBGRAPH_RETRIES …), which each subgraph may override. */
 export interface ResilienceSettings {

@@ -227,3 +227,50 @@ export function custom<T>(description: string, read: (raw: unknown) => Parsed<T>
 export function secret<T>(schema: ValueParser<T>, expected: string): ValueParser<T> {
   return v.pipe(schema, v.description(expected.replace(/^expected /, '')), v.metadata({ [SECRET]: true }));
 }
+
+const DEVELOPMENT_DEFAULT = 'developmentDefault';
+
+/**
+ * The same schema with its default: the one place a setting's range and default live. A
+ * missing value reads as `fallback`; `developmentDefault` is the one GATEWAY_ENV=development
+ * uses instead (introspection on, pretty logs).
+ */
+export function withDefault<T>(
+  schema: ValueParser<T>,
+  fallback: T,
+  developmentDefault?: { development: T },
+): WithDefault<T> {
+  const metadata = { ...v.getMetadata(schema) };
+  if (developmentDefault) metadata[DEVELOPMENT_DEFAULT] = developmentDefault.development;
+  return v.pipe(
+    v.optional(schema, fallback as never),
+    v.description(describeValue(schema)),
+    v.metadata(metadata),
+  ) as unknown as WithDefault<T>;
+}
+
+/** A schema that carries its default (made by `withDefault`). */
+export type WithDefault<T> = ValueParser<T> & { readonly default: unknown };
+
+/** The default `schema` carries (`withDefault`), for the given GATEWAY_ENV; `undefined` if none. */
+export function defaultOf<T>(schema: ValueParser<T>, env: 'production' | 'development' = 'production'): T | undefined {
+  const metadata = v.getMetadata(schema);
+  if (env === 'development' && DEVELOPMENT_DEFAULT in metadata) return metadata[DEVELOPMENT_DEFAULT] as T;
+  return v.getDefault(schema as never) as T | undefined;
+}
+
+/** The production defaults of a group of schemas, by name (`RATE_LIMIT_DEFAULTS`). */
+export function defaultsOf<const S extends Readonly<Record<string, ValueParser<unknown>>>>(
+  schemas: S,
+): {
+  readonly [K in keyof S as S[K] extends WithDefault<unknown> ? K : never]: S[K] extends ValueParser<infer T>
+    ? T
+    : never;
+} {
+  const defaults: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(schemas)) {
+    const value = defaultOf(schema);
+    if (value !== undefined) defaults[name] = value;
+  }
+  return Object.freeze(defaults) as never;
+}

@@ -1,19 +1,6 @@
 import * as v from 'valibot';
 import type { ConfigIssue } from '../errors.js';
-import { integer, type ValueParser } from '../settings/values.js';
-
-/**
- * Hot-reload defaults. 10 s: a Kubernetes ConfigMap reaches the pod's volume up to a
- * minute after it changed (kubelet sync period plus its cache), so polling faster buys
- * little, while a `stat` (or a 304 answer) every 10 s costs nothing measurable. Apollo's
- * own Uplink polling does not go below 10 s either.
- */
-export const SUPERGRAPH_RELOAD_DEFAULTS = {
-  pollIntervalMs: 10_000,
-  urlTimeoutMs: 5_000,
-  /** Far above real supergraphs (a few MB for hundreds of subgraphs); it only stops a runaway body. */
-  urlMaxBytes: 50 * 1024 ** 2,
-} as const;
+import { byteSize, integer, nonEmpty, type ValueParser, withDefault } from '../settings/values.js';
 
 /** Polls closer than this would only burn CPU re-reading a file or hammering a server. */
 const MIN_POLL_INTERVAL_MS = 100;
@@ -27,6 +14,20 @@ export const pollInterval: ValueParser<number> = v.pipe(
   ),
   v.description('an integer from 0 to 86400000'),
 );
+
+/**
+ * Hot-reload schemas and defaults. 10 s: a Kubernetes ConfigMap reaches the pod's volume up
+ * to a minute after it changed (kubelet sync period plus its cache), so polling faster buys
+ * little, while a `stat` (or a 304 answer) every 10 s costs nothing measurable. Apollo's own
+ * Uplink polling does not go below 10 s either.
+ */
+export const SUPERGRAPH_VALUES = Object.freeze({
+  path: withDefault(nonEmpty, 'supergraph.graphql'),
+  pollIntervalMs: withDefault(pollInterval, 10_000),
+  urlTimeoutMs: withDefault(integer(100, 600_000), 5_000),
+  /** Far above real supergraphs (a few MB for hundreds of subgraphs); it only stops a runaway body. */
+  urlMaxBytes: withDefault(byteSize(1024, 1024 ** 3), 50 * 1024 ** 2),
+});
 
 /**
  * Rejects combinations that cannot mean what the operator wants. `explicit` holds only the

@@ -18,6 +18,7 @@ import {
 import { RESILIENCE_FIELDS } from '../../src/resilience/config.js';
 import { checkRetryOptions } from '../../src/resilience/retry-policy.js';
 import { RESILIENCE_VALUES } from '../../src/resilience/values.js';
+import { defaultOf, readValue } from '../../src/settings/values.js';
 
 const schemaOf = (env: string) => CONFIG_FIELDS.find((field) => field.env === env)?.parse;
 
@@ -31,7 +32,7 @@ describe('one schema per value', () => {
     ['MAX_ROOT_FIELDS', OPERATION_LIMIT_VALUES.maxRootFields],
     ['MAX_CHARACTERS', OPERATION_LIMIT_VALUES.maxCharacters],
     ['MAX_FIELDS', OPERATION_LIMIT_VALUES.maxFields],
-    ['DEFAULT_LIST_SIZE', DEMAND_CONTROL_VALUES.defaultListSize],
+    ['DEMAND_CONTROL_LIST_SIZE', DEMAND_CONTROL_VALUES.defaultListSize],
     ['METRICS_PORT', METRICS_VALUES.port],
     ['METRICS_MAX_OPERATION_NAMES', METRICS_VALUES.maxOperationNames],
     ['METRICS_OPERATION_NAME_MIN_COUNT', METRICS_VALUES.operationNameMinCount],
@@ -82,3 +83,40 @@ describe('one schema per value', () => {
 function limits() {
   return { maxDepth: 10, maxAliases: 30, maxRootFields: 20, maxCharacters: 20_000, maxFields: 500 };
 }
+
+// The schema is the only place a default lives: the config parser takes it from there, and
+// every default must be a value its own schema accepts as it is (a default out of range, or in
+// the wrong form, would otherwise start a gateway no operator could configure that way).
+describe('defaults live in the schemas', () => {
+  const withDefaults = CONFIG_FIELDS.flatMap((field) =>
+    (['production', 'development'] as const)
+      .map((env) => ({ env, field, value: defaultOf(field.parse, env) }))
+      .filter(({ value }) => value !== undefined),
+  );
+
+  it('most settings have one, read from the schema by parseConfig', () => {
+    expect(withDefaults.length).toBeGreaterThan(100);
+    const production = parseConfig({}) as unknown as Record<string, unknown>;
+    const development = parseConfig({ GATEWAY_ENV: 'development' }) as unknown as Record<string, unknown>;
+    for (const { env, field, value } of withDefaults) {
+      if (field.key === 'supergraphPath' || field.key === 'env') continue;
+      expect([field.env, (env === 'production' ? production : development)[field.key]]).toEqual([field.env, value]);
+    }
+  });
+
+  it.each(withDefaults.map(({ env, field, value }) => [field.env, env, value] as const))(
+    '%s (%s): the default %j is a value its schema accepts unchanged',
+    (name, env, value) => {
+      const field = CONFIG_FIELDS.find((candidate) => candidate.env === name);
+      expect(readValue(field?.parse as never, value)).toEqual({ ok: true, value });
+      void env;
+    },
+  );
+
+  it('GATEWAY_ENV=development changes only the defaults it should', () => {
+    const differing = CONFIG_FIELDS.filter(
+      (field) => defaultOf(field.parse, 'development') !== defaultOf(field.parse, 'production'),
+    ).map((field) => field.env);
+    expect(differing.sort()).toEqual(['INTROSPECTION', 'LANDING_PAGE', 'LOG_PRETTY', 'MASK_ERRORS']);
+  });
+});

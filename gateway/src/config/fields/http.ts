@@ -1,84 +1,84 @@
-import { boolean, byteSize, integer, oneOf } from '../../settings/values.js';
+import { boolean, byteSize, integer, oneOf, withDefault } from '../../settings/values.js';
 import { LOG_LEVELS } from '../types.js';
 
-import { type FieldSpec, isDev } from './spec.js';
+import type { FieldSpec } from './spec.js';
 
 /** The HTTP side: body limit, client timeouts, introspection and landing page, errors, shutdown, logs. */
 export const HTTP_FIELDS: readonly FieldSpec[] = [
   {
     key: 'bodyLimitBytes',
     env: 'BODY_LIMIT',
-    parse: byteSize(1024, 100 * 1024 ** 2),
-    fallback: () => 2 * 1024 ** 2,
+    parse: withDefault(byteSize(1024, 100 * 1024 ** 2), 2 * 1024 ** 2),
     meaning: 'larger bodies get 413; bytes or `512kb`, `2mb`',
     docDefault: '`2mb`',
   },
   {
     key: 'requestTimeoutMs',
     env: 'REQUEST_TIMEOUT_MS',
-    parse: integer(100, 3_600_000),
-    fallback: () => 30_000,
+    parse: withDefault(integer(100, 3_600_000), 30_000),
     meaning:
       "a client must send its whole request within this, or gets 408 and the connection is closed (all four mounts; Fastify's own default is no limit)",
   },
   {
     key: 'headersTimeoutMs',
     env: 'HEADERS_TIMEOUT_MS',
-    parse: integer(100, 3_600_000),
-    fallback: () => 10_000,
+    parse: withDefault(integer(100, 3_600_000), 10_000),
     meaning: 'the same for the request headers; at most `REQUEST_TIMEOUT_MS`',
   },
   {
     key: 'keepAliveTimeoutMs',
     env: 'KEEP_ALIVE_TIMEOUT_MS',
-    parse: integer(100, 3_600_000),
-    fallback: () => 72_000,
+    parse: withDefault(integer(100, 3_600_000), 72_000),
     meaning: "idle client keep-alive connections close after this; keep it above your load balancer's idle timeout",
   },
   {
     key: 'stalledWriteTimeoutMs',
     env: 'STALLED_WRITE_TIMEOUT_MS',
-    parse: integer(100, 3_600_000),
-    fallback: () => 30_000,
+    parse: withDefault(integer(100, 3_600_000), 30_000),
     meaning:
       'a client connection with answer bytes waiting to be written that makes no progress for this long (a client that does not read) is closed, freeing them; a connection with more than 8 unanswered pipelined requests is closed at once',
   },
-  { key: 'introspection', env: 'INTROSPECTION', parse: boolean, fallback: isDev, meaning: 'GraphQL introspection' },
+  {
+    key: 'introspection',
+    env: 'INTROSPECTION',
+    parse: withDefault(boolean, false, { development: true }),
+    meaning: 'GraphQL introspection',
+  },
   {
     key: 'landingPage',
     env: 'LANDING_PAGE',
-    parse: boolean,
-    fallback: isDev,
+    parse: withDefault(boolean, false, { development: true }),
     meaning: 'Apollo Sandbox on `GET /graphql`',
   },
   {
     key: 'maskErrors',
     env: 'MASK_ERRORS',
-    parse: boolean,
-    fallback: (c) => !isDev(c),
+    parse: withDefault(boolean, true, { development: false }),
     meaning: 'see [Errors](security.md#errors-clients-see)',
   },
   {
     key: 'shutdownGraceMs',
     env: 'SHUTDOWN_GRACE_MS',
-    parse: integer(0, 600_000),
-    fallback: () => 10_000,
+    parse: withDefault(integer(0, 600_000), 10_000),
     meaning: 'time in-flight requests get after SIGTERM',
   },
   {
     key: 'shutdownDelayMs',
     env: 'SHUTDOWN_DELAY_MS',
-    parse: integer(0, 600_000),
-    fallback: () => 0,
+    parse: withDefault(integer(0, 600_000), 0),
     meaning:
       "time between `/ready` turning 503 and the listener closing (set it to your load balancer's probe interval)",
   },
   {
     key: 'logLevel',
     env: 'LOG_LEVEL',
-    parse: oneOf(LOG_LEVELS),
-    fallback: () => 'info',
+    parse: withDefault(oneOf(LOG_LEVELS), 'info'),
     meaning: '`fatal` … `trace`, `silent`',
   },
-  { key: 'logPretty', env: 'LOG_PRETTY', parse: boolean, fallback: isDev, meaning: 'pino-pretty output' },
+  {
+    key: 'logPretty',
+    env: 'LOG_PRETTY',
+    parse: withDefault(boolean, false, { development: true }),
+    meaning: 'pino-pretty output',
+  },
 ];

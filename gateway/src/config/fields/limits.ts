@@ -1,9 +1,9 @@
-import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST, DEMAND_CONTROL_VALUES } from '../../plugins/demand-control/index.js';
-import { DEFAULT_OPERATION_LIMITS, OPERATION_LIMIT_VALUES } from '../../plugins/operation-limits/index.js';
-import { boolean, byteSize, integer, nonEmpty, oneOf } from '../../settings/values.js';
+import { DEMAND_CONTROL_VALUES } from '../../plugins/demand-control/index.js';
+import { OPERATION_LIMIT_VALUES } from '../../plugins/operation-limits/index.js';
+import { boolean, byteSize, integer, nonEmpty, oneOf, withDefault } from '../../settings/values.js';
 import { TRUSTED_DOCUMENTS_MODES } from '../types.js';
 
-import { type FieldSpec, none } from './spec.js';
+import type { FieldSpec } from './spec.js';
 
 /** What every request is held to: trusted documents, operation limits, demand control, answer size, inbound deduplication; and Apollo telemetry. */
 export const LIMIT_FIELDS: readonly FieldSpec[] = [
@@ -11,7 +11,6 @@ export const LIMIT_FIELDS: readonly FieldSpec[] = [
     key: 'trustedDocuments',
     env: 'TRUSTED_DOCUMENTS',
     parse: nonEmpty,
-    fallback: none,
     meaning:
       'a persisted query manifest (Apollo or Relay/Codegen format), relative to the working directory; see [Trusted documents](security.md#trusted-documents). Reloaded every `SUPERGRAPH_POLL_INTERVAL_MS`',
   },
@@ -20,7 +19,6 @@ export const LIMIT_FIELDS: readonly FieldSpec[] = [
     key: 'trustedDocumentsMode',
     env: 'TRUSTED_DOCUMENTS_MODE',
     parse: oneOf(TRUSTED_DOCUMENTS_MODES),
-    fallback: none,
     meaning:
       '`off`, `allow-ids` (ids accepted, any document runs) or `enforce` (only manifest operations run); with `TRUSTED_DOCUMENTS` set the default is `enforce`',
     docDefault: '`off`',
@@ -29,7 +27,6 @@ export const LIMIT_FIELDS: readonly FieldSpec[] = [
     key: 'maxDepth',
     env: 'MAX_DEPTH',
     parse: OPERATION_LIMIT_VALUES.maxDepth,
-    fallback: () => DEFAULT_OPERATION_LIMITS.maxDepth,
     meaning:
       'deepest selection allowed (introspection fields not counted); see [Security](security.md#security-limits-on-every-request)',
   },
@@ -37,35 +34,30 @@ export const LIMIT_FIELDS: readonly FieldSpec[] = [
     key: 'maxAliases',
     env: 'MAX_ALIASES',
     parse: OPERATION_LIMIT_VALUES.maxAliases,
-    fallback: () => DEFAULT_OPERATION_LIMITS.maxAliases,
     meaning: 'aliases allowed in one operation',
   },
   {
     key: 'maxRootFields',
     env: 'MAX_ROOT_FIELDS',
     parse: OPERATION_LIMIT_VALUES.maxRootFields,
-    fallback: () => DEFAULT_OPERATION_LIMITS.maxRootFields,
     meaning: 'root fields allowed in one operation',
   },
   {
     key: 'maxTokens',
     env: 'MAX_TOKENS',
-    parse: integer(10, 1_000_000),
-    fallback: () => 5000,
+    parse: withDefault(integer(10, 1_000_000), 5000),
     meaning: 'parser tokens allowed in one document (the parser stops at the limit)',
   },
   {
     key: 'maxCharacters',
     env: 'MAX_CHARACTERS',
     parse: OPERATION_LIMIT_VALUES.maxCharacters,
-    fallback: () => DEFAULT_OPERATION_LIMITS.maxCharacters,
     meaning: 'characters allowed in one document',
   },
   {
     key: 'maxFields',
     env: 'MAX_FIELDS',
     parse: OPERATION_LIMIT_VALUES.maxFields,
-    fallback: () => DEFAULT_OPERATION_LIMITS.maxFields,
     meaning:
       'field selections written in one document (a fragment counted once), checked before the document is validated: validation is quadratic in fields of one name',
   },
@@ -73,29 +65,26 @@ export const LIMIT_FIELDS: readonly FieldSpec[] = [
     key: 'maxCost',
     env: 'MAX_COST',
     parse: DEMAND_CONTROL_VALUES.maxCostSetting,
-    fallback: () => DEFAULT_MAX_COST,
     meaning: 'largest estimated cost allowed (demand control); `0` turns demand control off',
   },
   {
     key: 'defaultListSize',
-    env: 'DEFAULT_LIST_SIZE',
+    env: 'DEMAND_CONTROL_LIST_SIZE',
+    formerEnv: ['DEFAULT_LIST_SIZE'],
     parse: DEMAND_CONTROL_VALUES.defaultListSize,
-    fallback: () => DEFAULT_LIST_SIZE,
     meaning: 'list size assumed when neither a slicing argument nor `@listSize` gives one',
   },
   {
     key: 'maxResponseBytes',
     env: 'MAX_RESPONSE_BYTES',
-    parse: byteSize(1024, 1024 ** 3),
-    fallback: () => 10 * 1024 ** 2,
+    parse: withDefault(byteSize(1024, 1024 ** 3), 10 * 1024 ** 2),
     meaning: 'largest answer the gateway builds; past it `RESPONSE_TOO_LARGE`',
     docDefault: '`10mb`',
   },
   {
     key: 'inboundDeduplicate',
     env: 'INBOUND_DEDUPLICATE',
-    parse: boolean,
-    fallback: () => false,
+    parse: withDefault(boolean, false),
     meaning:
       'identical queries in flight at once share one execution (never mutations); every caller is still authenticated, rate limited and checked. See [Inbound request deduplication](operations.md#inbound-request-deduplication)',
   },
@@ -103,8 +92,7 @@ export const LIMIT_FIELDS: readonly FieldSpec[] = [
   {
     key: 'apolloTelemetry',
     env: 'APOLLO_TELEMETRY',
-    parse: boolean,
-    fallback: () => false,
+    parse: withDefault(boolean, false),
     meaning:
       '`true` lets `@apollo/gateway` send its usage metrics to Apollo (an OpenTelemetry exporter, whose resource detection probes cloud metadata addresses); off, the gateway connects only to what you configure. See [Outbound connections](security.md#outbound-connections)',
   },

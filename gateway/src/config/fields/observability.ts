@@ -1,30 +1,21 @@
-import { METRICS_DEFAULTS, METRICS_VALUES } from '../../plugins/metrics/config.js';
-import {
-  exporterHeaders,
-  OTEL_SAMPLERS,
-  OTLP_PROTOCOLS,
-  resourceAttributes,
-  samplerRatio,
-  TRACING_DEFAULTS,
-} from '../../plugins/tracing/options.js';
-import { boolean, httpUrl, nonEmpty, oneOf, urlPath } from '../../settings/values.js';
+import { METRICS_VALUES } from '../../plugins/metrics/config.js';
+import { exporterHeaders, resourceAttributes, samplerRatio, TRACING_VALUES } from '../../plugins/tracing/options.js';
+import { boolean, httpUrl, nonEmpty, withDefault } from '../../settings/values.js';
 
-import { type FieldSpec, none } from './spec.js';
+import type { FieldSpec } from './spec.js';
 
 /** Prometheus metrics and OpenTelemetry tracing. */
 export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
   {
     key: 'metricsEnabled',
     env: 'METRICS_ENABLED',
-    parse: boolean,
-    fallback: () => false,
+    parse: withDefault(boolean, false),
     meaning: 'Prometheus metrics; see [Metrics](operations.md#metrics-prometheus)',
   },
   {
     key: 'metricsPort',
     env: 'METRICS_PORT',
     parse: METRICS_VALUES.port,
-    fallback: none,
     meaning:
       'set: metrics are served only on a listener of their own on this port (keep them off the public port); must differ from `PORT`. Unset: on the main port',
     feature: 'metrics',
@@ -32,8 +23,7 @@ export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
   {
     key: 'metricsPath',
     env: 'METRICS_PATH',
-    parse: urlPath,
-    fallback: () => METRICS_DEFAULTS.path,
+    parse: METRICS_VALUES.path,
     meaning: 'where metrics are served',
     feature: 'metrics',
   },
@@ -41,7 +31,6 @@ export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
     key: 'metricsMaxOperationNames',
     env: 'METRICS_MAX_OPERATION_NAMES',
     parse: METRICS_VALUES.maxOperationNames,
-    fallback: () => METRICS_DEFAULTS.maxOperationNames,
     meaning:
       'most operation names that hold a label value of their own (earned: see METRICS_OPERATION_NAME_MIN_COUNT); the rest are `__other`',
     feature: 'metrics',
@@ -50,7 +39,6 @@ export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
     key: 'metricsOperationNameMinCount',
     env: 'METRICS_OPERATION_NAME_MIN_COUNT',
     parse: METRICS_VALUES.operationNameMinCount,
-    fallback: () => METRICS_DEFAULTS.operationNameMinCount,
     meaning:
       'requests (validated, not refused) an operation name must be seen in before it takes one of the `METRICS_MAX_OPERATION_NAMES` label values; until then `__other`. Trusted-document operations need none; see [the operation-name label](operations.md#the-operation-name-label)',
     feature: 'metrics',
@@ -60,15 +48,13 @@ export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
   {
     key: 'otelSdkDisabled',
     env: 'OTEL_SDK_DISABLED',
-    parse: boolean,
-    fallback: () => false,
+    parse: withDefault(boolean, false),
     meaning: '`true` turns tracing off whatever else is set',
   },
   {
     key: 'otelServiceName',
     env: 'OTEL_SERVICE_NAME',
     parse: nonEmpty,
-    fallback: none,
     meaning:
       'the `service.name` resource attribute; unset: the `service.name` of `OTEL_RESOURCE_ATTRIBUTES`, else `graphql-gateway`',
     docDefault: 'see meaning',
@@ -77,8 +63,7 @@ export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
   {
     key: 'otelResourceAttributes',
     env: 'OTEL_RESOURCE_ATTRIBUTES',
-    parse: resourceAttributes,
-    fallback: () => ({}),
+    parse: withDefault(resourceAttributes, {}),
     meaning: 'more resource attributes, `key=value,key=value` (`deployment.environment=prod`)',
     feature: 'tracing',
   },
@@ -86,7 +71,6 @@ export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
     key: 'otelExporterOtlpEndpoint',
     env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
     parse: httpUrl,
-    fallback: none,
     meaning:
       'turns [tracing](operations.md#tracing-opentelemetry) on: the OTLP/HTTP base URL (spans go to `<base>/v1/traces`); unset (and no traces endpoint): no tracing, the SDK is not even loaded',
   },
@@ -94,23 +78,20 @@ export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
     key: 'otelExporterOtlpTracesEndpoint',
     env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
     parse: httpUrl,
-    fallback: none,
     meaning:
       'the full traces URL, used as it is; wins over `OTEL_EXPORTER_OTLP_ENDPOINT` (either one turns tracing on)',
   },
   {
     key: 'otelExporterOtlpProtocol',
     env: 'OTEL_EXPORTER_OTLP_PROTOCOL',
-    parse: oneOf(OTLP_PROTOCOLS),
-    fallback: () => TRACING_DEFAULTS.protocol,
+    parse: TRACING_VALUES.protocol,
     meaning: '`http/protobuf` or `http/json` (`grpc` is not offered)',
     feature: 'tracing',
   },
   {
     key: 'otelExporterOtlpHeaders',
     env: 'OTEL_EXPORTER_OTLP_HEADERS',
-    parse: exporterHeaders,
-    fallback: () => ({}),
+    parse: withDefault(exporterHeaders, {}),
     meaning:
       'headers sent with every export, `name=value,name=value` (values percent-encoded): a secret, never logged or shown in config errors',
     feature: 'tracing',
@@ -118,8 +99,7 @@ export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
   {
     key: 'otelTracesSampler',
     env: 'OTEL_TRACES_SAMPLER',
-    parse: oneOf(OTEL_SAMPLERS),
-    fallback: () => TRACING_DEFAULTS.sampler,
+    parse: TRACING_VALUES.sampler,
     meaning:
       '`always_on`, `always_off`, `traceidratio`, `parentbased_always_on`, `parentbased_always_off`, `parentbased_traceidratio`',
     feature: 'tracing',
@@ -128,7 +108,6 @@ export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
     key: 'otelTracesSamplerArg',
     env: 'OTEL_TRACES_SAMPLER_ARG',
     parse: samplerRatio,
-    fallback: none,
     meaning:
       'the ratio (0 to 1) of the two `traceidratio` samplers; unset: 1. Set with another sampler, it fails startup (it would change nothing)',
     feature: 'tracing',

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { API_KEY_DEFAULTS } from '../../plugins/api-key/index.js';
-import { CLIENT_AWARENESS_DEFAULTS } from '../../plugins/client-awareness/index.js';
-import { HEADER_RULES_DEFAULTS, HEADER_RULES_VALUES } from '../../plugins/header-rules/index.js';
-import { JWT_DEFAULTS, JWT_VALUES } from '../../plugins/jwt/options.js';
+import { API_KEY_VALUES } from '../../plugins/api-key/index.js';
+import { CLIENT_AWARENESS_VALUES } from '../../plugins/client-awareness/index.js';
+import { HEADER_RULES_VALUES } from '../../plugins/header-rules/index.js';
+import { JWT_VALUES } from '../../plugins/jwt/options.js';
 import {
   isRedisUrl,
   RATE_LIMIT_DEFAULTS,
@@ -10,7 +10,6 @@ import {
   RATE_LIMIT_VALUES,
 } from '../../plugins/rate-limit/options.js';
 import {
-  boolean,
   custom,
   httpUrl,
   json,
@@ -21,11 +20,12 @@ import {
   readValue,
   secret,
   type ValueParser,
+  withDefault,
 } from '../../settings/values.js';
 import { apiKeys, headerPairs, pluginList } from '../plugin-values.js';
 import { RATE_LIMIT_COSTS } from '../types.js';
 
-import { type FieldSpec, none } from './spec.js';
+import type { FieldSpec } from './spec.js';
 
 const redisUrl: ValueParser<string> = secret(
   v.pipe(
@@ -45,8 +45,7 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
   {
     key: 'plugins',
     env: 'GATEWAY_PLUGINS',
-    parse: pluginList,
-    fallback: () => [],
+    parse: withDefault(pluginList, []),
     meaning:
       'plugins to run: a profile or a comma list of profiles and plugin names (`jwt`, `api-key`, `client-awareness`, `header-rules`, `response-headers`, `rate-limit`, `full`…); see [Plugins](plugins.md)',
   },
@@ -54,7 +53,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'jwtJwksUrl',
     env: 'JWT_JWKS_URL',
     parse: httpUrl,
-    fallback: none,
     meaning:
       "`jwt`: the identity provider's JWKS URL (https, or http on loopback); one of `JWT_JWKS_URL`, `JWT_JWKS_FILE`, `JWT_SECRET`",
     feature: 'jwt',
@@ -63,7 +61,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'jwtJwksFile',
     env: 'JWT_JWKS_FILE',
     parse: nonEmpty,
-    fallback: none,
     meaning: '`jwt`: a local JWKS file (public keys only)',
     feature: 'jwt',
   },
@@ -71,7 +68,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'jwtSecret',
     env: 'JWT_SECRET',
     parse: secret(nonEmpty, 'expected a non-empty shared secret'),
-    fallback: none,
     meaning: '`jwt`: an HS256/384/512 shared secret (at least 32/48/64 bytes); a secret, never logged',
     feature: 'jwt',
   },
@@ -79,7 +75,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'jwtIssuer',
     env: 'JWT_ISSUER',
     parse: nonEmpty,
-    fallback: none,
     meaning: '`jwt`: the required `iss`',
     feature: 'jwt',
   },
@@ -87,31 +82,27 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'jwtAudience',
     env: 'JWT_AUDIENCE',
     parse: list(),
-    fallback: none,
     meaning: '`jwt`: accepted `aud` values, comma-separated',
     feature: 'jwt',
   },
   {
     key: 'jwtAlgorithms',
     env: 'JWT_ALGORITHMS',
-    parse: list(),
-    fallback: () => [],
+    parse: withDefault(list(), []),
     meaning: '`jwt`: required allowlist of algorithms (`RS256,ES256`); `none` is always refused',
     feature: 'jwt',
   },
   {
     key: 'jwtRequired',
     env: 'JWT_REQUIRED',
-    parse: boolean,
-    fallback: () => JWT_DEFAULTS.required,
+    parse: JWT_VALUES.required,
     meaning: '`jwt`: `true`: no token is 401; `false`: no token is anonymous (a bad one is still 401)',
     feature: 'jwt',
   },
   {
     key: 'jwtClaimHeaders',
     env: 'JWT_CLAIM_HEADERS',
-    parse: pairs(nonEmpty, 'claim:header'),
-    fallback: () => ({ sub: 'x-user-id' }),
+    parse: withDefault(pairs(nonEmpty, 'claim:header'), { sub: 'x-user-id' }),
     meaning:
       '`jwt`: claims forwarded to subgraphs as headers, `claim:header,…`; incoming copies are always removed first',
     docDefault: '`sub:x-user-id`',
@@ -120,16 +111,14 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
   {
     key: 'jwtHeader',
     env: 'JWT_HEADER',
-    parse: nonEmpty,
-    fallback: () => JWT_DEFAULTS.header,
+    parse: JWT_VALUES.header,
     meaning: '`jwt`: the header carrying the token',
     feature: 'jwt',
   },
   {
     key: 'jwtPrefix',
     env: 'JWT_PREFIX',
-    parse: nonEmpty,
-    fallback: () => JWT_DEFAULTS.scheme,
+    parse: JWT_VALUES.scheme,
     meaning: '`jwt`: the scheme before the token',
     feature: 'jwt',
   },
@@ -137,7 +126,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'jwtCookie',
     env: 'JWT_COOKIE',
     parse: nonEmpty,
-    fallback: none,
     meaning: '`jwt`: read the token from this cookie instead',
     feature: 'jwt',
   },
@@ -145,7 +133,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'jwtClockToleranceSec',
     env: 'JWT_CLOCK_TOLERANCE_S',
     parse: JWT_VALUES.clockToleranceSec,
-    fallback: () => JWT_DEFAULTS.clockToleranceSec,
     meaning: '`jwt`: seconds of clock skew allowed on `exp`/`nbf`',
     feature: 'jwt',
   },
@@ -153,7 +140,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'jwtJwksTimeoutMs',
     env: 'JWT_JWKS_TIMEOUT_MS',
     parse: JWT_VALUES.jwksTimeoutMs,
-    fallback: () => JWT_DEFAULTS.jwksTimeoutMs,
     meaning: '`jwt`: bounds each JWKS fetch',
     feature: 'jwt',
   },
@@ -161,7 +147,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'jwtJwksCooldownMs',
     env: 'JWT_JWKS_COOLDOWN_MS',
     parse: JWT_VALUES.jwksCooldownMs,
-    fallback: () => JWT_DEFAULTS.jwksCooldownMs,
     meaning: '`jwt`: at most one JWKS fetch per this interval (an unknown `kid` cannot force more)',
     feature: 'jwt',
   },
@@ -169,47 +154,43 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'jwtJwksCacheMaxAgeMs',
     env: 'JWT_JWKS_CACHE_MAX_AGE_MS',
     parse: JWT_VALUES.jwksCacheMaxAgeMs,
-    fallback: () => JWT_DEFAULTS.jwksCacheMaxAgeMs,
     meaning: '`jwt`: cached keys are used at most this long',
     feature: 'jwt',
   },
   {
     key: 'jwtForwardToken',
     env: 'JWT_FORWARD_TOKEN',
-    parse: boolean,
-    fallback: () => JWT_DEFAULTS.forwardToken,
+    parse: JWT_VALUES.forwardToken,
     meaning: '`jwt`: forward the raw token to subgraphs',
     feature: 'jwt',
   },
   {
     key: 'apiKeys',
     env: 'API_KEYS',
-    parse: apiKeys,
-    fallback: () => [],
+    parse: withDefault(apiKeys, []),
     meaning: '`api-key`: `consumer:key` or `consumer:sha256:<hex>` entries, comma-separated; a secret, never logged',
     feature: 'api-key',
   },
   {
     key: 'apiKeyHeader',
     env: 'API_KEY_HEADER',
-    parse: nonEmpty,
-    fallback: () => API_KEY_DEFAULTS.header,
+    parse: API_KEY_VALUES.header,
     meaning: '`api-key`: the header carrying the key',
     feature: 'api-key',
   },
   {
     key: 'clientNameClaim',
-    env: 'CLIENT_NAME_CLAIM',
-    parse: nonEmpty,
-    fallback: () => CLIENT_AWARENESS_DEFAULTS.nameClaim,
+    env: 'CLIENT_AWARENESS_NAME_CLAIM',
+    formerEnv: ['CLIENT_NAME_CLAIM'],
+    parse: CLIENT_AWARENESS_VALUES.nameClaim,
     meaning: '`client-awareness`: the JWT claim giving `apollographql-client-name`',
     feature: 'client-awareness',
   },
   {
     key: 'clientVersionClaim',
-    env: 'CLIENT_VERSION_CLAIM',
-    parse: nonEmpty,
-    fallback: () => CLIENT_AWARENESS_DEFAULTS.versionClaim,
+    env: 'CLIENT_AWARENESS_VERSION_CLAIM',
+    formerEnv: ['CLIENT_VERSION_CLAIM'],
+    parse: CLIENT_AWARENESS_VALUES.versionClaim,
     meaning: '`client-awareness`: the JWT claim giving `apollographql-client-version`',
     feature: 'client-awareness',
   },
@@ -217,7 +198,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'headerRules',
     env: 'HEADER_RULES',
     parse: json,
-    fallback: none,
     meaning:
       '`header-rules`: Apollo Router-shaped rules, JSON; see [Header rules](plugins.md#header-rules-header-rules)',
     feature: 'header-rules',
@@ -226,7 +206,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'headerRulesMaxValueBytes',
     env: 'HEADER_RULES_MAX_VALUE_BYTES',
     parse: HEADER_RULES_VALUES.maxValueBytes,
-    fallback: () => HEADER_RULES_DEFAULTS.maxValueBytes,
     meaning:
       '`header-rules`: bytes (UTF-8) of one header value the rules forward; a client header over it is answered 431 `REQUEST_HEADER_FIELDS_TOO_LARGE` before any subgraph is asked',
     docDefault: '`4kb`',
@@ -236,7 +215,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'headerRulesMaxTotalBytes',
     env: 'HEADER_RULES_MAX_TOTAL_BYTES',
     parse: HEADER_RULES_VALUES.maxTotalBytes,
-    fallback: () => HEADER_RULES_DEFAULTS.maxTotalBytes,
     meaning:
       '`header-rules`: bytes of every header the rules forward to one subgraph (names and values); over it, 431 as above',
     docDefault: '`8kb`',
@@ -245,8 +223,7 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
   {
     key: 'responseHeaders',
     env: 'RESPONSE_HEADERS',
-    parse: headerPairs,
-    fallback: () => [],
+    parse: withDefault(headerPairs, []),
     meaning: '`response-headers`: `name:value,…`, values may be `{uuid}` or `{requestId}`',
     feature: 'response-headers',
   },
@@ -254,7 +231,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'rateLimitMax',
     env: 'RATE_LIMIT_MAX',
     parse: RATE_LIMIT_VALUES.max,
-    fallback: () => 600,
     meaning: '`rate-limit`: requests (cost units) per window',
     feature: 'rate-limit',
   },
@@ -262,7 +238,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'rateLimitWindowMs',
     env: 'RATE_LIMIT_WINDOW',
     parse: RATE_LIMIT_VALUES.windowMs,
-    fallback: () => 60_000,
     meaning: '`rate-limit`: fixed window (`500ms`, `60s`, `5m`)',
     docDefault: '`60s`',
     feature: 'rate-limit',
@@ -270,10 +245,13 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
   {
     key: 'rateLimitKey',
     env: 'RATE_LIMIT_KEY',
-    parse: custom(`one of ${RATE_LIMIT_KEYS.join(' | ')}`, (raw) =>
-      raw === 'operation' ? { ok: false, message: OPERATION_KEY_REMOVED } : readValue(RATE_LIMIT_VALUES.keyBy, raw),
+    // The plugin's schema and default, and a clear error for the removed `operation`.
+    parse: withDefault(
+      custom(`one of ${RATE_LIMIT_KEYS.join(' | ')}`, (raw) =>
+        raw === 'operation' ? { ok: false, message: OPERATION_KEY_REMOVED } : readValue(RATE_LIMIT_VALUES.keyBy, raw),
+      ),
+      RATE_LIMIT_DEFAULTS.keyBy,
     ),
-    fallback: () => RATE_LIMIT_DEFAULTS.keyBy,
     meaning:
       '`rate-limit`: `ip`, `sub`, `api-key` or `global`; see [Rate limiting](plugins.md#rate-limiting-rate-limit)',
     feature: 'rate-limit',
@@ -281,8 +259,7 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
   {
     key: 'rateLimitCost',
     env: 'RATE_LIMIT_COST',
-    parse: oneOf(RATE_LIMIT_COSTS),
-    fallback: () => 'request',
+    parse: withDefault(oneOf(RATE_LIMIT_COSTS), 'request'),
     meaning: '`rate-limit`: `request` (1 each) or `estimated` (the demand-control estimate, at least 1)',
     feature: 'rate-limit',
   },
@@ -290,7 +267,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'rateLimitFailureMode',
     env: 'RATE_LIMIT_FAILURE_MODE',
     parse: RATE_LIMIT_VALUES.failureMode,
-    fallback: () => RATE_LIMIT_DEFAULTS.failureMode,
     meaning: '`rate-limit`: when Redis is down, `open` lets requests through, `closed` answers 503',
     feature: 'rate-limit',
   },
@@ -298,7 +274,6 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'redisUrl',
     env: 'REDIS_URL',
     parse: redisUrl,
-    fallback: none,
     meaning: '`rate-limit`: counts in this Redis (`redis://`, `rediss://`) instead of memory; a secret, never logged',
     feature: 'rate-limit',
   },

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
-import { integer, nonEmpty, oneOf, urlPath, type ValueParser } from '../../settings/values.js';
+import { integer, nonEmpty, oneOf, urlPath, type ValueParser, withDefault } from '../../settings/values.js';
 import { ADAPTERS, GATEWAY_ENVS, RUNTIMES } from '../types.js';
 
 import type { FieldSpec } from './spec.js';
@@ -22,46 +22,40 @@ export const PROCESS_FIELDS: readonly FieldSpec[] = [
   {
     key: 'env',
     env: 'GATEWAY_ENV',
-    parse: oneOf(GATEWAY_ENVS),
-    fallback: () => 'production',
+    parse: withDefault(oneOf(GATEWAY_ENVS), 'production'),
     meaning:
       '`development` turns on introspection, the landing page, pretty logs and unmasked errors (each can be set on its own below). No setting reads `NODE_ENV`; see [NODE_ENV](#node_env)',
   },
   {
     key: 'runtime',
     env: 'GATEWAY_RUNTIME',
-    parse: oneOf(RUNTIMES),
-    fallback: () => 'nest',
+    parse: withDefault(oneOf(RUNTIMES), 'nest'),
     meaning: '`nest` or `bare`',
   },
   {
     key: 'adapter',
     env: 'GATEWAY_ADAPTER',
-    parse: oneOf(ADAPTERS),
-    fallback: () => 'fastify',
+    parse: withDefault(oneOf(ADAPTERS), 'fastify'),
     meaning: '`fastify` or `express`',
   },
   {
     key: 'workers',
     env: 'GATEWAY_WORKERS',
-    parse: workerCount,
-    fallback: () => 1,
+    parse: withDefault(workerCount, 1),
     meaning:
       'processes serving under `node:cluster` (an integer from 1, or `auto`: the cores this process may use); `1` is a single process. See [Cluster mode](operations.md#cluster-mode)',
   },
-  { key: 'host', env: 'HOST', parse: nonEmpty, fallback: () => '0.0.0.0', meaning: 'listen address' },
+  { key: 'host', env: 'HOST', parse: withDefault(nonEmpty, '0.0.0.0'), meaning: 'listen address' },
   {
     key: 'port',
     env: 'PORT',
-    parse: integer(0, 65535),
-    fallback: () => 4000,
+    parse: withDefault(integer(0, 65535), 4000),
     meaning: 'listen port (`0`: any free port)',
   },
   {
     key: 'graphqlPath',
     env: 'GRAPHQL_PATH',
-    parse: urlPath,
-    fallback: () => '/graphql',
+    parse: withDefault(urlPath, '/graphql'),
     meaning: 'where GraphQL is served',
   },
 ];

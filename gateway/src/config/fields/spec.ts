@@ -9,9 +9,13 @@ export interface FieldSpec {
   key: ScalarKey;
   /** Environment variable; it wins over the file. */
   env: string;
+  /**
+   * Names it had before a rename: still read, with a deprecation warning, so a deployment that
+   * copied this template keeps working on upgrade. Never reuse one for another setting.
+   */
+  formerEnv?: readonly string[];
+  /** How its value is read, with its default when it has one (`withDefault`, ADR 023). */
   parse: ValueParser<unknown>;
-  /** Default, which may depend on `env` (production vs development). */
-  fallback: (partial: { env: GatewayConfig['env'] }) => unknown;
   /** What it means, for the generated reference (docs/configuration.md). */
   meaning: string;
   /** The default as the reference shows it, where the parser's would read badly (`2mb`); a test checks it parses to it. */
@@ -19,6 +23,3 @@ export interface FieldSpec {
   /** The feature it only tunes (a warning when set while that is off, ADR 016); absent: it always applies. */
   feature?: FeatureId;
 }
-
-export const isDev = (c: { env: GatewayConfig['env'] }) => c.env === 'development';
-export const none = () => undefined;

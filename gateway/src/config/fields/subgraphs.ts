@@ -1,38 +1,39 @@
-import { RESILIENCE_DEFAULTS, RESILIENCE_FIELDS } from '../../resilience/config.js';
-import { boolean, byteSize, httpUrl, integer, type ValueParser } from '../../settings/values.js';
+import { RESILIENCE_FIELDS } from '../../resilience/config.js';
+import { boolean, byteSize, httpUrl, integer, type ValueParser, withDefault } from '../../settings/values.js';
 import type { SubgraphOverride } from '../types.js';
 
 import type { FieldSpec } from './spec.js';
+
+/** The settings each subgraph may override (SUBGRAPH_<NAME>_TIMEOUT_MS…), read with the global ones' schemas. */
+const timeoutMs = withDefault(integer(1, 600_000), 30_000);
+// Below MAX_RESPONSE_BYTES, so one oversized subgraph costs its own fields, not the whole answer.
+const maxResponseBytes = withDefault(byteSize(1024, 1024 ** 3), 5 * 1024 ** 2);
+const deduplicate = withDefault(boolean, false);
 
 /** How subgraphs are asked: timeouts, pools, size limits, deduplication, retries and the breaker. */
 export const SUBGRAPH_FETCH_FIELDS: readonly FieldSpec[] = [
   {
     key: 'subgraphTimeoutMs',
     env: 'SUBGRAPH_TIMEOUT_MS',
-    parse: integer(1, 600_000),
-    fallback: () => 30_000,
+    parse: timeoutMs,
     meaning: 'fetch timeout: the request is aborted and the affected fields get `SUBGRAPH_TIMEOUT`',
   },
   {
     key: 'subgraphPoolConnections',
     env: 'SUBGRAPH_POOL_CONNECTIONS',
-    parse: integer(1, 10_000),
-    fallback: () => 128,
+    parse: withDefault(integer(1, 10_000), 128),
     meaning: 'max sockets per subgraph',
   },
   {
     key: 'subgraphKeepAliveMs',
     env: 'SUBGRAPH_KEEP_ALIVE_MS',
-    parse: integer(100, 600_000),
-    fallback: () => 30_000,
+    parse: withDefault(integer(100, 600_000), 30_000),
     meaning: "idle pooled sockets close after this (keep it below the subgraphs' keep-alive timeout, 65 s for ours)",
   },
   {
     key: 'subgraphMaxResponseBytes',
     env: 'SUBGRAPH_MAX_RESPONSE_BYTES',
-    parse: byteSize(1024, 1024 ** 3),
-    // Below MAX_RESPONSE_BYTES, so one oversized subgraph costs its own fields, not the whole answer.
-    fallback: () => 5 * 1024 ** 2,
+    parse: maxResponseBytes,
     meaning:
       'a subgraph answer larger than this is aborted mid-read (its connection closed); the affected fields get `SUBGRAPH_RESPONSE_TOO_LARGE`. Per subgraph: `SUBGRAPH_<NAME>_MAX_RESPONSE_BYTES` / `subgraphs.<name>.maxResponseBytes`',
     docDefault: '`5mb`',
@@ -40,16 +41,14 @@ export const SUBGRAPH_FETCH_FIELDS: readonly FieldSpec[] = [
   {
     key: 'subgraphDeduplicate',
     env: 'SUBGRAPH_DEDUPLICATE',
-    parse: boolean,
-    fallback: () => false,
+    parse: deduplicate,
     meaning:
       'identical query fetches in flight at once share one subgraph request (never mutations). Per subgraph: `SUBGRAPH_<NAME>_DEDUPLICATE` / `subgraphs.<name>.deduplicate`. See [Subgraph deduplication](operations.md#subgraph-deduplication)',
   },
   {
     key: 'subgraphDeduplicateRepresentations',
     env: 'SUBGRAPH_DEDUPLICATE_REPRESENTATIONS',
-    parse: boolean,
-    fallback: () => true,
+    parse: withDefault(boolean, true),
     meaning:
       'repeated `_entities` representations in one fetch are sent once and the answers spread back over every position; `false` only to measure what it saves (bench §F `· no dedup`). See [Subgraph deduplication](operations.md#subgraph-deduplication)',
   },
@@ -58,7 +57,6 @@ export const SUBGRAPH_FETCH_FIELDS: readonly FieldSpec[] = [
     key: field.configKey,
     env: `SUBGRAPH_${field.suffix}`,
     parse: field.parse,
-    fallback: () => RESILIENCE_DEFAULTS[field.key],
     meaning: field.meaning,
     ...('feature' in field && { feature: field.feature }),
   })),
@@ -66,9 +64,9 @@ export const SUBGRAPH_FETCH_FIELDS: readonly FieldSpec[] = [
 
 export const SUBGRAPH_FIELDS: Record<string, { key: keyof SubgraphOverride; parse: ValueParser<unknown> }> = {
   URL: { key: 'url', parse: httpUrl },
-  TIMEOUT_MS: { key: 'timeoutMs', parse: integer(1, 600_000) },
-  MAX_RESPONSE_BYTES: { key: 'maxResponseBytes', parse: byteSize(1024, 1024 ** 3) },
-  DEDUPLICATE: { key: 'deduplicate', parse: boolean },
+  TIMEOUT_MS: { key: 'timeoutMs', parse: timeoutMs },
+  MAX_RESPONSE_BYTES: { key: 'maxResponseBytes', parse: maxResponseBytes },
+  DEDUPLICATE: { key: 'deduplicate', parse: deduplicate },
   ...Object.fromEntries(RESILIENCE_FIELDS.map(({ suffix, key, parse }) => [suffix, { key, parse }])),
 };
 // No global setting (SUBGRAPH_RETRY_BUDGET) reads as `SUBGRAPH_<name>_<suffix>`: none is taken for an override.

@@ -1,15 +1,14 @@
-import { byteSize, httpUrl, integer, nonEmpty, secret } from '../../settings/values.js';
-import { pollInterval, SUPERGRAPH_RELOAD_DEFAULTS } from '../../supergraph/options.js';
+import { httpUrl, secret } from '../../settings/values.js';
+import { SUPERGRAPH_VALUES } from '../../supergraph/options.js';
 
-import { type FieldSpec, none } from './spec.js';
+import type { FieldSpec } from './spec.js';
 
 /** Where the supergraph comes from, and how often it is checked for a new one. */
 export const SUPERGRAPH_FIELDS: readonly FieldSpec[] = [
   {
     key: 'supergraphPath',
     env: 'SUPERGRAPH_PATH',
-    parse: nonEmpty,
-    fallback: () => 'supergraph.graphql',
+    parse: SUPERGRAPH_VALUES.path,
     meaning: 'supergraph SDL file (any valid supergraph), relative to the working directory',
   },
   {
@@ -17,31 +16,27 @@ export const SUPERGRAPH_FIELDS: readonly FieldSpec[] = [
     env: 'SUPERGRAPH_URL',
     // Hidden in errors: a signed artifact URL carries its token in the query string.
     parse: secret(httpUrl, 'expected an http(s) URL'),
-    fallback: none,
     meaning:
       'fetch the supergraph from this http(s) URL instead of the file (not both: startup refuses it); never logged. See [Supergraph hot reload](operations.md#supergraph-hot-reload)',
   },
   {
     key: 'supergraphPollIntervalMs',
     env: 'SUPERGRAPH_POLL_INTERVAL_MS',
-    parse: pollInterval,
-    fallback: () => SUPERGRAPH_RELOAD_DEFAULTS.pollIntervalMs,
+    parse: SUPERGRAPH_VALUES.pollIntervalMs,
     meaning:
       'how often the file (or URL) is checked for a new supergraph; `0` turns hot reload off, otherwise at least `100`',
   },
   {
     key: 'supergraphUrlTimeoutMs',
     env: 'SUPERGRAPH_URL_TIMEOUT_MS',
-    parse: integer(100, 600_000),
-    fallback: () => SUPERGRAPH_RELOAD_DEFAULTS.urlTimeoutMs,
+    parse: SUPERGRAPH_VALUES.urlTimeoutMs,
     meaning: 'bounds each fetch of `SUPERGRAPH_URL`, headers and body (only with `SUPERGRAPH_URL`)',
     feature: 'supergraph-url',
   },
   {
     key: 'supergraphUrlMaxBytes',
     env: 'SUPERGRAPH_URL_MAX_BYTES',
-    parse: byteSize(1024, 1024 ** 3),
-    fallback: () => SUPERGRAPH_RELOAD_DEFAULTS.urlMaxBytes,
+    parse: SUPERGRAPH_VALUES.urlMaxBytes,
     meaning: 'a larger answer from `SUPERGRAPH_URL` is abandoned mid-read (only with `SUPERGRAPH_URL`)',
     docDefault: '`50mb`',
     feature: 'supergraph-url',

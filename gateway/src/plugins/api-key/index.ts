@@ -14,7 +14,7 @@ import {
   OptionIssues,
   optionalValue,
 } from '../../settings/plugin-options.js';
-import { boolean } from '../../settings/values.js';
+import { boolean, defaultsOf, nonEmpty, withDefault } from '../../settings/values.js';
 import { firstHeaderValue, isSafeHeaderValue } from '../shared/header-values.js';
 
 const PLUGIN = 'api-key';
@@ -24,8 +24,9 @@ export type ApiKeyEntry =
   | { readonly consumer: string; readonly key: string }
   | { readonly consumer: string; readonly sha256: string };
 
-/** The defaults of the options below; the config parser uses them too. */
-export const API_KEY_DEFAULTS = Object.freeze({ header: 'x-api-key' });
+/** The header's schema and default; API_KEY_HEADER is read with it. */
+export const API_KEY_VALUES = Object.freeze({ header: withDefault(nonEmpty, 'x-api-key') });
+export const API_KEY_DEFAULTS = defaultsOf(API_KEY_VALUES);
 
 export interface ApiKeyAuthOptions {
   /** The accepted keys, one per consumer. Required, non-empty; consumers and keys are unique. */

@@ -5,15 +5,19 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GatewayPlugin } from '../../contract/index.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
-import { boolean } from '../../settings/values.js';
+import { boolean, defaultsOf, nonEmpty, withDefault } from '../../settings/values.js';
 import { claimHeaderValue, firstHeaderValue, isSafeHeaderValue } from '../shared/header-values.js';
 
 const PLUGIN = 'client-awareness';
 export const CLIENT_NAME_HEADER = 'apollographql-client-name';
 export const CLIENT_VERSION_HEADER = 'apollographql-client-version';
 
-/** The defaults of the options below; the config parser uses them too. */
-export const CLIENT_AWARENESS_DEFAULTS = Object.freeze({ nameClaim: 'client_name', versionClaim: 'client_version' });
+/** The claim names' schemas and defaults; CLIENT_AWARENESS_NAME_CLAIM and _VERSION_CLAIM are read with them. */
+export const CLIENT_AWARENESS_VALUES = Object.freeze({
+  nameClaim: withDefault(nonEmpty, 'client_name'),
+  versionClaim: withDefault(nonEmpty, 'client_version'),
+});
+export const CLIENT_AWARENESS_DEFAULTS = defaultsOf(CLIENT_AWARENESS_VALUES);
 
 export interface ClientAwarenessOptions {
   /** JWT claim holding the client name (from `context.identity.claims`). Default: 'client_name' */

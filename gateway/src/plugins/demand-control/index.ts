@@ -2,7 +2,7 @@ import type { GatewayPlugin } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
 import { httpError } from '../../http-error.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
-import { integer } from '../../settings/values.js';
+import { defaultsOf, integer, withDefault } from '../../settings/values.js';
 
 export interface DemandControlOptions {
   /** Operations whose estimated cost is above this are refused. Default: 25,000 */
@@ -10,16 +10,16 @@ export interface DemandControlOptions {
 }
 
 const PLUGIN = 'demand-control';
-export const DEFAULT_MAX_COST = 25_000;
-export const DEFAULT_LIST_SIZE = 10;
-
-/** The schemas MAX_COST and DEFAULT_LIST_SIZE are read with, and `maxCost` checked with. */
+/** The schemas (and defaults) MAX_COST and DEMAND_CONTROL_LIST_SIZE are read with, and `maxCost` checked with. */
 export const DEMAND_CONTROL_VALUES = Object.freeze({
   maxCost: integer(1, 1_000_000_000),
   /** MAX_COST: the same range, and 0, which turns demand control off. */
-  maxCostSetting: integer(0, 1_000_000_000),
-  defaultListSize: integer(0, 1_000_000),
+  maxCostSetting: withDefault(integer(0, 1_000_000_000), 25_000),
+  defaultListSize: withDefault(integer(0, 1_000_000), 10),
 });
+const DEFAULTS = defaultsOf(DEMAND_CONTROL_VALUES);
+export const DEFAULT_MAX_COST = DEFAULTS.maxCostSetting;
+export const DEFAULT_LIST_SIZE = DEFAULTS.defaultListSize;
 
 /**
  * Refuses, with 400 COST_ESTIMATED_TOO_EXPENSIVE and the estimate in the error's

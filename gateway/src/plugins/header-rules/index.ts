@@ -4,7 +4,7 @@ import type { ConfigIssue } from '../../errors.js';
 import { isHeaderName, RESERVED_HEADERS } from '../../header-names.js';
 import { httpError } from '../../http-error.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
-import { byteSize } from '../../settings/values.js';
+import { byteSize, defaultsOf, withDefault } from '../../settings/values.js';
 import { mostRestrictiveCacheControl } from './cache-control.js';
 
 /**
@@ -49,13 +49,12 @@ export interface HeaderRulesOptions {
  * Under the request-header limits of what usually fronts a subgraph (nginx: 8 KB a line; Node:
  * 16 KB in all), so a client's header can never make a subgraph answer 431 for everyone's fetch.
  */
-export const HEADER_RULES_DEFAULTS = { maxValueBytes: 4096, maxTotalBytes: 8192 } as const;
-
-/** The byte limits' schema, which HEADER_RULES_MAX_VALUE_BYTES and _TOTAL_BYTES are read with too. */
 export const HEADER_RULES_VALUES = Object.freeze({
-  maxValueBytes: byteSize(1, 1024 ** 2),
-  maxTotalBytes: byteSize(1, 1024 ** 2),
+  maxValueBytes: withDefault(byteSize(1, 1024 ** 2), 4096),
+  maxTotalBytes: withDefault(byteSize(1, 1024 ** 2), 8192),
 });
+/** The byte limits' defaults, from their schemas (which HEADER_RULES_MAX_VALUE_BYTES and _TOTAL_BYTES are read with too). */
+export const HEADER_RULES_DEFAULTS = defaultsOf(HEADER_RULES_VALUES);
 
 const PLUGIN = 'header-rules';
 /** The options each kind of request rule takes (Apollo Router's names). */

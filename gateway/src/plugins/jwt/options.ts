@@ -9,7 +9,7 @@ import {
   type OptionIssues,
   optionalValue,
 } from '../../settings/plugin-options.js';
-import { boolean, integer, nonEmpty } from '../../settings/values.js';
+import { boolean, defaultsOf, integer, nonEmpty, withDefault } from '../../settings/values.js';
 import type { TokenSource } from '../shared/bearer.js';
 
 export const PLUGIN_NAME = 'jwt';
@@ -33,25 +33,19 @@ const ASYMMETRIC_ALGORITHMS = [
 
 export type JwtAlgorithm = keyof typeof HMAC_ALGORITHMS | (typeof ASYMMETRIC_ALGORITHMS)[number];
 
-/** The defaults of the optional options below; the config parser uses them too. */
-export const JWT_DEFAULTS = Object.freeze({
-  jwksTimeoutMs: 5_000,
-  jwksCooldownMs: 30_000,
-  jwksCacheMaxAgeMs: 600_000,
-  clockToleranceSec: 30,
-  required: true,
-  forwardToken: false,
-  header: 'authorization',
-  scheme: 'Bearer',
-});
-
-/** The schemas JWT_JWKS_TIMEOUT_MS, JWT_CLOCK_TOLERANCE_S… are read with, and the options checked with. */
+/** The schemas (with their defaults) JWT_JWKS_TIMEOUT_MS, JWT_CLOCK_TOLERANCE_S… are read with, and the options checked with. */
 export const JWT_VALUES = Object.freeze({
-  jwksTimeoutMs: integer(1, 60_000),
-  jwksCooldownMs: integer(0, 3_600_000),
-  jwksCacheMaxAgeMs: integer(1000, 86_400_000),
-  clockToleranceSec: integer(0, 600),
+  jwksTimeoutMs: withDefault(integer(1, 60_000), 5_000),
+  jwksCooldownMs: withDefault(integer(0, 3_600_000), 30_000),
+  jwksCacheMaxAgeMs: withDefault(integer(1000, 86_400_000), 600_000),
+  clockToleranceSec: withDefault(integer(0, 600), 30),
+  required: withDefault(boolean, true),
+  forwardToken: withDefault(boolean, false),
+  header: withDefault(nonEmpty, 'authorization'),
+  scheme: withDefault(nonEmpty, 'Bearer'),
 });
+/** The defaults of the optional options, from their schemas. */
+export const JWT_DEFAULTS = defaultsOf(JWT_VALUES);
 
 export interface JwtAuthOptions {
   /**
@@ -206,8 +200,8 @@ export function checkOptions(issues: OptionIssues, input: JwtAuthOptions): JwtSe
     V.clockToleranceSec,
     D.clockToleranceSec,
   );
-  const required = optionalValue(issues, options, 'required', boolean, D.required);
-  const forwardToken = optionalValue(issues, options, 'forwardToken', boolean, D.forwardToken);
+  const required = optionalValue(issues, options, 'required', V.required, D.required);
+  const forwardToken = optionalValue(issues, options, 'forwardToken', V.forwardToken, D.forwardToken);
   const header = headerName(issues, 'header', options.header ?? D.header, ['cookie']) ?? D.header;
   const scheme = options.scheme ?? D.scheme;
   if (typeof scheme !== 'string' || (scheme !== '' && !TOKEN_CHARS.test(scheme))) {

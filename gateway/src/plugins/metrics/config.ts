@@ -1,22 +1,18 @@
 // The METRICS_* settings the config parser checks across fields. Pure: importing this
 // loads no prom-client, so a gateway with metrics off never does.
 import type { ConfigIssue } from '../../errors.js';
-import { integer } from '../../settings/values.js';
+import { defaultsOf, integer, urlPath, withDefault } from '../../settings/values.js';
 
-export const METRICS_DEFAULTS = Object.freeze({
-  path: '/metrics',
-  /** Distinct operation names kept as label values; the rest fold into `__other`. */
-  maxOperationNames: 100,
-  /** Validated, unrefused requests a name needs before it takes one of those label values. */
-  operationNameMinCount: 10,
-});
-
-/** The options' schemas, which METRICS_PORT, METRICS_MAX_OPERATION_NAMES… are read with too. */
+/** The options' schemas and defaults, which METRICS_PORT, METRICS_MAX_OPERATION_NAMES… are read with too. */
 export const METRICS_VALUES = Object.freeze({
   port: integer(0, 65_535),
-  maxOperationNames: integer(0, 10_000),
-  operationNameMinCount: integer(1, 1_000_000),
+  path: withDefault(urlPath, '/metrics'),
+  /** Distinct operation names kept as label values; the rest fold into `__other`. */
+  maxOperationNames: withDefault(integer(0, 10_000), 100),
+  /** Validated, unrefused requests a name needs before it takes one of those label values. */
+  operationNameMinCount: withDefault(integer(1, 1_000_000), 10),
 });
+export const METRICS_DEFAULTS = defaultsOf(METRICS_VALUES);
 
 /** Paths the adapters already answer on the main listener. */
 const PROBE_PATHS = ['/health', '/ready'];

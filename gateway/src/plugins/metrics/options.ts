@@ -51,9 +51,7 @@ export function checkOptions(options: MetricsOptions): MetricsSettings {
   if (raw.defaultMetrics !== undefined && typeof raw.defaultMetrics !== 'boolean') {
     issues.add('defaultMetrics', 'must be a boolean');
   }
-  if (raw.path !== undefined && (typeof raw.path !== 'string' || !/^\/[A-Za-z0-9._~\-/]*$/.test(raw.path))) {
-    issues.add('path', 'must be a path starting with "/"');
-  }
+  issues.check('path', raw.path, METRICS_VALUES.path);
   issues.throwIfAny(PLUGIN_NAME);
   return {
     maxOperationNames: options.maxOperationNames ?? METRICS_DEFAULTS.maxOperationNames,

@@ -11,7 +11,7 @@ import type { GatewayPlugin } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
 import { httpError } from '../../http-error.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
-import { integer } from '../../settings/values.js';
+import { defaultsOf, integer, withDefault } from '../../settings/values.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 
 /**
@@ -36,22 +36,15 @@ export interface OperationLimitsOptions {
   maxFields?: number;
 }
 
-export const DEFAULT_OPERATION_LIMITS: Readonly<Required<OperationLimitsOptions>> = Object.freeze({
-  maxDepth: 15,
-  maxAliases: 30,
-  maxRootFields: 20,
-  maxCharacters: 20_000,
-  maxFields: 500,
-});
-
-/** The limits' schemas, which MAX_DEPTH, MAX_ALIASES… are read with too. */
+/** The limits' schemas and defaults, which MAX_DEPTH, MAX_ALIASES… are read with too. */
 export const OPERATION_LIMIT_VALUES = Object.freeze({
-  maxDepth: integer(1, 1000),
-  maxAliases: integer(1, 10_000),
-  maxRootFields: integer(1, 10_000),
-  maxCharacters: integer(10, 10_000_000),
-  maxFields: integer(1, 100_000),
+  maxDepth: withDefault(integer(1, 1000), 15),
+  maxAliases: withDefault(integer(1, 10_000), 30),
+  maxRootFields: withDefault(integer(1, 10_000), 20),
+  maxCharacters: withDefault(integer(10, 10_000_000), 20_000),
+  maxFields: withDefault(integer(1, 100_000), 500),
 });
+export const DEFAULT_OPERATION_LIMITS: Readonly<Required<OperationLimitsOptions>> = defaultsOf(OPERATION_LIMIT_VALUES);
 
 export function operationLimits(options: OperationLimitsOptions = DEFAULT_OPERATION_LIMITS): GatewayPlugin {
   const issues = new OptionIssues();

@@ -1,17 +1,10 @@
 import type { ResolvedRequest } from '../../contract/index.js';
 import type { Logger } from '../../logger.js';
 import { asOptionsObject, checkKnownKeys, describe, OptionIssues } from '../../settings/plugin-options.js';
-import { duration, integer, oneOf } from '../../settings/values.js';
+import { defaultsOf, duration, integer, oneOf, withDefault } from '../../settings/values.js';
 import type { RateLimitStore } from './store.js';
 
 export const PLUGIN_NAME = 'rate-limit';
-
-/** The defaults of the optional options below; the config parser uses them too. */
-export const RATE_LIMIT_DEFAULTS = Object.freeze({
-  keyBy: 'ip' as const,
-  failureMode: 'open' as const,
-  warnIntervalMs: 30_000,
-});
 
 export const RATE_LIMIT_KEYS = ['ip', 'sub', 'api-key', 'global'] as const;
 /**
@@ -33,12 +26,15 @@ export const RATE_LIMIT_FAILURE_MODES = ['open', 'closed'] as const;
 
 /** The options' schemas, which RATE_LIMIT_MAX, RATE_LIMIT_WINDOW… are read with too. */
 export const RATE_LIMIT_VALUES = Object.freeze({
-  max: integer(1, 1_000_000_000),
-  windowMs: duration(100, 86_400_000),
-  keyBy: oneOf(RATE_LIMIT_KEYS),
-  failureMode: oneOf(RATE_LIMIT_FAILURE_MODES),
-  warnIntervalMs: integer(0, 86_400_000),
+  // Required options; these defaults are RATE_LIMIT_MAX's and RATE_LIMIT_WINDOW's.
+  max: withDefault(integer(1, 1_000_000_000), 600),
+  windowMs: withDefault(duration(100, 86_400_000), 60_000),
+  keyBy: withDefault(oneOf(RATE_LIMIT_KEYS), 'ip'),
+  failureMode: withDefault(oneOf(RATE_LIMIT_FAILURE_MODES), 'open'),
+  warnIntervalMs: withDefault(integer(0, 86_400_000), 30_000),
 });
+/** The defaults of the optional options, from their schemas. */
+export const RATE_LIMIT_DEFAULTS = defaultsOf(RATE_LIMIT_VALUES);
 /** What happens to a request when the store fails (Redis down or too slow). */
 export type RateLimitFailureMode = (typeof RATE_LIMIT_FAILURE_MODES)[number];
 

@@ -3,7 +3,16 @@
 
 import * as v from 'valibot';
 import type { ConfigIssue } from '../../errors.js';
-import { custom, type Parsed, readValue, type ValueParser } from '../../settings/values.js';
+import {
+  custom,
+  defaultsOf,
+  nonEmpty,
+  oneOf,
+  type Parsed,
+  readValue,
+  type ValueParser,
+  withDefault,
+} from '../../settings/values.js';
 
 /** The samplers of the OpenTelemetry spec this gateway builds (OTEL_TRACES_SAMPLER). */
 export const OTEL_SAMPLERS = [
@@ -19,15 +28,6 @@ export type OtelSampler = (typeof OTEL_SAMPLERS)[number];
 /** OTLP over HTTP; gRPC is not offered (no gRPC exporter is installed). */
 export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
 export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
-
-/** The spec's defaults, and ours for the service name. */
-export const TRACING_DEFAULTS = Object.freeze({
-  serviceName: 'graphql-gateway',
-  sampler: 'parentbased_always_on' as OtelSampler,
-  protocol: 'http/protobuf' as OtlpProtocol,
-  /** For the ratio samplers when OTEL_TRACES_SAMPLER_ARG is unset. */
-  ratio: 1,
-});
 
 const RATIO_SAMPLERS: readonly OtelSampler[] = ['traceidratio', 'parentbased_traceidratio'];
 
@@ -87,6 +87,20 @@ export const samplerRatio: ValueParser<number> = v.pipe(
   v.maxValue(1),
   v.description('a sampling ratio from 0 to 1'),
 );
+
+/**
+ * The spec's defaults, and ours for the service name. OTEL_SERVICE_NAME and
+ * OTEL_TRACES_SAMPLER_ARG are read without theirs: unset, they are resolved from other
+ * settings (the resource attributes, the sampler) before these apply.
+ */
+export const TRACING_VALUES = Object.freeze({
+  serviceName: withDefault(nonEmpty, 'graphql-gateway'),
+  sampler: withDefault(oneOf(OTEL_SAMPLERS), 'parentbased_always_on'),
+  protocol: withDefault(oneOf(OTLP_PROTOCOLS), 'http/protobuf'),
+  /** For the ratio samplers when OTEL_TRACES_SAMPLER_ARG is unset. */
+  ratio: withDefault(samplerRatio, 1),
+});
+export const TRACING_DEFAULTS = defaultsOf(TRACING_VALUES);
 
 /** The OTEL_* settings (tracing is on when an OTLP endpoint is set). */
 export interface TracingConfig {

@@ -7,8 +7,8 @@ import { PluginOptionsError } from '../../errors.js';
 import { httpError } from '../../http-error.js';
 import type { Logger } from '../../logger.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
-import { oneOf } from '../../settings/values.js';
-import { pollInterval } from '../../supergraph/options.js';
+import { defaultsOf, oneOf, withDefault } from '../../settings/values.js';
+import { SUPERGRAPH_VALUES } from '../../supergraph/options.js';
 import { type FilePoller, pollFile } from '../../watch/poll-file.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 import { documentIdOf } from './document-id.js';
@@ -36,7 +36,12 @@ export interface TrustedDocumentsOptions {
   emit?: (event: GatewayEvent) => void;
 }
 
-export const TRUSTED_DOCUMENTS_DEFAULTS = { mode: 'enforce', pollIntervalMs: 10_000 } as const;
+/** The options' schemas and defaults (the poll interval is the supergraph's, SUPERGRAPH_POLL_INTERVAL_MS). */
+export const TRUSTED_DOCUMENTS_VALUES = Object.freeze({
+  mode: withDefault(oneOf(TRUSTED_DOCUMENTS_MODES), 'enforce'),
+  pollIntervalMs: SUPERGRAPH_VALUES.pollIntervalMs,
+});
+export const TRUSTED_DOCUMENTS_DEFAULTS = defaultsOf(TRUSTED_DOCUMENTS_VALUES);
 
 /**
  * Trusted documents (persisted query manifest / safelist). Runs in `requestDidStart`,
@@ -53,12 +58,12 @@ export function trustedDocuments(options: TrustedDocumentsOptions): GatewayPlugi
   if (typeof raw.manifestPath !== 'string' || raw.manifestPath.trim() === '') {
     issues.add('manifestPath', 'must be a non-empty string (the manifest file)');
   }
-  issues.check('mode', raw.mode, oneOf(TRUSTED_DOCUMENTS_MODES));
+  issues.check('mode', raw.mode, TRUSTED_DOCUMENTS_VALUES.mode);
   const pollIntervalMs = optionalValue(
     issues,
     raw,
     'pollIntervalMs',
-    pollInterval,
+    TRUSTED_DOCUMENTS_VALUES.pollIntervalMs,
     TRUSTED_DOCUMENTS_DEFAULTS.pollIntervalMs,
   );
   if (raw.emit !== undefined && typeof raw.emit !== 'function') issues.add('emit', 'must be a function');
