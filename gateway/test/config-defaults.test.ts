@@ -85,6 +85,8 @@ describe('defaults, one source', () => {
       forwardToken: defaults.jwtForwardToken,
       header: defaults.jwtHeader,
       scheme: defaults.jwtPrefix,
+      // An option of the code only: no variable turns it on.
+      allowInsecureJwksUrl: false,
     }).toEqual(JWT_DEFAULTS);
     expect(defaults.apiKeyHeader).toBe(API_KEY_DEFAULTS.header);
     expect([defaults.clientNameClaim, defaults.clientVersionClaim]).toEqual([

@@ -2,13 +2,16 @@
 // and throws one PluginOptionsError naming each, so a deploy is fixed in one round.
 import { type ConfigIssue, PluginOptionsError } from '../errors.js';
 import { isHeaderName, RESERVED_HEADERS } from '../header-names.js';
-import { describeValue, readValue, type ValueParser } from './values.js';
+import { defaultOf, describeValue, readValue, type ValueParser } from './values.js';
 
 export class OptionIssues {
   readonly issues: ConfigIssue[] = [];
 
+  /** `prefix` names where the options sit (`RedisStore.`): each issue's field starts with it. */
+  constructor(private readonly prefix = '') {}
+
   add(field: string, message: string): void {
-    this.issues.push({ field, message });
+    this.issues.push({ field: `${this.prefix}${field}`, message });
   }
 
   /**
@@ -56,13 +59,16 @@ export function checkKnownKeys(
   }
 }
 
-/** `options[field]` checked with `schema` (see `OptionIssues.check`), or `fallback` when unset or bad. */
+/**
+ * `options[field]` checked with `schema` (see `OptionIssues.check`), or, when unset or bad,
+ * `fallback` (by default the one the schema carries, `withDefault`).
+ */
 export function optionalValue<T>(
   issues: OptionIssues,
   options: Record<string, unknown>,
   field: string,
   schema: ValueParser<T>,
-  fallback: T,
+  fallback: T = defaultOf(schema) as T,
 ): T {
   const value = options[field];
   if (value === undefined) return fallback;

@@ -25,7 +25,10 @@ export type ApiKeyEntry =
   | { readonly consumer: string; readonly sha256: string };
 
 /** The header's schema and default; API_KEY_HEADER is read with it. */
-export const API_KEY_VALUES = Object.freeze({ header: withDefault(nonEmpty, 'x-api-key') });
+export const API_KEY_VALUES = Object.freeze({
+  header: withDefault(nonEmpty, 'x-api-key'),
+  required: withDefault(boolean, true),
+});
 export const API_KEY_DEFAULTS = defaultsOf(API_KEY_VALUES);
 
 export interface ApiKeyAuthOptions {
@@ -105,7 +108,7 @@ function parseOptions(input: ApiKeyAuthOptions): {
   const header =
     headerName(issues, 'header', options.header ?? API_KEY_DEFAULTS.header, ['authorization', 'cookie']) ??
     API_KEY_DEFAULTS.header;
-  const required = optionalValue(issues, options, 'required', boolean, true);
+  const required = optionalValue(issues, options, 'required', API_KEY_VALUES.required);
   const consumerHeader =
     options.consumerHeader === undefined
       ? undefined

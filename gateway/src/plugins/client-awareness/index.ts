@@ -16,6 +16,7 @@ export const CLIENT_VERSION_HEADER = 'apollographql-client-version';
 export const CLIENT_AWARENESS_VALUES = Object.freeze({
   nameClaim: withDefault(nonEmpty, 'client_name'),
   versionClaim: withDefault(nonEmpty, 'client_version'),
+  headerFallback: withDefault(boolean, true),
 });
 export const CLIENT_AWARENESS_DEFAULTS = defaultsOf(CLIENT_AWARENESS_VALUES);
 
@@ -48,7 +49,7 @@ export function clientAwareness(options: ClientAwarenessOptions = {}): GatewayPl
   checkKnownKeys(issues, parsed, KNOWN_OPTIONS);
   const nameClaim = claimName(issues, parsed, 'nameClaim', CLIENT_AWARENESS_DEFAULTS.nameClaim);
   const versionClaim = claimName(issues, parsed, 'versionClaim', CLIENT_AWARENESS_DEFAULTS.versionClaim);
-  const headerFallback = optionalValue(issues, parsed, 'headerFallback', boolean, true);
+  const headerFallback = optionalValue(issues, parsed, 'headerFallback', CLIENT_AWARENESS_VALUES.headerFallback);
   issues.throwIfAny(PLUGIN);
 
   const fields = [

@@ -43,6 +43,7 @@ export const JWT_VALUES = Object.freeze({
   forwardToken: withDefault(boolean, false),
   header: withDefault(nonEmpty, 'authorization'),
   scheme: withDefault(nonEmpty, 'Bearer'),
+  allowInsecureJwksUrl: withDefault(boolean, false),
 });
 /** The defaults of the optional options, from their schemas. */
 export const JWT_DEFAULTS = defaultsOf(JWT_VALUES);
@@ -190,7 +191,7 @@ export function checkOptions(issues: OptionIssues, input: JwtAuthOptions): JwtSe
     V.jwksCacheMaxAgeMs,
     D.jwksCacheMaxAgeMs,
   );
-  const allowInsecureJwksUrl = optionalValue(issues, options, 'allowInsecureJwksUrl', boolean, false);
+  const allowInsecureJwksUrl = optionalValue(issues, options, 'allowInsecureJwksUrl', V.allowInsecureJwksUrl);
   const issuer = stringOrList(issues, options, 'issuer');
   const audience = stringOrList(issues, options, 'audience');
   const clockToleranceSec = optionalValue(

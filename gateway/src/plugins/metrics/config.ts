@@ -1,11 +1,13 @@
 // The METRICS_* settings the config parser checks across fields. Pure: importing this
 // loads no prom-client, so a gateway with metrics off never does.
 import type { ConfigIssue } from '../../errors.js';
-import { defaultsOf, integer, urlPath, withDefault } from '../../settings/values.js';
+import { boolean, defaultsOf, integer, urlPath, withDefault } from '../../settings/values.js';
 
 /** The options' schemas and defaults, which METRICS_PORT, METRICS_MAX_OPERATION_NAMES… are read with too. */
 export const METRICS_VALUES = Object.freeze({
   port: integer(0, 65_535),
+  /** Node's process metrics (CPU, memory, event loop, GC) next to the gateway's. */
+  defaultMetrics: withDefault(boolean, true),
   path: withDefault(urlPath, '/metrics'),
   /** Distinct operation names kept as label values; the rest fold into `__other`. */
   maxOperationNames: withDefault(integer(0, 10_000), 100),

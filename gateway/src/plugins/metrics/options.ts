@@ -1,5 +1,5 @@
-import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
-import { METRICS_DEFAULTS, METRICS_VALUES } from './config.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
+import { METRICS_VALUES } from './config.js';
 
 export const PLUGIN_NAME = 'metrics';
 
@@ -45,19 +45,18 @@ export function checkOptions(options: MetricsOptions): MetricsSettings {
   const raw = asOptionsObject(PLUGIN_NAME, options);
   const issues = new OptionIssues();
   checkKnownKeys(issues, raw, KNOWN);
-  issues.check('maxOperationNames', raw.maxOperationNames, METRICS_VALUES.maxOperationNames);
-  issues.check('operationNameMinCount', raw.operationNameMinCount, METRICS_VALUES.operationNameMinCount);
+  const value = <K extends 'maxOperationNames' | 'operationNameMinCount' | 'defaultMetrics' | 'path'>(key: K) =>
+    optionalValue(issues, raw, key, METRICS_VALUES[key] as never) as MetricsSettings[K];
+  const settings = {
+    maxOperationNames: value('maxOperationNames'),
+    operationNameMinCount: value('operationNameMinCount'),
+    defaultMetrics: value('defaultMetrics'),
+    path: value('path'),
+  };
   issues.check('port', raw.port, METRICS_VALUES.port);
-  if (raw.defaultMetrics !== undefined && typeof raw.defaultMetrics !== 'boolean') {
-    issues.add('defaultMetrics', 'must be a boolean');
-  }
-  issues.check('path', raw.path, METRICS_VALUES.path);
   issues.throwIfAny(PLUGIN_NAME);
   return {
-    maxOperationNames: options.maxOperationNames ?? METRICS_DEFAULTS.maxOperationNames,
-    operationNameMinCount: options.operationNameMinCount ?? METRICS_DEFAULTS.operationNameMinCount,
-    defaultMetrics: options.defaultMetrics ?? true,
-    path: options.path ?? METRICS_DEFAULTS.path,
+    ...settings,
     port: options.port,
   };
 }

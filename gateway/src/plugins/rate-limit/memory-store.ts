@@ -1,5 +1,5 @@
-import { checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
-import { integer } from '../../settings/values.js';
+import { checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
+import { integer, withDefault } from '../../settings/values.js';
 import { PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
 
@@ -23,6 +23,10 @@ interface Window {
 }
 
 const KNOWN = ['maxKeys', 'sweepIntervalMs', 'now'] as const;
+const MEMORY_STORE_VALUES = Object.freeze({
+  maxKeys: withDefault(integer(1, 100_000_000), 100_000),
+  sweepIntervalMs: withDefault(integer(10, 86_400_000), 60_000),
+});
 
 /**
  * The default store: counters in this process's memory. Each gateway instance counts on
@@ -35,18 +39,18 @@ export class MemoryStore implements RateLimitStore {
   readonly #sweeper: NodeJS.Timeout;
 
   constructor(options: MemoryStoreOptions = {}) {
-    const issues = new OptionIssues();
-    checkKnownKeys(issues, options, KNOWN, 'MemoryStore.');
-    issues.check('MemoryStore.maxKeys', options.maxKeys, integer(1, 100_000_000));
-    issues.check('MemoryStore.sweepIntervalMs', options.sweepIntervalMs, integer(10, 86_400_000));
+    const issues = new OptionIssues('MemoryStore.');
+    checkKnownKeys(issues, options, KNOWN);
+    const raw = options as Record<string, unknown>;
+    this.#maxKeys = optionalValue(issues, raw, 'maxKeys', MEMORY_STORE_VALUES.maxKeys);
+    const sweepIntervalMs = optionalValue(issues, raw, 'sweepIntervalMs', MEMORY_STORE_VALUES.sweepIntervalMs);
     if (options.now !== undefined && typeof options.now !== 'function') {
-      issues.add('MemoryStore.now', 'expected a function returning milliseconds');
+      issues.add('now', 'expected a function returning milliseconds');
     }
     issues.throwIfAny(PLUGIN_NAME);
 
-    this.#maxKeys = options.maxKeys ?? 100_000;
     this.#now = options.now ?? Date.now;
-    this.#sweeper = setInterval(() => this.#sweep(), options.sweepIntervalMs ?? 60_000);
+    this.#sweeper = setInterval(() => this.#sweep(), sweepIntervalMs);
     this.#sweeper.unref();
   }
 

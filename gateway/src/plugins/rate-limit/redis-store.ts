@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
-import { checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
-import { integer } from '../../settings/values.js';
+import { checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
+import { integer, withDefault } from '../../settings/values.js';
 import { isRedisUrl, PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
 
@@ -32,6 +32,15 @@ export interface RedisStoreOptions {
   /** How often a Redis being skipped is probed (PING). Default: 1 000 ms. */
   probeIntervalMs?: number;
 }
+
+/** The tuning options' schemas and defaults: a hung Redis costs a request at most 500 ms. */
+const REDIS_STORE_VALUES = Object.freeze({
+  commandTimeoutMs: withDefault(integer(1, 60_000), 500),
+  connectTimeoutMs: withDefault(integer(1, 60_000), 2_000),
+  maxReconnectDelayMs: withDefault(integer(1, 60_000), 2_000),
+  failuresBeforeSkip: withDefault(integer(1, 1000), 3),
+  probeIntervalMs: withDefault(integer(10, 60_000), 1_000),
+});
 
 const KNOWN = [
   'url',
@@ -80,28 +89,27 @@ export class RedisStore implements RateLimitStore {
   #probe: NodeJS.Timeout | undefined;
 
   constructor(options: RedisStoreOptions) {
-    const issues = new OptionIssues();
-    checkKnownKeys(issues, options, KNOWN, 'RedisStore.');
-    if (!isRedisUrl(options.url)) issues.add('RedisStore.url', 'expected a redis:// or rediss:// URL');
+    const issues = new OptionIssues('RedisStore.');
+    checkKnownKeys(issues, options, KNOWN);
+    if (!isRedisUrl(options.url)) issues.add('url', 'expected a redis:// or rediss:// URL');
     if (options.keyPrefix !== undefined && typeof options.keyPrefix !== 'string') {
-      issues.add('RedisStore.keyPrefix', 'expected a string');
+      issues.add('keyPrefix', 'expected a string');
     }
-    issues.check('RedisStore.commandTimeoutMs', options.commandTimeoutMs, integer(1, 60_000));
-    issues.check('RedisStore.connectTimeoutMs', options.connectTimeoutMs, integer(1, 60_000));
-    issues.check('RedisStore.maxReconnectDelayMs', options.maxReconnectDelayMs, integer(1, 60_000));
-    issues.check('RedisStore.failuresBeforeSkip', options.failuresBeforeSkip, integer(1, 1000));
-    issues.check('RedisStore.probeIntervalMs', options.probeIntervalMs, integer(10, 60_000));
+    const raw = options as unknown as Record<string, unknown>;
+    const value = <K extends keyof typeof REDIS_STORE_VALUES>(key: K) =>
+      optionalValue(issues, raw, key, REDIS_STORE_VALUES[key]) as number;
+    this.#commandTimeoutMs = value('commandTimeoutMs');
+    const connectTimeoutMs = value('connectTimeoutMs');
+    const maxReconnectDelayMs = value('maxReconnectDelayMs');
+    this.#failuresBeforeSkip = value('failuresBeforeSkip');
+    this.#probeIntervalMs = value('probeIntervalMs');
     issues.throwIfAny(PLUGIN_NAME);
 
     this.#keyPrefix = options.keyPrefix ?? 'gw:rl:';
-    this.#commandTimeoutMs = options.commandTimeoutMs ?? 500;
-    this.#failuresBeforeSkip = options.failuresBeforeSkip ?? 3;
-    this.#probeIntervalMs = options.probeIntervalMs ?? 1_000;
-    const maxReconnectDelayMs = options.maxReconnectDelayMs ?? 2_000;
     this.#client = new Redis(options.url, {
       enableOfflineQueue: false,
       commandTimeout: this.#commandTimeoutMs,
-      connectTimeout: options.connectTimeoutMs ?? 2_000,
+      connectTimeout: connectTimeoutMs,
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
       retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 16), maxReconnectDelayMs),
