@@ -42,6 +42,13 @@ export const CLIENT_ERRORS = {
   COST_ESTIMATED_TOO_EXPENSIVE: { status: 400, clientSafe: true },
   /** No, or a bad, credential. */
   UNAUTHENTICATED: { status: 401, clientSafe: true },
+  /**
+   * AUTHORIZATION_MODE=reject: the operation selects a field the request may not see
+   * (@authenticated, @requiresScopes, @policy); no subgraph was asked.
+   */
+  UNAUTHORIZED_OPERATION: { status: 403, clientSafe: true },
+  /** On each field the request may not see, answered null (Apollo Router's code). */
+  UNAUTHORIZED_FIELD_OR_TYPE: { status: 200, clientSafe: true },
   /** Never raised by the gateway: a subgraph's own authorization error, passed on on its fields. */
   FORBIDDEN: { status: 200, clientSafe: true },
   /** Over the rate limit; `Retry-After` says when to come back. */

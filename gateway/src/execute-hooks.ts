@@ -19,7 +19,9 @@ export function withExecuteHooks(gateway: GatewayInterface, plugins: readonly Ga
       if (!executor) return loaded;
       const wrapped = hooks.reduceRight<typeof executor>(
         (next, plugin) => (request) =>
-          (plugin.aroundExecute as NonNullable<GatewayPlugin['aroundExecute']>)(request, () => next(request)),
+          (plugin.aroundExecute as NonNullable<GatewayPlugin['aroundExecute']>)(request, (instead) =>
+            next(instead ?? request),
+          ),
         executor,
       );
       return { ...loaded, executor: wrapped };

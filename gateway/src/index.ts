@@ -41,6 +41,14 @@ export { httpError } from './http-error.js';
 export { createLogger, type Logger } from './logger.js';
 export { type ApiKeyAuthOptions, apiKeyAuth } from './plugins/api-key/index.js';
 export {
+  type AuthorizationMode,
+  type AuthorizationOptions,
+  authorization,
+  type ClaimPolicy,
+  claimPolicies,
+  type PolicyDecider,
+} from './plugins/authorization/index.js';
+export {
   CLIENT_NAME_HEADER,
   CLIENT_VERSION_HEADER,
   type ClientAwarenessOptions,

@@ -2,6 +2,7 @@ import type { GatewayConfig } from '../config/types.js';
 import type { GatewayPlugin } from '../contract/index.js';
 import { assembleGateway, type Gateway } from '../gateway-core.js';
 import type { Logger } from '../logger.js';
+import { authorization, claimPolicies, type PolicyDecider } from '../plugins/authorization/index.js';
 import { CostEstimator, costDeclarations } from '../plugins/demand-control/cost-estimator.js';
 import { demandControl } from '../plugins/demand-control/index.js';
 import { inboundDeduplication } from '../plugins/inbound-dedup/index.js';
@@ -20,6 +21,8 @@ export interface CreateGatewayOptions {
    * is not read here: `createGatewayFromConfig` builds those and puts them first.
    */
   plugins?: readonly GatewayPlugin[];
+  /** Decides `@policy` for each request; replaces the AUTHORIZATION_POLICIES rules. */
+  policies?: PolicyDecider;
 }
 
 /**
@@ -49,6 +52,13 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
       maxFields: config.maxFields,
     }),
     ...(config.maxCost > 0 ? [demandControl({ maxCost: config.maxCost })] : []),
+    // The supergraph's @authenticated, @requiresScopes and @policy (a no-op when it has none).
+    authorization({
+      mode: config.authorizationMode,
+      scopeClaim: config.authorizationScopeClaim,
+      policies: options.policies ?? claimPolicies(config.authorizationPolicies),
+      logger: logger.child({ component: 'authorization' }),
+    }),
     responseSizeLimit(),
     ...(options.plugins ?? []),
     // Identical queries in flight share one execution: last, so every caller passed every check.

@@ -1,3 +1,4 @@
+import { AUTHORIZATION_FIELDS } from './fields/authorization.js';
 import { HTTP_FIELDS } from './fields/http.js';
 import { LIMIT_FIELDS } from './fields/limits.js';
 import { OBSERVABILITY_FIELDS } from './fields/observability.js';
@@ -23,4 +24,5 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   ...OBSERVABILITY_FIELDS,
   ...PLUGIN_FIELDS,
   ...LIMIT_FIELDS,
+  ...AUTHORIZATION_FIELDS,
 ];

@@ -1,6 +1,7 @@
 import type { CoreSettings } from '../core-settings.js';
 import { LOG_LEVELS, type LoggerSettings, type LogLevel } from '../logger.js';
 import type { ApiKeyEntry } from '../plugins/api-key/index.js';
+import type { AuthorizationMode, ClaimPolicy } from '../plugins/authorization/index.js';
 import type { RateLimitFailureMode, RateLimitKey } from '../plugins/rate-limit/options.js';
 import type { TracingConfig } from '../plugins/tracing/options.js';
 import { type SubgraphOverride, subgraphKey } from '../subgraph-overrides.js';
@@ -134,6 +135,12 @@ export interface GatewayConfig extends CoreSettings, TracingConfig, LoggerSettin
   readonly maxCost: number;
   /** Identical queries in flight at once share one execution (plugins/inbound-dedup/); never mutations. */
   readonly inboundDeduplicate: boolean;
+  /** What a request that selects a field it may not see gets (AUTHORIZATION_MODE). */
+  readonly authorizationMode: AuthorizationMode;
+  /** The JWT claim `@requiresScopes` reads. */
+  readonly authorizationScopeClaim: string;
+  /** The built-in `@policy` rules (AUTHORIZATION_POLICIES). */
+  readonly authorizationPolicies: readonly ClaimPolicy[];
   /** Size assumed for list fields that declare none (`@listSize`) when estimating costs. */
   readonly defaultListSize: number;
 }

@@ -93,9 +93,15 @@ export interface GatewayPlugin {
   /**
    * Wraps the execution of each operation that passed every check (query planning and the
    * subgraph fetches). May answer without calling `execute` (inbound deduplication joins an
-   * identical execution in flight); otherwise calls it once and returns what it returns.
+   * identical execution in flight); otherwise calls it once and returns what it returns, or an
+   * answer built from it. `execute` may be given the request to run instead: authorization runs
+   * the operation without the fields the caller may not see (its `queryHash` must then name
+   * what changed: it keys the query plan cache).
    */
-  aroundExecute?(request: ExecutionRequest, execute: () => Promise<ExecutionResult>): Promise<ExecutionResult>;
+  aroundExecute?(
+    request: ExecutionRequest,
+    execute: (instead?: ExecutionRequest) => Promise<ExecutionResult>,
+  ): Promise<ExecutionResult>;
   /**
    * Runs before each subgraph request, in the gateway's plugin order: edits its headers, or
    * answers it by returning a result (a cache hit, a refusal). Then the subgraph is not asked:

@@ -5,6 +5,7 @@ import {
   type GatewayPlugin,
   type Logger,
   type MountableGateway,
+  type PolicyDecider,
 } from '@fedgw/gateway';
 import { type DynamicModule, type InjectionToken, Module, type ModuleMetadata } from '@nestjs/common';
 import { GatewayMounter } from './gateway-mounter.js';
@@ -15,6 +16,8 @@ export interface GatewayModuleOptions {
   logger?: Logger;
   /** Added in code after the plugins the config names. */
   plugins?: readonly GatewayPlugin[];
+  /** Decides the supergraph's `@policy` for each request (replaces AUTHORIZATION_POLICIES). */
+  policies?: PolicyDecider;
 }
 
 export interface GatewayModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
@@ -22,6 +25,7 @@ export interface GatewayModuleAsyncOptions extends Pick<ModuleMetadata, 'imports
   inject?: InjectionToken[];
   logger?: Logger;
   plugins?: readonly GatewayPlugin[];
+  policies?: PolicyDecider;
 }
 
 /**
@@ -51,7 +55,11 @@ export class GatewayModule {
         {
           provide: GATEWAY,
           useFactory: async (config: GatewayConfig, logger: Logger) => {
-            const gateway = await createGatewayFromConfig(config, { logger, plugins: options.plugins ?? [] });
+            const gateway = await createGatewayFromConfig(config, {
+              logger,
+              plugins: options.plugins ?? [],
+              ...(options.policies && { policies: options.policies }),
+            });
             await gateway.start();
             return gateway;
           },

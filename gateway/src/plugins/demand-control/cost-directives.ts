@@ -1,11 +1,5 @@
-import {
-  type ConstDirectiveNode,
-  type ConstValueNode,
-  isTypeDefinitionNode,
-  isTypeExtensionNode,
-  Kind,
-  parse,
-} from 'graphql';
+import { isTypeDefinitionNode, isTypeExtensionNode, parse } from 'graphql';
+import { argument, intArgument, linkedName, stringList } from '../shared/linked-directives.js';
 
 /** What the supergraph declares about one field's cost (IBM GraphQL cost spec, as Apollo composes it). */
 export interface FieldCost {
@@ -37,21 +31,10 @@ const COST_SPEC = /^https:\/\/specs\.apollo\.dev\/cost\/v0\.\d+$/;
  */
 export function readCostDirectives(supergraphSdl: string): CostDirectives {
   const document = parse(supergraphSdl, { noLocation: true });
-  const names = { cost: 'cost__cost', listSize: 'cost__listSize' };
-  for (const definition of document.definitions) {
-    if (definition.kind !== Kind.SCHEMA_DEFINITION && definition.kind !== Kind.SCHEMA_EXTENSION) continue;
-    for (const link of definition.directives ?? []) {
-      const url = argument(link, 'url');
-      if (link.name.value !== 'link' || url?.kind !== Kind.STRING || !COST_SPEC.test(url.value)) continue;
-      const prefix = stringArgument(link, 'as') ?? 'cost';
-      names.cost = `${prefix}__cost`;
-      names.listSize = `${prefix}__listSize`;
-      for (const [original, local] of imports(argument(link, 'import'))) {
-        if (original === 'cost') names.cost = local;
-        if (original === 'listSize') names.listSize = local;
-      }
-    }
-  }
+  const names = {
+    cost: linkedName(document, COST_SPEC, 'cost', 'cost') ?? 'cost__cost',
+    listSize: linkedName(document, COST_SPEC, 'cost', 'listSize') ?? 'cost__listSize',
+  };
 
   const fields = new Map<string, FieldCost>();
   const types = new Map<string, number>();
@@ -78,38 +61,4 @@ export function readCostDirectives(supergraphSdl: string): CostDirectives {
     }
   }
   return { fields, types };
-}
-
-function argument(directive: ConstDirectiveNode, name: string): ConstValueNode | undefined {
-  return directive.arguments?.find((arg) => arg.name.value === name)?.value;
-}
-
-function stringArgument(directive: ConstDirectiveNode, name: string): string | undefined {
-  const value = argument(directive, name);
-  return value?.kind === Kind.STRING ? value.value : undefined;
-}
-
-function intArgument(directive: ConstDirectiveNode, name: string): number | undefined {
-  const value = argument(directive, name);
-  return value?.kind === Kind.INT ? Number(value.value) : undefined;
-}
-
-function stringList(value: ConstValueNode | undefined): string[] | undefined {
-  if (value?.kind !== Kind.LIST) return undefined;
-  return value.values.flatMap((item) => (item.kind === Kind.STRING ? [item.value] : []));
-}
-
-/** `import: ["@listSize", { name: "@cost", as: "@weight" }]` → [original, local] names without `@`. */
-function imports(value: ConstValueNode | undefined): [string, string][] {
-  if (value?.kind !== Kind.LIST) return [];
-  const strip = (name: string) => name.replace(/^@/, '');
-  return value.values.flatMap((item): [string, string][] => {
-    if (item.kind === Kind.STRING) return [[strip(item.value), strip(item.value)]];
-    if (item.kind !== Kind.OBJECT) return [];
-    const field = (name: string) => item.fields.find((f) => f.name.value === name)?.value;
-    const name = field('name');
-    const as = field('as');
-    if (name?.kind !== Kind.STRING) return [];
-    return [[strip(name.value), strip(as?.kind === Kind.STRING ? as.value : name.value)]];
-  });
 }

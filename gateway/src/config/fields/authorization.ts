@@ -1,0 +1,45 @@
+import { AUTHORIZATION_VALUES, type ClaimPolicy } from '../../plugins/authorization/index.js';
+import { custom, type Parsed, withDefault } from '../../settings/values.js';
+
+import type { FieldSpec } from './spec.js';
+
+const NAME = /^[A-Za-z0-9_.:-]+$/;
+
+/** `name:claim=value` entries, comma-separated (a JSON list of `{ policy, claim, value }` in the file). */
+const claimPolicyList = custom<ClaimPolicy[]>('policy:claim=value entries separated by commas', (raw) => {
+  if (Array.isArray(raw)) return { ok: true, value: raw as ClaimPolicy[] };
+  if (typeof raw !== 'string') return { ok: false, message: 'expected policy:claim=value entries separated by commas' };
+  const entries: ClaimPolicy[] = [];
+  for (const part of raw.split(',').map((item) => item.trim())) {
+    const match = /^([^:]+):([^=]+)=(.+)$/.exec(part);
+    if (!match || !NAME.test(match[1] as string) || !NAME.test(match[2] as string)) {
+      return { ok: false, message: `expected policy:claim=value, got ${JSON.stringify(part)}` } satisfies Parsed<never>;
+    }
+    entries.push({ policy: match[1] as string, claim: match[2] as string, value: match[3] as string });
+  }
+  return { ok: true, value: entries };
+});
+
+/** Authorization directives in the supergraph (@authenticated, @requiresScopes, @policy): always enforced. */
+export const AUTHORIZATION_FIELDS: readonly FieldSpec[] = [
+  {
+    key: 'authorizationMode',
+    env: 'AUTHORIZATION_MODE',
+    parse: AUTHORIZATION_VALUES.mode,
+    meaning:
+      '`filter`: fields the request may not see are answered null with `UNAUTHORIZED_FIELD_OR_TYPE` (the rest runs); `reject`: such a request is refused whole, 403 `UNAUTHORIZED_OPERATION`. See [Authorization](authorization.md)',
+  },
+  {
+    key: 'authorizationScopeClaim',
+    env: 'AUTHORIZATION_SCOPE_CLAIM',
+    parse: AUTHORIZATION_VALUES.scopeClaim,
+    meaning: 'the JWT claim `@requiresScopes` reads: a space-separated string or a list of strings',
+  },
+  {
+    key: 'authorizationPolicies',
+    env: 'AUTHORIZATION_POLICIES',
+    parse: withDefault(claimPolicyList, []),
+    meaning:
+      '`@policy` rules, `policy:claim=value` (`support:role=support`): granted when the verified JWT claim equals the value or, for a list claim, contains it. A policy decider given in code replaces them',
+  },
+];

@@ -1,0 +1,260 @@
+// The filtering itself, on a schema with what the demo supergraph lacks (an interface, a union,
+// a directive on a type, nested lists): each operation is filtered for the given rights, run by
+// graphql-js against resolvers that record every field they are asked for (as a subgraph
+// would), and the answer patched. The end-to-end suite (tests/contract/authorization-contract)
+// runs the real supergraph over HTTP on every mount.
+import { buildSchema, execute, type GraphQLError, Kind, parse, print, validate } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import {
+  deniedFields,
+  guardsOf,
+  hasAmbiguousKey,
+  patchTree,
+  withoutDenied,
+} from '../../../src/plugins/authorization/operation.js';
+import { patchAnswer } from '../../../src/plugins/authorization/response.js';
+import type { Rights } from '../../../src/plugins/authorization/rights.js';
+import { readAuthorizationRules } from '../../../src/plugins/authorization/rules.js';
+
+const SDL = `
+extend schema
+  @link(url: "https://specs.apollo.dev/link/v1.0")
+  @link(url: "https://specs.apollo.dev/authenticated/v0.1", import: ["@authenticated"])
+  @link(url: "https://specs.apollo.dev/requiresScopes/v0.1", import: ["@requiresScopes"])
+  @link(url: "https://specs.apollo.dev/policy/v0.1", import: ["@policy"])
+
+type Query {
+  me: User
+  user(id: ID!): User
+  users: [User!]!
+  node(id: ID!): Node
+  search: [SearchResult!]!
+  secret: String @authenticated
+}
+interface Node { id: ID! }
+type User implements Node {
+  id: ID!
+  name: String!
+  email: String! @authenticated
+  nickname: String @authenticated
+  orders: [Order!]! @requiresScopes(scopes: [["orders:read"], ["admin", "audit"]])
+  account: Account
+}
+type Order { id: ID! total: Int! @policy(policies: [["support"]]) }
+type Account @authenticated { id: ID! plan: String! }
+type Product implements Node { id: ID! name: String! }
+union SearchResult = User | Product
+`;
+
+const schema = buildSchema(SDL, { assumeValidSDL: true });
+const rules = readAuthorizationRules(SDL);
+
+const user = (id: string) => ({
+  __typename: 'User',
+  id,
+  name: `name-${id}`,
+  email: `${id}@example.com`,
+  nickname: `nick-${id}`,
+  orders: [
+    { id: `${id}-o1`, total: 10 },
+    { id: `${id}-o2`, total: 20 },
+  ],
+  account: { id: `acct-${id}`, plan: 'pro' },
+});
+const product = { __typename: 'Product', id: 'p1', name: 'Lamp' };
+const ROOT = {
+  me: user('u1'),
+  user: ({ id }: { id: string }) => user(id),
+  users: [user('u1'), user('u2')],
+  node: ({ id }: { id: string }) => (id.startsWith('p') ? product : user(id)),
+  search: [user('u3'), product],
+  secret: 'hush',
+};
+
+const ANONYMOUS: Rights = { authenticated: false, scopes: new Set(), policies: new Set() };
+const SIGNED_IN: Rights = { authenticated: true, scopes: new Set(), policies: new Set() };
+const WITH_SCOPE: Rights = { authenticated: true, scopes: new Set(['orders:read']), policies: new Set() };
+const SUPPORT: Rights = { authenticated: true, scopes: new Set(['orders:read']), policies: new Set(['support']) };
+
+/** Filters `query` for `rights`, runs what is left, patches the answer; records what the "subgraph" was asked. */
+function run(query: string, rights: Rights, variables: Record<string, unknown> = {}) {
+  const document = parse(query);
+  expect(validate(schema, document)).toEqual([]);
+  const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+  if (operation?.kind !== Kind.OPERATION_DEFINITION) throw new Error('no operation');
+  const guards = guardsOf(schema, rules, document, operation);
+  const { denied } = deniedFields(guards, rights);
+  const deniedSet = new Set(denied);
+  const filtered = withoutDenied(document, deniedSet);
+  expect(validate(schema, filtered)).toEqual([]);
+  const tree = patchTree(schema, document, operation, deniedSet);
+  const result = execute({ schema, document: filtered, rootValue: ROOT, variableValues: variables }) as {
+    data?: Record<string, unknown> | null;
+    errors?: readonly GraphQLError[];
+  };
+  expect(result.errors).toBeUndefined();
+  const patched = patchAnswer(result.data as Record<string, unknown>, tree);
+  return {
+    data: patched.data,
+    errors: patched.errors.map((error) => ({ path: error.path, code: error.extensions.code })),
+    sent: print(filtered),
+    ambiguous: hasAmbiguousKey(tree),
+  };
+}
+
+const denied = (...paths: (string | number)[][]) =>
+  paths.map((path) => ({ path, code: 'UNAUTHORIZED_FIELD_OR_TYPE' }));
+
+describe('@authenticated', () => {
+  it('anonymous: the field is null, its non-null type makes its parent null, one error, never asked for', () => {
+    const result = run('{ me { id email } }', ANONYMOUS);
+    expect(result.data).toEqual({ me: null });
+    expect(result.errors).toEqual(denied(['me', 'email']));
+    expect(result.sent).not.toMatch(/\bemail\s*[{}\s]/);
+    expect(result.sent).toContain('email: __typename');
+  });
+
+  it('anonymous, a nullable field: only that field is null', () => {
+    const result = run('{ me { id nickname } }', ANONYMOUS);
+    expect(result.data).toEqual({ me: { id: 'u1', nickname: null } });
+    expect(result.errors).toEqual(denied(['me', 'nickname']));
+  });
+
+  it('a root field: null, the rest of the operation answered', () => {
+    const result = run('{ secret me { id } }', ANONYMOUS);
+    expect(result.data).toEqual({ secret: null, me: { id: 'u1' } });
+    expect(result.errors).toEqual(denied(['secret']));
+  });
+
+  it('authenticated: everything it guards is answered, nothing is filtered', () => {
+    const result = run('{ secret me { email nickname } }', SIGNED_IN);
+    expect(result.data).toEqual({ secret: 'hush', me: { email: 'u1@example.com', nickname: 'nick-u1' } });
+    expect(result.errors).toEqual([]);
+  });
+
+  it('on a type: every field returning it is filtered', () => {
+    const result = run('{ me { id account { plan } } }', ANONYMOUS);
+    expect(result.data).toEqual({ me: { id: 'u1', account: null } });
+    expect(result.errors).toEqual(denied(['me', 'account']));
+    expect(result.sent).not.toContain('plan');
+  });
+
+  it('in a list of non-null items: the null reaches the nearest nullable parent, one error for all items', () => {
+    const result = run('{ users { id email } }', ANONYMOUS);
+    // users: [User!]! — an item cannot be null, the list cannot be null, so data is null.
+    expect(result.data).toBeNull();
+    expect(result.errors).toEqual(denied(['users', 'email']));
+  });
+
+  it('an alias keeps its key; the error path names the alias', () => {
+    const result = run('{ me { id mail: nickname } }', ANONYMOUS);
+    expect(result.data).toEqual({ me: { id: 'u1', mail: null } });
+    expect(result.errors).toEqual(denied(['me', 'mail']));
+  });
+
+  it('@skip and @include: a skipped field is neither answered nor reported', () => {
+    const query = 'query ($s: Boolean!) { me { id nickname @skip(if: $s) } }';
+    expect(run(query, ANONYMOUS, { s: true })).toMatchObject({ data: { me: { id: 'u1' } }, errors: [] });
+    expect(run(query, ANONYMOUS, { s: false })).toMatchObject({
+      data: { me: { id: 'u1', nickname: null } },
+      errors: denied(['me', 'nickname']),
+    });
+  });
+
+  it('__typename is never filtered', () => {
+    expect(run('{ me { __typename id } }', ANONYMOUS)).toMatchObject({
+      data: { me: { __typename: 'User', id: 'u1' } },
+      errors: [],
+    });
+  });
+});
+
+describe('@requiresScopes (OR of ANDs)', () => {
+  it('without the scope: filtered, even when authenticated', () => {
+    const result = run('{ me { id nickname orders { id } } }', SIGNED_IN);
+    // orders is [Order!]! on a nullable `me`: me is null.
+    expect(result.data).toEqual({ me: null });
+    expect(result.errors).toEqual(denied(['me', 'orders']));
+  });
+
+  it('with one full group of scopes: answered', () => {
+    expect(run('{ me { orders { id } } }', WITH_SCOPE).data).toEqual({
+      me: { orders: [{ id: 'u1-o1' }, { id: 'u1-o2' }] },
+    });
+    const both: Rights = { authenticated: true, scopes: new Set(['admin', 'audit']), policies: new Set() };
+    expect(run('{ me { orders { id } } }', both).errors).toEqual([]);
+  });
+
+  it('with half of a group: filtered', () => {
+    const half: Rights = { authenticated: true, scopes: new Set(['admin']), policies: new Set() };
+    expect(run('{ me { orders { id } } }', half).errors).toEqual(denied(['me', 'orders']));
+  });
+});
+
+describe('@policy', () => {
+  it('granted: answered', () => {
+    expect(run('{ me { orders { total } } }', SUPPORT)).toMatchObject({
+      data: { me: { orders: [{ total: 10 }, { total: 20 }] } },
+      errors: [],
+    });
+  });
+
+  it('refused: the nested field is filtered inside the list', () => {
+    const result = run('{ me { id orders { id total } } }', WITH_SCOPE);
+    // total is Int!, orders items Order!, orders [Order!]!, so me (nullable) is null.
+    expect(result.data).toEqual({ me: null });
+    expect(result.errors).toEqual(denied(['me', 'orders', 'total']));
+    expect(result.sent).not.toMatch(/\btotal\b(?!: __typename)/);
+  });
+});
+
+describe('fragments, interfaces and unions', () => {
+  it('a named fragment spread: filtered where it is spread', () => {
+    const result = run('{ me { ...F } } fragment F on User { id nickname }', ANONYMOUS);
+    expect(result.data).toEqual({ me: { id: 'u1', nickname: null } });
+    expect(result.errors).toEqual(denied(['me', 'nickname']));
+  });
+
+  it('an inline fragment on an interface implementation', () => {
+    const result = run('{ node(id: "u9") { id ... on User { nickname } } }', ANONYMOUS);
+    expect(result.data).toEqual({ node: { id: 'u9', nickname: null } });
+    expect(result.errors).toEqual(denied(['node', 'nickname']));
+  });
+
+  it('the same fragment on an object it does not apply to: nothing filtered there', () => {
+    const result = run('{ node(id: "p1") { id ... on User { nickname } } }', ANONYMOUS);
+    expect(result.data).toEqual({ node: { id: 'p1' } });
+  });
+
+  it('a union: each member as its own fragment says', () => {
+    const result = run('{ search { ... on User { id nickname } ... on Product { name } } }', ANONYMOUS);
+    expect(result.data).toEqual({ search: [{ id: 'u3', nickname: null }, { name: 'Lamp' }] });
+    expect(result.errors).toEqual(denied(['search', 'nickname']));
+  });
+
+  it('a response key both filtered and used by another field is detected (the request is refused)', () => {
+    const result = run('{ search { ... on User { label: email } ... on Product { label: name } } }', ANONYMOUS);
+    expect(result.ambiguous).toBe(true);
+  });
+});
+
+describe('what the rules are read from', () => {
+  it('follows an import under another name, and a spec not imported (`prefix__name`)', () => {
+    const sdl = `
+      extend schema
+        @link(url: "https://specs.apollo.dev/authenticated/v0.1", import: [{ name: "@authenticated", as: "@signedIn" }])
+        @link(url: "https://specs.apollo.dev/requiresScopes/v0.1", as: "scopes")
+      type Query { a: String @signedIn b: String @scopes(scopes: [["x"]]) c: String @authenticated }
+    `;
+    const read = readAuthorizationRules(sdl);
+    expect(read.fields.get('Query.a')).toEqual([{ kind: 'authenticated' }]);
+    expect(read.fields.get('Query.b')).toEqual([{ kind: 'scopes', anyOf: [['x']] }]);
+    // `@authenticated` is not this supergraph's name for it: an unrelated directive.
+    expect(read.fields.has('Query.c')).toBe(false);
+  });
+
+  it('a supergraph without the specs has no rules', () => {
+    const read = readAuthorizationRules('type Query { a: String @authenticated }');
+    expect(read.fields.size + read.types.size).toBe(0);
+  });
+});
