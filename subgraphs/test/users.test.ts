@@ -94,6 +94,25 @@ describe('users queries', () => {
     });
   });
 
+  // The subgraph serves the field to anyone who asks: @policy(support) is the gateway's to enforce.
+  it('derives each order payment reference from the order id, the same on every call', async () => {
+    const query = '{ user(id: "user-2") { orders { id paymentReference } } }';
+    const first = await subgraph.run(query);
+    expect(first.errors).toBeUndefined();
+    const { orders } = (first.data as { user: { orders: { id: string; paymentReference: string }[] } }).user;
+    expect(orders.length).toBeGreaterThan(0);
+    for (const order of orders) expect(order.paymentReference).toBe(`pay_${order.id}`);
+    expect((await subgraph.run(query)).data).toEqual(first.data);
+    expect((await subgraph.run('{ user(id: "user-1") { orders { paymentReference } } }')).data?.user).toEqual({
+      orders: [
+        { paymentReference: 'pay_order-1' },
+        { paymentReference: 'pay_order-2' },
+        { paymentReference: 'pay_order-3' },
+        { paymentReference: 'pay_order-4' },
+      ],
+    });
+  });
+
   it('returns null for an unknown user, also as an entity', async () => {
     const result = await subgraph.run(
       `{ user(id: "user-0") { id }

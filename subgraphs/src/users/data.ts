@@ -65,6 +65,14 @@ export function getUser(id: string): UserRecord | null {
   return position === undefined ? null : (users[position] ?? null);
 }
 
+/**
+ * An order's payment reference (`pay_order-1`): derived from the id when asked for, not
+ * stored in the records, so the pinned fingerprint of the generated users stays the same.
+ */
+export function paymentReferenceOf(orderId: string): string {
+  return `pay_${orderId}`;
+}
+
 /** Position of a user in `users` (used by cursors), or -1 when unknown. */
 export function userPosition(id: string): number {
   return positionById.get(id) ?? -1;
