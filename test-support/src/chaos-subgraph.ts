@@ -48,6 +48,8 @@ export interface ChaosSubgraphOptions {
 
 export interface ChaosRequest {
   readonly operationType: OperationType;
+  /** The GraphQL document it carried ('' when none could be read). */
+  readonly query: string;
   /** What the request got. */
   readonly mode: ChaosMode;
 }
@@ -102,7 +104,7 @@ export async function startChaosSubgraph(options: ChaosSubgraphOptions): Promise
     for await (const chunk of request as AsyncIterable<Buffer>) chunks.push(chunk);
     const body = Buffer.concat(chunks).toString('utf8');
     const current: ChaosMode = faults.shift() ?? mode;
-    requests.push({ operationType: operationTypeOf(body), mode: current });
+    requests.push({ operationType: operationTypeOf(body), query: queryOf(body), mode: current });
     switch (current) {
       case 'pass':
       case 'down': // a request that arrived as the port closed
@@ -192,15 +194,20 @@ export async function startChaosSubgraph(options: ChaosSubgraphOptions): Promise
   return chaos;
 }
 
+/** The GraphQL document of a request body, or ''. */
+function queryOf(body: string): string {
+  try {
+    const query = (JSON.parse(body) as { query?: unknown }).query;
+    return typeof query === 'string' ? query : '';
+  } catch {
+    return '';
+  }
+}
+
 /** `query`, `mutation`… from the request's GraphQL document (`{ … }` is a query). */
 function operationTypeOf(body: string): OperationType {
-  let query: unknown;
-  try {
-    query = (JSON.parse(body) as { query?: unknown }).query;
-  } catch {
-    return 'unknown';
-  }
-  if (typeof query !== 'string') return 'unknown';
+  const query = queryOf(body);
+  if (query === '') return 'unknown';
   const keyword = /^\s*(query|mutation|subscription)\b/.exec(query)?.[1];
   if (keyword) return keyword as OperationType;
   return query.trimStart().startsWith('{') ? 'query' : 'unknown';

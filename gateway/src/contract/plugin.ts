@@ -91,6 +91,12 @@ export interface GatewayPlugin {
    */
   onSupergraph?(supergraph: Supergraph): void | Promise<void>;
   /**
+   * The spec URLs of supergraph features linked `for: SECURITY` this plugin enforces
+   * (`https://specs.apollo.dev/authenticated/v0.1`). The gateway refuses a supergraph with a
+   * security feature no plugin enforces: serving it would drop its rules.
+   */
+  readonly enforces?: readonly string[];
+  /**
    * Wraps the execution of each operation that passed every check (query planning and the
    * subgraph fetches). May answer without calling `execute` (inbound deduplication joins an
    * identical execution in flight); otherwise calls it once and returns what it returns, or an

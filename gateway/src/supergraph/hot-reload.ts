@@ -5,6 +5,7 @@ import { emitEvent } from '../events.js';
 import type { Logger } from '../logger.js';
 import type { SubgraphOverride } from '../subgraph-overrides.js';
 import { offerToPlugins } from './offer-to-plugins.js';
+import { enforcedFeatures, forApolloGateway } from './security-features.js';
 import type { SupergraphSource } from './source.js';
 import { reasonOf, validateSupergraph } from './validate.js';
 
@@ -40,10 +41,13 @@ export function supergraphHook(options: SupergraphReloadOptions): SupergraphSdlH
     emit('rejected', reason);
   };
 
+  // Security features a plugin enforces are accepted; @apollo/gateway is given them unmarked.
+  const enforced = enforcedFeatures(options.plugins);
   return async ({ update }) => {
     const text = await source.read();
+    const forGateway = forApolloGateway(text, enforced);
     // Unknown overrides are left to the caller at startup: it reports them as configuration errors.
-    const first = await validateSupergraph(text, {
+    const first = await validateSupergraph(forGateway, {
       overrides: options.overrides,
       apolloTelemetry: options.apolloTelemetry,
     });
@@ -62,7 +66,7 @@ export function supergraphHook(options: SupergraphReloadOptions): SupergraphSdlH
     const offer = await offerToPlugins(options.plugins, serving, undefined, logger);
     if (!offer.ok) refuse(offer.reason, offer.error);
     emit('applied');
-    if (options.pollIntervalMs === 0) return { supergraphSdl: text };
+    if (options.pollIntervalMs === 0) return { supergraphSdl: forGateway };
 
     let closed = false;
     // A source that stays down is reported once per distinct failure, not at every poll.
@@ -70,7 +74,8 @@ export function supergraphHook(options: SupergraphReloadOptions): SupergraphSdlH
     const watcher = source.watch(options.pollIntervalMs, {
       async onText(next) {
         lastFailure = undefined;
-        const checked = await validateSupergraph(next, {
+        const nextForGateway = forApolloGateway(next, enforced);
+        const checked = await validateSupergraph(nextForGateway, {
           overrides: options.overrides,
           apolloTelemetry: options.apolloTelemetry,
         });
@@ -84,7 +89,7 @@ export function supergraphHook(options: SupergraphReloadOptions): SupergraphSdlH
         if (!offer.ok) return reject(offer.reason);
         try {
           // Synchronous: the new schema, planner and data sources are in place when it returns.
-          update(next);
+          update(nextForGateway);
         } catch (error) {
           await offerToPlugins(options.plugins, serving, undefined, logger);
           return reject(reasonOf(error));
@@ -101,7 +106,7 @@ export function supergraphHook(options: SupergraphReloadOptions): SupergraphSdlH
       },
     });
     return {
-      supergraphSdl: text,
+      supergraphSdl: forGateway,
       cleanup: async () => {
         closed = true;
         watcher.close();

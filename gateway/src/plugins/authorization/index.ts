@@ -22,7 +22,7 @@ import {
 import { AUTHORIZATION_VALUES, type AuthorizationMode } from './options.js';
 import { patchAnswer, UNAUTHORIZED_MESSAGE } from './response.js';
 import { isAuthenticated, type PolicyDecider, type Rights, scopesOf } from './rights.js';
-import { type AuthorizationRules, NO_RULES, readAuthorizationRules } from './rules.js';
+import { type AuthorizationRules, ENFORCED_SPECS, NO_RULES, readAuthorizationRules } from './rules.js';
 
 export { AUTHORIZATION_VALUES, type AuthorizationMode } from './options.js';
 export { type ClaimPolicy, claimPolicies, type PolicyDecider } from './rights.js';
@@ -116,6 +116,7 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
 
   return {
     name: PLUGIN,
+    enforces: ENFORCED_SPECS,
     onSupergraph({ sdl }) {
       rules = readAuthorizationRules(sdl);
       guardsByDocument = new WeakMap();

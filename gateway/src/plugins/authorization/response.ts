@@ -9,8 +9,8 @@ export const UNAUTHORIZED_MESSAGE = 'Unauthorized field or type';
 type Path = readonly (string | number)[];
 
 /**
- * Sets each denied key of `data` to null, propagating nulls, and returns the data (null when
- * the propagation reached the root) with one error per denied position's query path (list
+ * `data` with each denied key null, nulls propagated (null when they reached the root; `data`
+ * itself is never changed) with one error per denied position's query path (list
  * indices left out, so a field denied in every item of a list is one error).
  */
 export function patchAnswer(
@@ -31,34 +31,45 @@ export function patchAnswer(
       );
     }
   };
-  const nulled = patchObject(data, tree, [], report);
-  return { data: nulled ? null : data, errors: [...errors.values()] };
+  const patched = patchObject(data, tree, [], report);
+  return { data: patched === NULLED ? null : patched, errors: [...errors.values()] };
 }
 
-/** Returns true when `object` itself must become null (a non-null field in it was nulled). */
+/** The value's null (a non-null field in it became null, so it must too), distinct from a null answer. */
+const NULLED = Symbol('nulled');
+
+/**
+ * `object` with its denied keys null: a copy where anything changed, never the object itself
+ * (an answer inbound deduplication shares is patched once per caller, each for its own rights).
+ */
 function patchObject(
   object: Record<string, unknown>,
   tree: ReadonlyMap<string, PatchNode>,
   path: Path,
   report: (path: Path) => void,
-): boolean {
+): Record<string, unknown> | typeof NULLED {
+  let copy: Record<string, unknown> | undefined;
   for (const [key, node] of tree) {
     if (!(key in object)) continue; // skipped, or in a fragment that did not apply
     const at = [...path, key];
+    let next: unknown;
     if (node.denied) {
-      object[key] = null;
       report(at);
-      if (isNonNullType(node.type)) return true;
-      continue;
+      next = NULLED;
+    } else {
+      const value = object[key];
+      if (value === null || value === undefined) continue;
+      next = patchValue(value, node.type, node.children, at, report);
+      if (next === value) continue;
     }
-    const value = object[key];
-    if (value === null || value === undefined) continue;
-    if (patchValue(value, node.type, node.children, at, report)) {
-      object[key] = null;
-      if (isNonNullType(node.type)) return true;
+    if (next === NULLED) {
+      if (isNonNullType(node.type)) return NULLED;
+      next = null;
     }
+    copy ??= { ...object };
+    copy[key] = next;
   }
-  return false;
+  return copy ?? object;
 }
 
 function patchValue(
@@ -67,20 +78,25 @@ function patchValue(
   tree: ReadonlyMap<string, PatchNode>,
   path: Path,
   report: (path: Path) => void,
-): boolean {
+): unknown {
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) {
-    if (!Array.isArray(value)) return false;
+    if (!Array.isArray(value)) return value;
+    let copy: unknown[] | undefined;
     for (let index = 0; index < value.length; index++) {
       const item = value[index];
       if (item === null || item === undefined) continue;
-      if (patchValue(item, inner.ofType, tree, [...path, index], report)) {
-        value[index] = null;
-        if (isNonNullType(inner.ofType)) return true;
+      let next = patchValue(item, inner.ofType, tree, [...path, index], report);
+      if (next === item) continue;
+      if (next === NULLED) {
+        if (isNonNullType(inner.ofType)) return NULLED;
+        next = null;
       }
+      copy ??= [...value];
+      copy[index] = next;
     }
-    return false;
+    return copy ?? value;
   }
-  if (typeof value !== 'object') return false;
+  if (typeof value !== 'object') return value;
   return patchObject(value as Record<string, unknown>, tree, path, report);
 }

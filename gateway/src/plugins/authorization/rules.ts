@@ -22,6 +22,13 @@ export interface AuthorizationRules {
 
 export const NO_RULES: AuthorizationRules = { fields: new Map(), types: new Map(), policies: new Set() };
 
+/** The spec versions this plugin enforces (the ones Federation composes today). */
+export const ENFORCED_SPECS = [
+  'https://specs.apollo.dev/authenticated/v0.1',
+  'https://specs.apollo.dev/requiresScopes/v0.1',
+  'https://specs.apollo.dev/policy/v0.1',
+] as const;
+
 const SPECS = {
   authenticated: /^https:\/\/specs\.apollo\.dev\/authenticated\/v0\.\d+$/,
   requiresScopes: /^https:\/\/specs\.apollo\.dev\/requiresScopes\/v0\.\d+$/,

@@ -258,3 +258,22 @@ describe('what the rules are read from', () => {
     expect(read.fields.size + read.types.size).toBe(0);
   });
 });
+
+describe('an answer shared by several callers (inbound deduplication)', () => {
+  it('is patched per caller without being changed', () => {
+    const document = parse('{ me { id nickname } }');
+    const operation = document.definitions[0];
+    if (operation?.kind !== Kind.OPERATION_DEFINITION) throw new Error('no operation');
+    const { denied } = deniedFields(guardsOf(schema, rules, document, operation), ANONYMOUS);
+    const tree = patchTree(schema, document, operation, new Set(denied));
+    const shared = { me: { id: 'u1', nickname: 'User' } };
+    const first = patchAnswer(shared, tree);
+    const second = patchAnswer(shared, tree);
+    expect(shared).toEqual({ me: { id: 'u1', nickname: 'User' } });
+    expect([first.data, second.data]).toEqual([
+      { me: { id: 'u1', nickname: null } },
+      { me: { id: 'u1', nickname: null } },
+    ]);
+    expect([first.errors.length, second.errors.length]).toEqual([1, 1]);
+  });
+});

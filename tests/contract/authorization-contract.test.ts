@@ -1,0 +1,241 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type ChaosSubgraph,
+  MOUNTS,
+  postGraphQL,
+  SUPERGRAPH_PATH,
+  send,
+  startChaosSubgraph,
+  subgraphUrlEnv,
+} from '@fedgw/test-support';
+import { parse, visit } from 'graphql';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
+
+/**
+ * The supergraph's authorization directives over real HTTP on every mount: `User.email`
+ * (@authenticated), `User.orders` (@requiresScopes orders:read), `Order.paymentReference`
+ * (@policy support, granted by AUTHORIZATION_POLICIES to a `role: support` claim). The users
+ * subgraph sits behind a recording proxy, to prove it is never asked for a filtered field.
+ * Filtering on shapes this supergraph lacks (interfaces, unions, types) is tested beside the
+ * plugin (gateway/test/plugins/authorization).
+ */
+const SECRET = 'authorization-test-secret-long-enough-0123456789';
+const subgraphs = subgraphsForFile();
+let users: ChaosSubgraph;
+beforeAll(async () => {
+  users = await startChaosSubgraph({ target: subgraphs().users.url });
+});
+afterAll(async () => {
+  await users?.close();
+});
+
+async function bearer(claims: Record<string, unknown>, subject = 'user-3'): Promise<Record<string, string>> {
+  const token = await new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(subject)
+    .setExpirationTime('5m')
+    .sign(new TextEncoder().encode(SECRET));
+  return { authorization: `Bearer ${token}` };
+}
+const signedIn = () => bearer({});
+const withScope = () => bearer({ scope: 'profile orders:read' });
+const support = () => bearer({ scope: 'orders:read', role: 'support' });
+
+const unauthorized = (...path: (string | number)[]) => ({
+  message: 'Unauthorized field or type',
+  path,
+  extensions: { code: 'UNAUTHORIZED_FIELD_OR_TYPE' },
+});
+
+/**
+ * The fields (by name, never by response key) of every document the users subgraph received
+ * during `action`: a filtered field is sent as `email: __typename`, which asks for no email.
+ */
+async function sentToUsers(action: () => Promise<unknown>): Promise<string[]> {
+  users.resetCounts();
+  await action();
+  const fields: string[] = [];
+  for (const { query } of users.requests) {
+    visit(parse(query), {
+      Field(node) {
+        fields.push(node.name.value);
+      },
+    });
+  }
+  return fields;
+}
+
+const env = (extra: Record<string, string> = {}) => ({
+  ...subgraphUrlEnv(subgraphs()),
+  SUBGRAPH_USERS_URL: users.url,
+  GATEWAY_PLUGINS: 'jwt',
+  JWT_SECRET: SECRET,
+  JWT_ALGORITHMS: 'HS256',
+  JWT_REQUIRED: 'false',
+  AUTHORIZATION_POLICIES: 'support:role=support',
+  ...extra,
+});
+
+describe.each(MOUNTS)('authorization directives on %s', (mount) => {
+  describe('filter (the default), with inbound and subgraph deduplication on', () => {
+    const gateway = gatewayForBlock(mount, () => env({ INBOUND_DEDUPLICATE: 'true', SUBGRAPH_DEDUPLICATE: 'true' }));
+
+    it('anonymous: @authenticated is null, propagated to the nullable parent, one coded error; never sent', async () => {
+      let result: Awaited<ReturnType<typeof postGraphQL>> | undefined;
+      const sent = await sentToUsers(async () => {
+        result = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { id name email } }' });
+      });
+      expect(result?.status).toBe(200);
+      expect(result?.body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'email')] });
+      expect(sent).toContain('name');
+      expect(sent).not.toContain('email');
+    });
+
+    it('signed in: @authenticated is answered; @requiresScopes without the scope is not, never sent', async () => {
+      const headers = await signedIn();
+      const email = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { email } }' }, headers);
+      expect(email.body.errors).toBeUndefined();
+      expect(email.body.data?.user?.email).toMatch(/@/);
+      let orders: Awaited<ReturnType<typeof postGraphQL>> | undefined;
+      const sent = await sentToUsers(async () => {
+        orders = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { name orders { id } } }' }, headers);
+      });
+      expect(orders?.body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'orders')] });
+      expect(sent).not.toContain('orders');
+    });
+
+    it('with the scope: orders are answered; @policy refused inside the list is one error, never sent', async () => {
+      const headers = await withScope();
+      const orders = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { orders { id } } }' }, headers);
+      expect(orders.body.errors).toBeUndefined();
+      expect(orders.body.data?.user?.orders?.length).toBeGreaterThan(0);
+      let refused: Awaited<ReturnType<typeof postGraphQL>> | undefined;
+      const sent = await sentToUsers(async () => {
+        refused = await postGraphQL(
+          gateway().url,
+          { query: '{ user(id: "user-1") { orders { id paymentReference } } }' },
+          headers,
+        );
+      });
+      expect(refused?.body).toEqual({
+        data: { user: null },
+        errors: [unauthorized('user', 'orders', 'paymentReference')],
+      });
+      expect(sent).not.toContain('paymentReference');
+    });
+
+    it('the policy granted by a claim: answered', async () => {
+      const result = await postGraphQL(
+        gateway().url,
+        { query: '{ user(id: "user-1") { orders { id paymentReference } } }' },
+        await support(),
+      );
+      expect(result.body.errors).toBeUndefined();
+      for (const order of result.body.data?.user?.orders ?? []) expect(order.paymentReference).toBe(`pay_${order.id}`);
+    });
+
+    it('fragment spreads, inline fragments and aliases: filtered where they select, errors under the alias', async () => {
+      const result = await postGraphQL(gateway().url, {
+        query: 'query { u: user(id: "user-2") { ...Names } } fragment Names on User { id ... on User { mail: email } }',
+      });
+      expect(result.body).toEqual({ data: { u: null }, errors: [unauthorized('u', 'mail')] });
+    });
+
+    it('the same operation with other rights gets its own plan and answer, even sent at once', async () => {
+      const query = '{ user(id: "user-4") { name email } }';
+      const [anonymous, signed, again] = await Promise.all([
+        postGraphQL(gateway().url, { query }),
+        postGraphQL(gateway().url, { query }, await signedIn()),
+        postGraphQL(gateway().url, { query }),
+      ]);
+      expect(anonymous.body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'email')] });
+      expect(again.body).toEqual(anonymous.body);
+      expect(signed.body.errors).toBeUndefined();
+      expect(signed.body.data?.user?.email).toMatch(/@/);
+    });
+
+    it('a query without guarded fields is untouched', async () => {
+      const result = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { id name } }' });
+      expect(result.body.errors).toBeUndefined();
+      expect(result.body.data?.user?.id).toBe('user-1');
+    });
+  });
+
+  describe('AUTHORIZATION_MODE=reject', () => {
+    const gateway = gatewayForBlock(mount, () => env({ AUTHORIZATION_MODE: 'reject' }));
+
+    it('refuses the whole request with 403, before any subgraph is asked', async () => {
+      let result: Awaited<ReturnType<typeof postGraphQL>> | undefined;
+      const sent = await sentToUsers(async () => {
+        result = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { id name email } }' });
+      });
+      expect(result?.status).toBe(403);
+      expect(result?.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED_OPERATION');
+      expect(result?.body.data).toBeUndefined();
+      expect(sent).toEqual([]);
+      const allowed = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { email } }' }, await signedIn());
+      expect(allowed.status).toBe(200);
+      expect(allowed.body.data?.user?.email).toMatch(/@/);
+    });
+  });
+});
+
+describe('authorization across a hot reload and with trusted documents', () => {
+  let path = '';
+  const original = () => readFile(SUPERGRAPH_PATH, 'utf8');
+  beforeAll(async () => {
+    path = join(await mkdtemp(join(tmpdir(), 'authz-')), 'supergraph.graphql');
+    await writeFile(path, await original());
+  });
+  const EMAIL = '{ user(id: "user-1") { email } }';
+  const manifest = async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'authz-docs-')), 'manifest.json');
+    await writeFile(file, JSON.stringify({ 'email-v1': EMAIL }));
+    return file;
+  };
+  let manifestPath = '';
+  beforeAll(async () => {
+    manifestPath = await manifest();
+  });
+  const gateway = gatewayForBlock('fastify', () =>
+    env({
+      SUPERGRAPH_PATH: path,
+      SUPERGRAPH_POLL_INTERVAL_MS: '100',
+      TRUSTED_DOCUMENTS: manifestPath,
+      TRUSTED_DOCUMENTS_MODE: 'allow-ids',
+    }),
+  );
+  const byId = () =>
+    send(gateway().url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ documentId: 'email-v1' }),
+    });
+  const waitFor = async (check: () => Promise<boolean>) => {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      if (await check()) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the reload was not applied');
+  };
+
+  it('a trusted document is filtered like any other', async () => {
+    expect((await byId()).body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'email')] });
+  });
+
+  it('a reload that drops the directive opens the field; one that adds it back closes it, no restart', async () => {
+    await writeFile(
+      path,
+      (await original()).replace(/(email: String! @join__field\(graph: USERS\)) @authenticated/, '$1'),
+    );
+    await waitFor(async () => (await byId()).body.errors === undefined);
+    expect((await byId()).body.data?.user?.email).toMatch(/@/);
+    await writeFile(path, await original());
+    await waitFor(async () => (await byId()).body.errors !== undefined);
+    expect((await byId()).body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'email')] });
+  });
+});
