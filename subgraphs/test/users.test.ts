@@ -113,6 +113,13 @@ describe('users queries', () => {
     });
   });
 
+  it('derives the address from the id, and the order history is the orders', async () => {
+    const result = await subgraph.run('{ user(id: "user-5") { address orders { id } orderHistory { id } } }');
+    const user = (result.data as { user: { address: string; orders: unknown[]; orderHistory: unknown[] } }).user;
+    expect(user.address).toBe('5 Main Street');
+    expect(user.orderHistory).toEqual(user.orders);
+  });
+
   it('returns null for an unknown user, also as an entity', async () => {
     const result = await subgraph.run(
       `{ user(id: "user-0") { id }

@@ -16,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 
 /**
- * The supergraph's authorization directives over real HTTP on every mount: `User.email`
- * (@authenticated), `User.orders` (@requiresScopes orders:read), `Order.paymentReference`
+ * The supergraph's authorization directives over real HTTP on every mount: `User.address`
+ * (@authenticated), `User.orderHistory` (@requiresScopes orders:read), `Order.paymentReference`
  * (@policy support, granted by AUTHORIZATION_POLICIES to a `role: support` claim). The users
  * subgraph sits behind a recording proxy, to prove it is never asked for a filtered field.
  * Filtering on shapes this supergraph lacks (interfaces, unions, types) is tested beside the
@@ -53,7 +53,7 @@ const unauthorized = (...path: (string | number)[]) => ({
 
 /**
  * The fields (by name, never by response key) of every document the users subgraph received
- * during `action`: a filtered field is sent as `email: __typename`, which asks for no email.
+ * during `action`: a filtered field is sent as `address: __typename`, which asks for no address.
  */
 async function sentToUsers(action: () => Promise<unknown>): Promise<string[]> {
   users.resetCounts();
@@ -87,43 +87,51 @@ describe.each(MOUNTS)('authorization directives on %s', (mount) => {
     it('anonymous: @authenticated is null, propagated to the nullable parent, one coded error; never sent', async () => {
       let result: Awaited<ReturnType<typeof postGraphQL>> | undefined;
       const sent = await sentToUsers(async () => {
-        result = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { id name email } }' });
+        result = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { id name address } }' });
       });
       expect(result?.status).toBe(200);
-      expect(result?.body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'email')] });
+      expect(result?.body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'address')] });
       expect(sent).toContain('name');
-      expect(sent).not.toContain('email');
+      expect(sent).not.toContain('address');
     });
 
     it('signed in: @authenticated is answered; @requiresScopes without the scope is not, never sent', async () => {
       const headers = await signedIn();
-      const email = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { email } }' }, headers);
-      expect(email.body.errors).toBeUndefined();
-      expect(email.body.data?.user?.email).toMatch(/@/);
-      let orders: Awaited<ReturnType<typeof postGraphQL>> | undefined;
+      const address = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { address } }' }, headers);
+      expect(address.body.errors).toBeUndefined();
+      expect(address.body.data?.user?.address).toMatch(/Main Street$/);
+      let orderHistory: Awaited<ReturnType<typeof postGraphQL>> | undefined;
       const sent = await sentToUsers(async () => {
-        orders = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { name orders { id } } }' }, headers);
+        orderHistory = await postGraphQL(
+          gateway().url,
+          { query: '{ user(id: "user-1") { name orderHistory { id } } }' },
+          headers,
+        );
       });
-      expect(orders?.body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'orders')] });
-      expect(sent).not.toContain('orders');
+      expect(orderHistory?.body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'orderHistory')] });
+      expect(sent).not.toContain('orderHistory');
     });
 
-    it('with the scope: orders are answered; @policy refused inside the list is one error, never sent', async () => {
+    it('with the scope: the order history is answered; @policy refused inside the list is one error, never sent', async () => {
       const headers = await withScope();
-      const orders = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { orders { id } } }' }, headers);
-      expect(orders.body.errors).toBeUndefined();
-      expect(orders.body.data?.user?.orders?.length).toBeGreaterThan(0);
+      const orderHistory = await postGraphQL(
+        gateway().url,
+        { query: '{ user(id: "user-1") { orderHistory { id } } }' },
+        headers,
+      );
+      expect(orderHistory.body.errors).toBeUndefined();
+      expect(orderHistory.body.data?.user?.orderHistory?.length).toBeGreaterThan(0);
       let refused: Awaited<ReturnType<typeof postGraphQL>> | undefined;
       const sent = await sentToUsers(async () => {
         refused = await postGraphQL(
           gateway().url,
-          { query: '{ user(id: "user-1") { orders { id paymentReference } } }' },
+          { query: '{ user(id: "user-1") { orderHistory { id paymentReference } } }' },
           headers,
         );
       });
       expect(refused?.body).toEqual({
         data: { user: null },
-        errors: [unauthorized('user', 'orders', 'paymentReference')],
+        errors: [unauthorized('user', 'orderHistory', 'paymentReference')],
       });
       expect(sent).not.toContain('paymentReference');
     });
@@ -131,31 +139,33 @@ describe.each(MOUNTS)('authorization directives on %s', (mount) => {
     it('the policy granted by a claim: answered', async () => {
       const result = await postGraphQL(
         gateway().url,
-        { query: '{ user(id: "user-1") { orders { id paymentReference } } }' },
+        { query: '{ user(id: "user-1") { orderHistory { id paymentReference } } }' },
         await support(),
       );
       expect(result.body.errors).toBeUndefined();
-      for (const order of result.body.data?.user?.orders ?? []) expect(order.paymentReference).toBe(`pay_${order.id}`);
+      for (const order of result.body.data?.user?.orderHistory ?? [])
+        expect(order.paymentReference).toBe(`pay_${order.id}`);
     });
 
     it('fragment spreads, inline fragments and aliases: filtered where they select, errors under the alias', async () => {
       const result = await postGraphQL(gateway().url, {
-        query: 'query { u: user(id: "user-2") { ...Names } } fragment Names on User { id ... on User { mail: email } }',
+        query:
+          'query { u: user(id: "user-2") { ...Names } } fragment Names on User { id ... on User { place: address } }',
       });
-      expect(result.body).toEqual({ data: { u: null }, errors: [unauthorized('u', 'mail')] });
+      expect(result.body).toEqual({ data: { u: null }, errors: [unauthorized('u', 'place')] });
     });
 
     it('the same operation with other rights gets its own plan and answer, even sent at once', async () => {
-      const query = '{ user(id: "user-4") { name email } }';
+      const query = '{ user(id: "user-4") { name address } }';
       const [anonymous, signed, again] = await Promise.all([
         postGraphQL(gateway().url, { query }),
         postGraphQL(gateway().url, { query }, await signedIn()),
         postGraphQL(gateway().url, { query }),
       ]);
-      expect(anonymous.body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'email')] });
+      expect(anonymous.body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'address')] });
       expect(again.body).toEqual(anonymous.body);
       expect(signed.body.errors).toBeUndefined();
-      expect(signed.body.data?.user?.email).toMatch(/@/);
+      expect(signed.body.data?.user?.address).toMatch(/Main Street$/);
     });
 
     it('a query without guarded fields is untouched', async () => {
@@ -171,15 +181,19 @@ describe.each(MOUNTS)('authorization directives on %s', (mount) => {
     it('refuses the whole request with 403, before any subgraph is asked', async () => {
       let result: Awaited<ReturnType<typeof postGraphQL>> | undefined;
       const sent = await sentToUsers(async () => {
-        result = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { id name email } }' });
+        result = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { id name address } }' });
       });
       expect(result?.status).toBe(403);
       expect(result?.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED_OPERATION');
       expect(result?.body.data).toBeUndefined();
       expect(sent).toEqual([]);
-      const allowed = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { email } }' }, await signedIn());
+      const allowed = await postGraphQL(
+        gateway().url,
+        { query: '{ user(id: "user-1") { address } }' },
+        await signedIn(),
+      );
       expect(allowed.status).toBe(200);
-      expect(allowed.body.data?.user?.email).toMatch(/@/);
+      expect(allowed.body.data?.user?.address).toMatch(/Main Street$/);
     });
   });
 });
@@ -191,10 +205,10 @@ describe('authorization across a hot reload and with trusted documents', () => {
     path = join(await mkdtemp(join(tmpdir(), 'authz-')), 'supergraph.graphql');
     await writeFile(path, await original());
   });
-  const EMAIL = '{ user(id: "user-1") { email } }';
+  const ADDRESS = '{ user(id: "user-1") { address } }';
   const manifest = async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'authz-docs-')), 'manifest.json');
-    await writeFile(file, JSON.stringify({ 'email-v1': EMAIL }));
+    await writeFile(file, JSON.stringify({ 'address-v1': ADDRESS }));
     return file;
   };
   let manifestPath = '';
@@ -213,7 +227,7 @@ describe('authorization across a hot reload and with trusted documents', () => {
     send(gateway().url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ documentId: 'email-v1' }),
+      body: JSON.stringify({ documentId: 'address-v1' }),
     });
   const waitFor = async (check: () => Promise<boolean>) => {
     for (let attempt = 0; attempt < 100; attempt++) {
@@ -224,18 +238,18 @@ describe('authorization across a hot reload and with trusted documents', () => {
   };
 
   it('a trusted document is filtered like any other', async () => {
-    expect((await byId()).body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'email')] });
+    expect((await byId()).body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'address')] });
   });
 
   it('a reload that drops the directive opens the field; one that adds it back closes it, no restart', async () => {
     await writeFile(
       path,
-      (await original()).replace(/(email: String! @join__field\(graph: USERS\)) @authenticated/, '$1'),
+      (await original()).replace(/(address: String! @join__field\(graph: USERS\)) @authenticated/, '$1'),
     );
     await waitFor(async () => (await byId()).body.errors === undefined);
-    expect((await byId()).body.data?.user?.email).toMatch(/@/);
+    expect((await byId()).body.data?.user?.address).toMatch(/Main Street$/);
     await writeFile(path, await original());
     await waitFor(async () => (await byId()).body.errors !== undefined);
-    expect((await byId()).body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'email')] });
+    expect((await byId()).body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'address')] });
   });
 });

@@ -65,6 +65,11 @@ export function getUser(id: string): UserRecord | null {
   return position === undefined ? null : (users[position] ?? null);
 }
 
+/** A user's postal address (`5 Main Street` for user-5), derived like the payment reference. */
+export function addressOf(userId: string): string {
+  return `${userId.replace(/^user-/, '')} Main Street`;
+}
+
 /**
  * An order's payment reference (`pay_order-1`): derived from the id when asked for, not
  * stored in the records, so the pinned fingerprint of the generated users stays the same.

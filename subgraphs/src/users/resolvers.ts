@@ -1,6 +1,6 @@
 import type { GraphQLResolverMap } from '@apollo/subgraph';
 import { identityOf, type SubgraphContext } from '../context.js';
-import { getUser, type OrderRecord, paymentReferenceOf } from './data.js';
+import { addressOf, getUser, type OrderRecord, paymentReferenceOf, type UserRecord } from './data.js';
 import { paginateUsers } from './pagination.js';
 
 // Fields not listed here (User.orders, Order.product, ...) are served by default
@@ -16,6 +16,8 @@ export const usersResolvers: GraphQLResolverMap<SubgraphContext> = {
   },
   User: {
     __resolveReference: (reference: { id: string }) => getUser(reference.id),
+    address: (user: UserRecord) => addressOf(user.id),
+    orderHistory: (user: UserRecord) => user.orders,
   },
   Order: {
     paymentReference: (order: OrderRecord) => paymentReferenceOf(order.id),
