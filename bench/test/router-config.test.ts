@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { freePort, ROOT, spawnInGroup } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { peerSupergraph } from '../src/targets/peer-supergraph.js';
 import {
   findRouterBinary,
   ROUTER_CONFIGS,
@@ -25,7 +26,8 @@ import {
 } from '../src/targets/router-binary.js';
 
 const REPO_ROOT = ROOT;
-const SUPERGRAPH = join(REPO_ROOT, 'supergraph.graphql');
+// The Router serves what the bench gives it: the supergraph without its (licensed) authorization directives.
+const SUPERGRAPH = peerSupergraph(join(REPO_ROOT, 'supergraph.graphql'));
 const CONFIG_NAMES = Object.keys(ROUTER_CONFIGS) as RouterConfigName[];
 
 const router = await findRouterBinary();

@@ -73,3 +73,4 @@ export {
   trustedDocuments,
 } from './plugins/trusted-documents/index.js';
 export { SubgraphDataSource, type SubgraphDataSourceOptions } from './subgraph-fetch/data-source.js';
+export { withoutSecurityFeatures } from './supergraph/security-features.js';

@@ -15,6 +15,7 @@ import { createGateway } from '../src/compose/create-gateway.js';
 import { parseConfig } from '../src/config/parse.js';
 import type { Gateway } from '../src/gateway-core.js';
 import { createLogger } from '../src/logger.js';
+import { withoutSecurityFeatures } from '../src/supergraph/security-features.js';
 import { requestScope } from './plugins/helpers/scope.js';
 
 /**
@@ -82,7 +83,7 @@ beforeAll(async () => {
   await ours.start();
   stock = new ApolloServer({
     gateway: new ApolloGateway({
-      supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
+      supergraphSdl: withoutSecurityFeatures(readFileSync(SUPERGRAPH_PATH, 'utf8')),
       buildService: ({ name }) => new RemoteGraphQLDataSource({ url: proxies.stock[name as SubgraphName]?.url }),
     }),
   });

@@ -9,6 +9,7 @@ import {
   subgraphUrlEnv,
 } from '@fedgw/test-support';
 import { buildSchema } from 'graphql';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateOperation, seededRandom } from './generate-operation.js';
 
@@ -34,6 +35,13 @@ function objectsIn(value: unknown): number {
   return 1 + Object.values(value).reduce((sum: number, item) => sum + objectsIn(item), 0);
 }
 
+const FULL_RIGHTS_ENV = {
+  GATEWAY_PLUGINS: 'jwt',
+  JWT_SECRET: 'estimate-test-secret-long-enough-0123456789',
+  JWT_ALGORITHMS: 'HS256',
+  AUTHORIZATION_POLICIES: 'support:role=support',
+};
+let fullRights: Record<string, string> = {};
 let subgraphs: Record<'users' | 'products' | 'reviews', RunningSubgraph>;
 let estimating: RunningGateway;
 let answering: RunningGateway;
@@ -46,8 +54,17 @@ beforeAll(async () => {
       ...LIMITS,
       MAX_COST: '1000000000',
       MAX_RESPONSE_BYTES: '256mb',
+      // A caller with every right, so the answer holds every field the operation selects.
+      ...FULL_RIGHTS_ENV,
     }),
   ]);
+  fullRights = {
+    authorization: `Bearer ${await new SignJWT({ scope: 'orders:read', role: 'support' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('user-1')
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode(FULL_RIGHTS_ENV.JWT_SECRET))}`,
+  };
 });
 afterAll(async () => {
   await Promise.all([estimating?.stop(), answering?.stop()]);
@@ -67,7 +84,7 @@ describe(`the cost estimate covers the answer (seed ${SEED}, ${RUNS} operations)
       const operation = generateOperation(schema, random);
       const context = `seed ${SEED}, run ${run}: ${operation.query}\nvariables: ${JSON.stringify(operation.variables)}`;
 
-      const answered = await postGraphQL(answering.url, operation);
+      const answered = await postGraphQL(answering.url, operation, fullRights);
       expect(answered.status, `${context}\n${answered.text.slice(0, 500)}`).toBe(200);
       expect(answered.body.errors, context).toBeUndefined();
       const actual = Object.values(answered.body.data ?? {}).reduce((sum: number, item) => sum + objectsIn(item), 0);

@@ -4,6 +4,7 @@ import { descendantPids } from '../measure/proc-stats.js';
 import { repoPath } from '../paths.js';
 import { type ManagedProcess, spawnManaged } from './child.js';
 import { hiveGatewayArgs } from './hive-gateway-args.js';
+import { peerSupergraph } from './peer-supergraph.js';
 import { assertPortFree } from './ports.js';
 import { waitForGraphQL } from './readiness.js';
 import type { RouterBinary } from './router-binary.js';
@@ -113,7 +114,7 @@ async function spawnTarget(
       env: {
         ...base,
         ...listen,
-        SUPERGRAPH_PATH: supergraph,
+        SUPERGRAPH_PATH: peerSupergraph(supergraph),
         STANDALONE_FETCHER: target.name === STANDALONE_UNDICI ? 'undici' : 'default',
       },
     });
@@ -122,7 +123,7 @@ async function spawnTarget(
     return spawnManaged({
       ...common,
       command: process.execPath,
-      args: hiveGatewayArgs(target, supergraph, env.port),
+      args: hiveGatewayArgs(target, peerSupergraph(supergraph), env.port),
       // A clean environment: no HIVE_* token can turn on reporting to Hive's cloud.
       env: { ...base, ...(setup.hiveEnv ?? {}) },
     });
@@ -131,7 +132,14 @@ async function spawnTarget(
   return spawnManaged({
     ...common,
     command: env.router.path,
-    args: ['--supergraph', supergraph, '--config', repoPath('bench', 'router', setup.router.config), '--log', 'warn'],
+    args: [
+      '--supergraph',
+      peerSupergraph(supergraph),
+      '--config',
+      repoPath('bench', 'router', setup.router.config),
+      '--log',
+      'warn',
+    ],
     env: {
       ...base,
       HOME: process.env.HOME ?? '/tmp',

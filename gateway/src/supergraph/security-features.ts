@@ -2,7 +2,7 @@
 // (@authenticated, @requiresScopes, @policy): serving it would silently drop the rules. Here a
 // plugin enforces them (`GatewayPlugin.enforces`), so the gateway is given the supergraph with
 // `for: SECURITY` removed from those links only; any other security feature is still refused.
-import { type ConstDirectiveNode, Kind, parse, print, visit } from 'graphql';
+import { type ConstDirectiveNode, type DirectiveNode, Kind, parse, print, visit } from 'graphql';
 import type { GatewayPlugin } from '../contract/index.js';
 
 /** The spec URLs (`https://specs.apollo.dev/authenticated/v0.1`) the plugins enforce. */
@@ -28,4 +28,43 @@ export function forApolloGateway(sdl: string, enforced: ReadonlySet<string>): st
     },
   });
   return changed ? print(document) : sdl;
+}
+
+/**
+ * `sdl` without its security features (links `for: SECURITY`, their directives, definitions
+ * and scalars): for a gateway that does not enforce them (a benchmark peer, Apollo Router
+ * without a GraphOS licence, which refuses to start on them). Only ever for fields nobody
+ * queries: every rule they carried is gone.
+ */
+export function withoutSecurityFeatures(sdl: string): string {
+  const document = parse(sdl);
+  const prefixes: string[] = [];
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.SCHEMA_DEFINITION && definition.kind !== Kind.SCHEMA_EXTENSION) continue;
+    for (const link of definition.directives ?? []) {
+      if (link.name.value !== 'link' || !isSecurityLink(link)) continue;
+      const url = link.arguments?.find((arg) => arg.name.value === 'url')?.value;
+      const as = link.arguments?.find((arg) => arg.name.value === 'as')?.value;
+      if (url?.kind !== Kind.STRING) continue;
+      const name = /\/([A-Za-z]+)\/v\d+\.\d+$/.exec(url.value)?.[1];
+      const prefix = as?.kind === Kind.STRING ? as.value : name;
+      if (prefix) prefixes.push(prefix);
+    }
+  }
+  if (prefixes.length === 0) return sdl;
+  const ours = (name: string) => prefixes.some((prefix) => name === prefix || name.startsWith(`${prefix}__`));
+  return print(
+    visit(document, {
+      Directive: (node) =>
+        (node.name.value === 'link' && isSecurityLink(node)) || ours(node.name.value) ? null : undefined,
+      DirectiveDefinition: (node) => (ours(node.name.value) ? null : undefined),
+      ScalarTypeDefinition: (node) => (ours(node.name.value) ? null : undefined),
+    }),
+  );
+}
+
+function isSecurityLink(link: ConstDirectiveNode | DirectiveNode): boolean {
+  return (link.arguments ?? []).some(
+    (arg) => arg.name.value === 'for' && arg.value.kind === Kind.ENUM && arg.value.value === 'SECURITY',
+  );
 }

@@ -1,15 +1,29 @@
 import { readFileSync } from 'node:fs';
 import { SUPERGRAPH_PATH } from '@fedgw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
+import { authorization } from '../../src/plugins/authorization/index.js';
+import { enforcedFeatures, forApolloGateway } from '../../src/supergraph/security-features.js';
 import { validateSupergraph } from '../../src/supergraph/validate.js';
 
-const SUPERGRAPH = readFileSync(SUPERGRAPH_PATH, 'utf8');
+// As the gateway hands it over: the security features its authorization plugin enforces unmarked.
+const RAW = readFileSync(SUPERGRAPH_PATH, 'utf8');
+const SUPERGRAPH = forApolloGateway(RAW, enforcedFeatures([authorization()]));
 const nodeEnv = process.env.NODE_ENV;
 afterEach(() => {
   process.env.NODE_ENV = nodeEnv;
 });
 
 describe('validateSupergraph', () => {
+  it('refuses security features no plugin enforces, naming each', async () => {
+    const result = await validateSupergraph(forApolloGateway(RAW, enforcedFeatures([])));
+    expect(result.ok).toBe(false);
+    for (const spec of ['authenticated', 'requiresScopes', 'policy']) {
+      expect(result.ok ? '' : String((result.error as Error).message)).toContain(
+        `https://specs.apollo.dev/${spec}/v0.1 is for: SECURITY but is unsupported`,
+      );
+    }
+  });
+
   it('accepts the composed supergraph and names its subgraphs', async () => {
     const result = await validateSupergraph(SUPERGRAPH);
     expect(result.ok && [...result.subgraphs].sort()).toEqual(['products', 'reviews', 'users']);

@@ -102,8 +102,7 @@ function run(query: string, rights: Rights, variables: Record<string, unknown> =
   };
 }
 
-const denied = (...paths: (string | number)[][]) =>
-  paths.map((path) => ({ path, code: 'UNAUTHORIZED_FIELD_OR_TYPE' }));
+const denied = (...paths: (string | number)[][]) => paths.map((path) => ({ path, code: 'UNAUTHORIZED_FIELD_OR_TYPE' }));
 
 describe('@authenticated', () => {
   it('anonymous: the field is null, its non-null type makes its parent null, one error, never asked for', () => {
