@@ -133,10 +133,11 @@ describe('scenario plans', () => {
     const count = (id: string) => plans.find((plan) => plan.id === id)?.rows.length;
     expect(count('B')).toBe(2 * 2 * 3);
     expect(count('C')).toBe(4 + 4);
-    expect(count('D')).toBe(5 + 3);
+    expect(count('D')).toBe(6 + 3);
     expect(plans.find((plan) => plan.id === 'D')?.rows.map((row) => row.variant)).toEqual([
       'none',
       'demand-control-off',
+      'authorization-off',
       'rate-limit',
       'rate-limit+api-key',
       'rate-limit+api-key+jwt',
@@ -232,7 +233,7 @@ describe('external targets in each section', () => {
     const count = (id: string, name: string) =>
       plans.find((plan) => plan.id === id)?.rows.filter((row) => row.target.name === name).length;
     expect([count('C', 'nest-fastify'), count('C', 'apollo-router'), count('C', 'redis')]).toEqual([4, 4, 0]);
-    expect([count('D', 'nest-fastify'), count('D', 'redis')]).toEqual([8, 0]);
+    expect([count('D', 'nest-fastify'), count('D', 'redis')]).toEqual([9, 0]);
     expect([count('E', 'nest-fastify'), count('E', 'redis')]).toEqual([6, 3]);
   });
 

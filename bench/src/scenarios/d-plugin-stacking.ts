@@ -8,6 +8,7 @@ import { noGatewayRow } from './no-gateway.js';
 const STACK: readonly SetupKey[] = [
   'none',
   'demand-control-off',
+  'authorization-off',
   'rate-limit',
   'rate-limit+api-key',
   'rate-limit+api-key+jwt',
@@ -27,7 +28,8 @@ export function planD(context: PlanContext): ScenarioPlan {
     title: 'Plugin stacking: throughput kept as plugins are added',
     description:
       `Seed §D: ${target?.name ?? 'a Node gateway'} with no plugin (defaults, demand control on), with demand ` +
-      `control off (MAX_COST=0, what the cost estimate costs), then rate limit (in memory, limit never ` +
+      `control off (MAX_COST=0, what the cost estimate costs), with authorization off (the supergraph ` +
+      `without its @authenticated/@requiresScopes/@policy, what checking them costs), then rate limit (in memory, limit never ` +
       `reached), + API key, + JWT (HS256); then, each alone over no plugin, Prometheus metrics ` +
       `(METRICS_ENABLED, prom-client defaults) and OpenTelemetry tracing exported over OTLP/HTTP protobuf ` +
       `to a sink of the bench's, 1% and 100% sampled (parentbased_traceidratio); GetUserWithProducts at ` +

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { repoPath } from '../paths.js';
 import { HIVE_INBOUND_DEDUP_ENV } from './hive-gateway-env.js';
+import { peerSupergraph } from './peer-supergraph.js';
 
 /**
  * How a target is configured for a row: our gateway's plugins (environment) and the Router's
@@ -55,6 +57,7 @@ export interface SetupContext {
 export type SetupKey =
   | 'none'
   | 'demand-control-off'
+  | 'authorization-off'
   | 'static-header'
   | 'guid-headers'
   | 'jwt-client-awareness'
@@ -136,6 +139,14 @@ export async function createSetups(): Promise<Setups> {
     'demand-control-off': setup('demand-control-off', {
       gatewayEnv: () => ({ MAX_COST: '0' }),
       router: { skip: 'compares our own demand control on and off' },
+      headers: {},
+    }),
+    // The supergraph's authorization directives are checked on every request (`none` above pays
+    // for it, though no bench query selects a guarded field); this row serves the supergraph
+    // without them (what the peers serve), so the pair shows what checking costs.
+    'authorization-off': setup('authorization-off', {
+      gatewayEnv: () => ({ SUPERGRAPH_PATH: peerSupergraph(repoPath('supergraph.graphql')) }),
+      router: { skip: 'compares our own authorization on and off' },
       headers: {},
     }),
     'static-header': setup('static-header', {

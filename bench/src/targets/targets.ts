@@ -35,6 +35,7 @@ export const BUILT_IN_TARGETS: readonly string[] = [...DEFAULT_TARGETS, NEST_FAS
 export const EXTERNAL_SETUPS: readonly SetupKey[] = [
   'none',
   'demand-control-off',
+  'authorization-off',
   'static-header',
   'guid-headers',
   'rate-limit',

@@ -13,6 +13,7 @@ import {
   deniedFields,
   guardsOf,
   hasAmbiguousKey,
+  NO_GUARDS,
   type OperationGuards,
   type PatchNode,
   patchTree,
@@ -71,11 +72,13 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
   const guardsFor = (request: ResolvedRequest): OperationGuards => {
     const { document, operation, schema } = request;
     const name = operation?.name?.value ?? '';
-    let byName = guardsByDocument.get(document);
-    if (!byName) guardsByDocument.set(document, (byName = new Map()));
-    let guards = byName.get(name);
-    if (!guards && operation) byName.set(name, (guards = guardsOf(schema, rules, document, operation)));
-    return guards ?? { fields: [] };
+    const byName = guardsByDocument.get(document) ?? new Map<string, OperationGuards>();
+    guardsByDocument.set(document, byName);
+    const known = byName.get(name);
+    if (known || !operation) return known ?? NO_GUARDS;
+    const guards = guardsOf(schema, rules, document, operation);
+    byName.set(name, guards);
+    return guards;
   };
 
   const rightsOf = async (context: GatewayContext, needed: ReadonlySet<string>): Promise<Rights> => {
@@ -92,8 +95,8 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
 
   const variantFor = (request: ResolvedRequest, denied: readonly FieldNode[], indices: string): Variant => {
     const { document, operation, schema } = request;
-    let byKey = variantsByDocument.get(document);
-    if (!byKey) variantsByDocument.set(document, (byKey = new Map()));
+    const byKey = variantsByDocument.get(document) ?? new Map<string, Variant>();
+    variantsByDocument.set(document, byKey);
     const key = `${operation?.name?.value ?? ''}:${indices}`;
     const known = byKey.get(key);
     if (known) return known;
