@@ -134,7 +134,7 @@ describe.each(MOUNTS)('authorization directives on %s', (mount) => {
       });
       expect(refused?.body).toEqual({
         data: { user: null },
-        errors: [unauthorized('user', 'orderHistory', 'paymentReference')],
+        errors: [unauthorized('user', 'orderHistory', '@', 'paymentReference')],
       });
       expect(sent).not.toContain('paymentReference');
     });

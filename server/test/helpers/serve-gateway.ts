@@ -1,5 +1,12 @@
 import { listenFastify } from '@fedgw/adapters/fastify';
-import { createGatewayFromConfig, createLogger, type GatewayPlugin, type Logger, parseConfig } from '@fedgw/gateway';
+import {
+  createGatewayFromConfig,
+  createLogger,
+  type GatewayPlugin,
+  type Logger,
+  type PolicyDecider,
+  parseConfig,
+} from '@fedgw/gateway';
 import { closedPortUrl, SUPERGRAPH_PATH } from '@fedgw/test-support';
 
 export interface ServedGateway {
@@ -14,7 +21,7 @@ export interface ServedGateway {
  */
 export async function serveGateway(
   env: Record<string, string>,
-  options: { logger?: Logger; plugins?: GatewayPlugin[] } = {},
+  options: { logger?: Logger; plugins?: GatewayPlugin[]; policies?: PolicyDecider } = {},
 ): Promise<ServedGateway> {
   const config = parseConfig({
     SUPERGRAPH_PATH,
@@ -24,7 +31,11 @@ export async function serveGateway(
     ...env,
   });
   const logger = options.logger ?? createLogger({ logLevel: 'silent', logPretty: false });
-  const gateway = await createGatewayFromConfig(config, { logger, plugins: options.plugins ?? [] });
+  const gateway = await createGatewayFromConfig(config, {
+    logger,
+    plugins: options.plugins ?? [],
+    ...(options.policies && { policies: options.policies }),
+  });
   await gateway.start();
   const server = await listenFastify(gateway, { port: 0, host: '127.0.0.1' });
   return {

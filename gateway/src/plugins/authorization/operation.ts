@@ -12,7 +12,6 @@ import {
   getNamedType,
   isAbstractType,
   isCompositeType,
-  isInterfaceType,
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -96,9 +95,15 @@ function requirementsOf(
     ...(rules.types.get(parent.name) ?? []),
     ...(rules.types.get(getNamedType(type).name) ?? []),
   ];
+  // A field returning an interface or union is guarded by every type it may return, as Apollo
+  // Router does (one restricted implementation restricts the field).
+  const named = getNamedType(type);
+  if (isAbstractType(named)) {
+    for (const object of schema.getPossibleTypes(named)) found.push(...(rules.types.get(object.name) ?? []));
+  }
   // Through an interface, a field is guarded as strictly as in any type that implements it:
   // otherwise `... on Node { email }` would read what `User.email` guards.
-  if (isInterfaceType(parent) || isAbstractType(parent)) {
+  if (isAbstractType(parent)) {
     for (const object of schema.getPossibleTypes(parent)) {
       found.push(...(rules.fields.get(`${object.name}.${name}`) ?? []), ...(rules.types.get(object.name) ?? []));
     }

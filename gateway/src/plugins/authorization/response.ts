@@ -11,7 +11,7 @@ type Path = readonly (string | number)[];
 /**
  * `data` with each denied key null, nulls propagated (null when they reached the root; `data`
  * itself is never changed) with one error per denied position's query path (list
- * indices left out, so a field denied in every item of a list is one error).
+ * items as `@`, so a field denied in every item of a list is one error).
  */
 export function patchAnswer(
   data: Record<string, unknown>,
@@ -19,7 +19,8 @@ export function patchAnswer(
 ): { data: Record<string, unknown> | null; errors: GraphQLError[] } {
   const errors = new Map<string, GraphQLError>();
   const report = (path: Path) => {
-    const queryPath = path.filter((part) => typeof part === 'string');
+    // As Apollo Router writes them: a list's items as one `@`, so a field refused in every item is one error.
+    const queryPath = path.map((part) => (typeof part === 'number' ? '@' : part));
     const id = queryPath.join('.');
     if (!errors.has(id)) {
       errors.set(

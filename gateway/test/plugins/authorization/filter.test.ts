@@ -30,7 +30,11 @@ type Query {
   node(id: ID!): Node
   search: [SearchResult!]!
   secret: String @authenticated
+  document: Document
 }
+interface Document { id: ID! }
+type Invoice implements Document @authenticated { id: ID! }
+type Note implements Document { id: ID! }
 interface Node { id: ID! }
 type User implements Node {
   id: ID!
@@ -69,6 +73,7 @@ const ROOT = {
   node: ({ id }: { id: string }) => (id.startsWith('p') ? product : user(id)),
   search: [user('u3'), product],
   secret: 'hush',
+  document: { __typename: 'Note', id: 'n1' },
 };
 
 const ANONYMOUS: Rights = { authenticated: false, scopes: new Set(), policies: new Set() };
@@ -142,7 +147,7 @@ describe('@authenticated', () => {
     const result = run('{ users { id email } }', ANONYMOUS);
     // users: [User!]! — an item cannot be null, the list cannot be null, so data is null.
     expect(result.data).toBeNull();
-    expect(result.errors).toEqual(denied(['users', 'email']));
+    expect(result.errors).toEqual(denied(['users', '@', 'email']));
   });
 
   it('an alias keeps its key; the error path names the alias', () => {
@@ -202,7 +207,7 @@ describe('@policy', () => {
     const result = run('{ me { id orders { id total } } }', WITH_SCOPE);
     // total is Int!, orders items Order!, orders [Order!]!, so me (nullable) is null.
     expect(result.data).toEqual({ me: null });
-    expect(result.errors).toEqual(denied(['me', 'orders', 'total']));
+    expect(result.errors).toEqual(denied(['me', 'orders', '@', 'total']));
     expect(result.sent).not.toMatch(/\btotal\b(?!: __typename)/);
   });
 });
@@ -228,7 +233,14 @@ describe('fragments, interfaces and unions', () => {
   it('a union: each member as its own fragment says', () => {
     const result = run('{ search { ... on User { id nickname } ... on Product { name } } }', ANONYMOUS);
     expect(result.data).toEqual({ search: [{ id: 'u3', nickname: null }, { name: 'Lamp' }] });
-    expect(result.errors).toEqual(denied(['search', 'nickname']));
+    expect(result.errors).toEqual(denied(['search', '@', 'nickname']));
+  });
+
+  it('a field returning an interface one of whose types is restricted: filtered, whatever it returns', () => {
+    const result = run('{ document { id } }', ANONYMOUS);
+    expect(result.data).toEqual({ document: null });
+    expect(result.errors).toEqual(denied(['document']));
+    expect(run('{ document { id } }', SIGNED_IN).data).toEqual({ document: { id: 'n1' } });
   });
 
   it('a response key both filtered and used by another field is detected (the request is refused)', () => {
