@@ -3,8 +3,8 @@
 // answer, and the users subgraph (behind a recording proxy) is never asked for the field.
 import { createHash } from 'node:crypto';
 import { type ChaosSubgraph, send, startChaosSubgraph, subgraphUrlEnv } from '@fedgw/test-support';
-import { parse, visit } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fieldNamesIn } from '../support/field-names.js';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 
 const subgraphs = subgraphsForFile();
@@ -87,18 +87,6 @@ const ATTEMPTS: [string, () => ReturnType<typeof post>][] = [
   ],
 ];
 
-function fieldsSentToUsers(): string[] {
-  const fields: string[] = [];
-  for (const { query } of users.requests) {
-    visit(parse(query), {
-      Field(node) {
-        fields.push(node.name.value);
-      },
-    });
-  }
-  return fields;
-}
-
 describe('reading an @authenticated field without a credential', () => {
   it.each(ATTEMPTS)('%s: no value, a coded error, the subgraph never asked for it', async (_name, attempt) => {
     users.resetCounts();
@@ -106,7 +94,7 @@ describe('reading an @authenticated field without a credential', () => {
     expect(result.status).toBe(200);
     expect(result.text).not.toContain('Main Street');
     expect(result.body.errors?.map((error) => error.extensions?.code)).toContain('UNAUTHORIZED_FIELD_OR_TYPE');
-    expect(fieldsSentToUsers()).not.toContain('address');
+    expect(fieldNamesIn(users.requests)).not.toContain('address');
   });
 
   it('a misspelt or re-cased name is a validation error, not a way around', async () => {

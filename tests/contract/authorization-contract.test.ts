@@ -10,9 +10,9 @@ import {
   startChaosSubgraph,
   subgraphUrlEnv,
 } from '@fedgw/test-support';
-import { parse, visit } from 'graphql';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fieldNamesIn } from '../support/field-names.js';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 
 /**
@@ -54,22 +54,11 @@ const unauthorized = (...path: (string | number)[]) => ({
   extensions: { code: 'UNAUTHORIZED_FIELD_OR_TYPE' },
 });
 
-/**
- * The fields (by name, never by response key) of every document the users subgraph received
- * during `action`: a filtered field is sent as `address: __typename`, which asks for no address.
- */
+/** The field names the users subgraph was asked for during `action`. */
 async function sentToUsers(action: () => Promise<unknown>): Promise<string[]> {
   users.resetCounts();
   await action();
-  const fields: string[] = [];
-  for (const { query } of users.requests) {
-    visit(parse(query), {
-      Field(node) {
-        fields.push(node.name.value);
-      },
-    });
-  }
-  return fields;
+  return fieldNamesIn(users.requests);
 }
 
 const env = (extra: Record<string, string> = {}) => ({

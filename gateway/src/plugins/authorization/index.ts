@@ -17,7 +17,6 @@ import {
   type OperationGuards,
   type PatchNode,
   patchTree,
-  policiesNeeded,
   withoutDenied,
 } from './operation.js';
 import { AUTHORIZATION_VALUES, type AuthorizationMode } from './options.js';
@@ -48,6 +47,8 @@ interface Variant {
   readonly tree: ReadonlyMap<string, PatchNode>;
   /** Part of the plan cache key: requests with other rights never share a plan. */
   readonly key: string;
+  /** A response key names a denied field and another one: the answer could not tell them apart. */
+  readonly ambiguous: boolean;
 }
 
 /** Variants kept per operation: each distinct set of denied fields is one. */
@@ -72,8 +73,11 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
   const guardsFor = (request: ResolvedRequest): OperationGuards => {
     const { document, operation, schema } = request;
     const name = operation?.name?.value ?? '';
-    const byName = guardsByDocument.get(document) ?? new Map<string, OperationGuards>();
-    guardsByDocument.set(document, byName);
+    let byName = guardsByDocument.get(document);
+    if (!byName) {
+      byName = new Map<string, OperationGuards>();
+      guardsByDocument.set(document, byName);
+    }
     const known = byName.get(name);
     if (known || !operation) return known ?? NO_GUARDS;
     const guards = guardsOf(schema, rules, document, operation);
@@ -95,8 +99,11 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
 
   const variantFor = (request: ResolvedRequest, denied: readonly FieldNode[], indices: string): Variant => {
     const { document, operation, schema } = request;
-    const byKey = variantsByDocument.get(document) ?? new Map<string, Variant>();
-    variantsByDocument.set(document, byKey);
+    let byKey = variantsByDocument.get(document);
+    if (!byKey) {
+      byKey = new Map<string, Variant>();
+      variantsByDocument.set(document, byKey);
+    }
     const key = `${operation?.name?.value ?? ''}:${indices}`;
     const known = byKey.get(key);
     if (known) return known;
@@ -107,11 +114,13 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
       (definition): definition is OperationDefinitionNode =>
         definition.kind === 'OperationDefinition' && definition.name?.value === name,
     ) as OperationDefinitionNode;
+    const tree = patchTree(schema, document, operation as OperationDefinitionNode, deniedSet);
     const variant: Variant = {
       document: filtered,
       operation: filteredOperation,
-      tree: patchTree(schema, document, operation as OperationDefinitionNode, deniedSet),
+      tree,
       key: `authz:${indices}`,
+      ambiguous: hasAmbiguousKey(tree),
     };
     if (byKey.size < MAX_VARIANTS) byKey.set(key, variant);
     return variant;
@@ -132,7 +141,7 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
           async didResolveOperation(request) {
             const guards = guardsFor(request);
             if (guards.fields.length === 0) return;
-            const rights = await rightsOf(request.contextValue, policiesNeeded(guards));
+            const rights = await rightsOf(request.contextValue, guards.policies);
             const { denied, indices } = deniedFields(guards, rights);
             if (denied.length === 0) return;
             if (mode === 'reject') {
@@ -142,7 +151,7 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
               );
             }
             const variant = variantFor(request, denied, indices);
-            if (hasAmbiguousKey(variant.tree)) {
+            if (variant.ambiguous) {
               throw httpError(
                 ClientErrorCode.UNAUTHORIZED_OPERATION,
                 `${UNAUTHORIZED_MESSAGE}: a response key names both a field this request may not see and another field`,

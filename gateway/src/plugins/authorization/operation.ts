@@ -40,9 +40,11 @@ export interface PatchNode {
 /** What one operation needs, found once per parsed document. */
 export interface OperationGuards {
   readonly fields: readonly GuardedField[];
+  /** The policy names those fields use: what the policy decider is asked about. */
+  readonly policies: ReadonlySet<string>;
 }
 
-export const NO_GUARDS: OperationGuards = { fields: [] };
+export const NO_GUARDS: OperationGuards = { fields: [], policies: new Set() };
 
 function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
   const fragments = new Map<string, FragmentDefinitionNode>();
@@ -131,13 +133,12 @@ export function guardsOf(
     }
     return true;
   });
-  return fields.length === 0 ? NO_GUARDS : { fields };
+  return fields.length === 0 ? NO_GUARDS : { fields, policies: policiesOf(fields) };
 }
 
-/** The policy names any guarded field of the operation uses: what the decider is asked about. */
-export function policiesNeeded(guards: OperationGuards): Set<string> {
+function policiesOf(fields: readonly GuardedField[]): Set<string> {
   const needed = new Set<string>();
-  for (const { requirements } of guards.fields) {
+  for (const { requirements } of fields) {
     for (const requirement of requirements) {
       if (requirement.kind !== 'policy') continue;
       for (const all of requirement.anyOf) for (const policy of all) needed.add(policy);
