@@ -4,6 +4,7 @@
 // `for: SECURITY` removed from those links only; any other security feature is still refused.
 import { type ConstDirectiveNode, type DirectiveNode, Kind, parse, print, visit } from 'graphql';
 import type { GatewayPlugin } from '../contract/index.js';
+import { stringArgument } from './linked-directives.js';
 
 /** The spec URLs (`https://specs.apollo.dev/authenticated/v0.1`) the plugins enforce. */
 export function enforcedFeatures(plugins: readonly GatewayPlugin[]): ReadonlySet<string> {
@@ -17,8 +18,8 @@ export function forApolloGateway(sdl: string, enforced: ReadonlySet<string>): st
   const document = visit(parse(sdl), {
     Directive(node) {
       if (node.name.value !== 'link') return undefined;
-      const url = node.arguments?.find((arg) => arg.name.value === 'url')?.value;
-      if (url?.kind !== Kind.STRING || !enforced.has(url.value)) return undefined;
+      const url = stringArgument(node as ConstDirectiveNode, 'url');
+      if (url === undefined || !enforced.has(url)) return undefined;
       const args = (node.arguments ?? []).filter(
         (arg) => !(arg.name.value === 'for' && arg.value.kind === Kind.ENUM && arg.value.value === 'SECURITY'),
       );
@@ -43,11 +44,8 @@ export function withoutSecurityFeatures(sdl: string): string {
     if (definition.kind !== Kind.SCHEMA_DEFINITION && definition.kind !== Kind.SCHEMA_EXTENSION) continue;
     for (const link of definition.directives ?? []) {
       if (link.name.value !== 'link' || !isSecurityLink(link)) continue;
-      const url = link.arguments?.find((arg) => arg.name.value === 'url')?.value;
-      const as = link.arguments?.find((arg) => arg.name.value === 'as')?.value;
-      if (url?.kind !== Kind.STRING) continue;
-      const name = /\/([A-Za-z]+)\/v\d+\.\d+$/.exec(url.value)?.[1];
-      const prefix = as?.kind === Kind.STRING ? as.value : name;
+      const url = stringArgument(link, 'url');
+      const prefix = stringArgument(link, 'as') ?? (url && /\/([A-Za-z]+)\/v\d+\.\d+$/.exec(url)?.[1]);
       if (prefix) prefixes.push(prefix);
     }
   }

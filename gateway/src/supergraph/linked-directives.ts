@@ -1,6 +1,7 @@
 // Reading directives a supergraph links from a spec (`@link(url:, import:, as:)`): composition
 // keeps them in the supergraph SDL, under the names that link gives them, while the API schema
-// clients see has them stripped. Cost declarations and authorization directives read them here.
+// clients see has them stripped. Cost declarations, authorization directives and the security
+// features the gateway hands @apollo/gateway are read with these.
 import { type ConstDirectiveNode, type ConstValueNode, type DocumentNode, Kind } from 'graphql';
 
 /**
