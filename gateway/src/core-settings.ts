@@ -19,6 +19,8 @@ export interface CoreSettings extends ResilienceSettings {
   readonly subgraphDeduplicate: boolean;
   /** Repeated `_entities` representations in one fetch are sent once (default on; off only to measure it). */
   readonly subgraphDeduplicateRepresentations: boolean;
+  /** Who runs a query plan: `lean` (ours, executor/) or `apollo` (@apollo/gateway's own executeQueryPlan). */
+  readonly queryPlanExecutor: 'lean' | 'apollo';
   readonly bodyLimitBytes: number;
   readonly introspection: boolean;
   readonly landingPage: boolean;

@@ -1,4 +1,4 @@
-import { httpUrl, secret } from '../../settings/values.js';
+import { httpUrl, oneOf, secret, withDefault } from '../../settings/values.js';
 import { SUPERGRAPH_VALUES } from '../../supergraph/options.js';
 
 import type { FieldSpec } from './spec.js';
@@ -40,5 +40,12 @@ export const SUPERGRAPH_FIELDS: readonly FieldSpec[] = [
     meaning: 'a larger answer from `SUPERGRAPH_URL` is abandoned mid-read (only with `SUPERGRAPH_URL`)',
     docDefault: '`50mb`',
     feature: 'supergraph-url',
+  },
+  {
+    key: 'queryPlanExecutor',
+    env: 'QUERY_PLAN_EXECUTOR',
+    parse: withDefault(oneOf(['lean', 'apollo'] as const), 'lean'),
+    meaning:
+      "who runs each query plan: `lean`, the gateway's own executor (compiled result shaping per cached plan), or `apollo`, @apollo/gateway's `executeQueryPlan`. Both answer byte for byte the same. See [Performance](performance.md#the-lean-plan-executor)",
   },
 ];
