@@ -9,6 +9,7 @@ import type { CoreSettings } from './core-settings.js';
 import { ClientErrorCode } from './error-registry.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
 import { withExecuteHooks } from './execute-hooks.js';
+import { withPlanExecutor } from './executor/index.js';
 import { createFormatError } from './format-error.js';
 import { httpError } from './http-error.js';
 import type { Logger } from './logger.js';
@@ -61,6 +62,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
   const retired = new DataSourceRetirement();
   let state: State = 'created';
 
+  const apolloLogger = logger.child({ component: 'apollo-gateway' });
   const gateway = newApolloGateway(
     {
       // A hook, not a string: read when Apollo Server starts, then polled (hot reload calls `update`).
@@ -95,7 +97,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
         dataSources.set(subgraphKey(name), source);
         return source;
       },
-      logger: logger.child({ component: 'apollo-gateway' }),
+      logger: apolloLogger,
       // Reports query-plan cache hits and misses to plugins that observe events (metrics).
       queryPlannerConfig: observedQueryPlannerConfig(plugins, logger),
     },
@@ -104,7 +106,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
 
   const server = new ApolloServer<GatewayContext>({
     // Plugins' aroundExecute (inbound deduplication) run after auth, rate limit and every check, per caller.
-    gateway: withExecuteHooks(gateway, plugins),
+    gateway: withExecuteHooks(withPlanExecutor(gateway, config.queryPlanExecutor, apolloLogger), plugins),
     introspection: config.introspection,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,

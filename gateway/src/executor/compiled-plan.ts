@@ -1,0 +1,56 @@
+import { type Operation, operationFromDocument, type Schema } from '@apollo/federation-internals';
+import type { OperationContext } from '@apollo/gateway/dist/operationContext.js';
+import type { PlanNode, QueryPlan, SubscriptionNode } from '@apollo/query-planner';
+import { GraphQLError, Kind } from 'graphql';
+import { compileShaper, type Shaper } from './shape.js';
+
+/** What the lean executor keeps per cached plan: built on its first run, reused by every later one. */
+export interface CompiledPlan {
+  readonly node: PlanNode | undefined;
+  readonly operation: Operation;
+  readonly shaper: Shaper;
+}
+
+/**
+ * Compiles a plan for the lean path, or returns null when the stock executor must run it:
+ * @defer or subscription nodes, introspection fields, or an operation that federation cannot
+ * build (the stock executor answers that with its own error).
+ */
+export function compilePlan(
+  queryPlan: QueryPlan,
+  operationContext: OperationContext,
+  apiSchema: Schema,
+): CompiledPlan | null {
+  if (queryPlan.node && !supported(queryPlan.node)) return null;
+  let operation: Operation;
+  try {
+    // As executeQueryPlan.js builds it per request: the operation and every fragment, unvalidated.
+    operation = operationFromDocument(
+      apiSchema,
+      { kind: Kind.DOCUMENT, definitions: [operationContext.operation, ...Object.values(operationContext.fragments)] },
+      { validate: false },
+    );
+  } catch (error) {
+    if (error instanceof GraphQLError) return null;
+    throw error;
+  }
+  const shaper = compileShaper(operation);
+  if (!shaper) return null;
+  return { node: queryPlan.node as PlanNode | undefined, operation, shaper };
+}
+
+function supported(node: PlanNode | SubscriptionNode): boolean {
+  switch (node.kind) {
+    case 'Sequence':
+    case 'Parallel':
+      return node.nodes.every(supported);
+    case 'Flatten':
+      return supported(node.node);
+    case 'Fetch':
+      return true;
+    case 'Condition':
+      return (!node.ifClause || supported(node.ifClause)) && (!node.elseClause || supported(node.elseClause));
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { operationFromDocument } from '@apollo/federation-internals';
+import type { ApolloGateway } from '@apollo/gateway';
+import { executeQueryPlan } from '@apollo/gateway/dist/executeQueryPlan.js';
+import { buildOperationContext } from '@apollo/gateway/dist/operationContext.js';
+import {
+  OpenTelemetryAttributeNames,
+  OpenTelemetrySpanNames,
+  operationContextSpanAttributes,
+  recordExceptions,
+  requestContextSpanAttributes,
+  tracer,
+} from '@apollo/gateway/dist/utilities/opentelemetry.js';
+import { prettyFormatQueryPlan, type QueryPlan } from '@apollo/query-planner';
+import { type Span, SpanStatusCode } from '@opentelemetry/api';
+import type { GraphQLError } from 'graphql';
+import type { Logger } from '../logger.js';
+import type { ExecutionResult, Executor, GatewayInternals, RequestContext } from './apollo-internals.js';
+import { readInternals } from './apollo-internals.js';
+import { type CompiledPlan, compilePlan } from './compiled-plan.js';
+import { runPlan } from './plan-result.js';
+
+/**
+ * QUERY_PLAN_EXECUTOR=lean: @apollo/gateway's `executor`, step for step (the same spans,
+ * variable validation, plan store and planner, so the same plans are cached), except that a
+ * plan runs through `runPlan` with its result shaping compiled once per cached plan
+ * (compiled-plan.ts) instead of through `executeQueryPlan`. What the lean path does not
+ * cover goes to `executeQueryPlan` itself, inside the same request: introspection fields,
+ * @defer and subscription plans, and Apollo usage-reporting traces.
+ */
+export function leanExecutor(gateway: ApolloGateway, logger: Logger): Executor {
+  readInternals(gateway, true);
+  // Compiled when a plan is first run; a supergraph update empties the plan store, so its plans go too.
+  const compiled = new WeakMap<QueryPlan, CompiledPlan | null>();
+  return (requestContext) => {
+    const internals = gateway as unknown as GatewayInternals;
+    return tracer.startActiveSpan(
+      OpenTelemetrySpanNames.REQUEST,
+      { attributes: requestContextSpanAttributes(requestContext, internals.config.telemetry) },
+      async (span) => {
+        try {
+          return await execute(internals, requestContext, span, compiled, logger);
+        } catch (error) {
+          recordExceptions(span, [error as Error], internals.config.telemetry);
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  };
+}
+
+async function execute(
+  internals: GatewayInternals,
+  requestContext: RequestContext,
+  span: Span,
+  compiled: WeakMap<QueryPlan, CompiledPlan | null>,
+  logger: Logger,
+): Promise<ExecutionResult> {
+  const { request, document, queryHash } = requestContext;
+  const storeKey = request.operationName
+    ? createHash('sha256').update(queryHash).update(request.operationName).digest('hex')
+    : queryHash;
+  const operationContext = buildOperationContext({
+    schema: internals.schema,
+    operationDocument: document,
+    operationName: request.operationName,
+  });
+  span.setAttributes(operationContextSpanAttributes(operationContext));
+  const validationErrors = internals.validateIncomingRequest(requestContext, operationContext);
+  if (validationErrors.length > 0) {
+    recordExceptions(span, validationErrors, internals.config.telemetry);
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    return { errors: validationErrors };
+  }
+  const queryPlan = await planFor(internals, requestContext, storeKey, logger);
+  const serviceMap = Object.create(null);
+  for (const [name, { dataSource }] of Object.entries(internals.serviceMap)) serviceMap[name] = dataSource;
+
+  let plan = compiled.get(queryPlan);
+  if (plan === undefined) {
+    plan = compilePlan(queryPlan, operationContext, internals.apiSchema);
+    compiled.set(queryPlan, plan);
+  }
+  const captureTraces = !!requestContext.metrics?.captureTraces;
+  const response =
+    plan && !captureTraces
+      ? await runPlan(plan, {
+          serviceMap,
+          requestContext,
+          supergraphSchema: internals.supergraphSchema,
+          telemetry: internals.config.telemetry,
+        })
+      : await executeQueryPlan(
+          queryPlan,
+          serviceMap,
+          requestContext,
+          operationContext,
+          internals.supergraphSchema,
+          internals.apiSchema,
+          internals.config.telemetry,
+        );
+  exposeQueryPlan(internals, requestContext, queryPlan, response, logger);
+  if (response.errors) {
+    recordExceptions(span, response.errors as GraphQLError[], internals.config.telemetry);
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  return response;
+}
+
+/** The stored plan, or a new one (stored, as @apollo/gateway does; a failed store write is only logged). */
+async function planFor(
+  internals: GatewayInternals,
+  requestContext: RequestContext,
+  storeKey: string,
+  logger: Logger,
+): Promise<QueryPlan> {
+  const stored = await internals.queryPlanStore.get(storeKey);
+  if (stored) return stored;
+  const { request, document } = requestContext;
+  const plan = tracer.startActiveSpan(
+    OpenTelemetrySpanNames.PLAN,
+    requestContext.operationName
+      ? { attributes: { [OpenTelemetryAttributeNames.GRAPHQL_OPERATION_NAME]: requestContext.operationName } }
+      : {},
+    (span) => {
+      try {
+        const operation = operationFromDocument(internals.apiSchema, document, {
+          operationName: request.operationName,
+        });
+        return internals.queryPlanner.buildQueryPlan(operation, {
+          recursiveSelectionsLimitDisabled: internals.recursiveSelectionsLimitDisabled,
+          nonLocalSelectionsLimitDisabled: internals.nonLocalSelectionsLimitDisabled,
+        });
+      } catch (error) {
+        recordExceptions(span, [error as Error], internals.config.telemetry);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+  try {
+    await internals.queryPlanStore.set(storeKey, plan);
+  } catch (error) {
+    logger.warn(`Could not store queryPlan${(error as Error)?.message || error}`);
+  }
+  return plan;
+}
+
+/** @apollo/gateway's debug output: the plan in the log (`debug`) or in `extensions` (a header, outside production). */
+function exposeQueryPlan(
+  internals: GatewayInternals,
+  requestContext: RequestContext,
+  queryPlan: QueryPlan,
+  response: ExecutionResult,
+  logger: Logger,
+): void {
+  const { config } = internals;
+  const headers = requestContext.request.http?.headers;
+  const show = config.__exposeQueryPlanExperimental && headers?.get('Apollo-Query-Plan-Experimental');
+  const pretty = queryPlan.node && (config.debug || show) ? prettyFormatQueryPlan(queryPlan) : null;
+  if (config.debug && pretty) logger.debug(pretty);
+  if (!show) return;
+  const format = headers?.has('Apollo-Query-Plan-Experimental-Format')
+    ? headers.get('Apollo-Query-Plan-Experimental-Format')
+    : 'prettified';
+  (response as { extensions?: Record<string, unknown> }).extensions = {
+    __queryPlanExperimental: format === 'prettified' ? pretty || true : format === 'internal' ? queryPlan : true,
+  };
+}

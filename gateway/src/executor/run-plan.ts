@@ -1,0 +1,274 @@
+import { assert, ERRORS, errorCodeDef, type VariableDefinitions } from '@apollo/federation-internals';
+import { applyRewrites, isObjectOfType } from '@apollo/gateway/dist/dataRewrites.js';
+import type { GraphQLDataSource } from '@apollo/gateway/dist/datasources/types.js';
+import { GraphQLDataSourceRequestKind } from '@apollo/gateway/dist/datasources/types.js';
+import { generateHydratedPaths } from '@apollo/gateway/dist/executeQueryPlan.js';
+import { deepMerge } from '@apollo/gateway/dist/utilities/deepMerge.js';
+import {
+  type OpenTelemetryConfig,
+  OpenTelemetrySpanNames,
+  recordExceptions,
+  tracer,
+} from '@apollo/gateway/dist/utilities/opentelemetry.js';
+import {
+  evaluateCondition,
+  type FetchNode,
+  getResponseName,
+  type PlanNode,
+  type QueryPlanSelectionNode,
+} from '@apollo/query-planner';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema, Kind } from 'graphql';
+
+import type { RequestContext } from './apollo-internals.js';
+
+type Path = (string | number)[];
+type Json = Record<string, unknown>;
+
+/** What one plan run reads and collects (@apollo/gateway's ExecutionContext, without trace nodes). */
+export interface PlanRun {
+  readonly serviceMap: Readonly<Record<string, GraphQLDataSource>>;
+  readonly requestContext: RequestContext;
+  readonly supergraphSchema: GraphQLSchema;
+  readonly variableDefinitions: VariableDefinitions;
+  readonly telemetry: OpenTelemetryConfig | undefined;
+  readonly errors: GraphQLError[];
+}
+
+interface Cursor {
+  readonly path: Path;
+  readonly data: unknown;
+  readonly fullResult: Json;
+}
+
+/**
+ * Runs a plan's nodes into `data` as executeQueryPlan.js's `executeNode` does (Sequence,
+ * Parallel, Flatten, Fetch, Condition; the caller sends plans with @defer to the stock
+ * executor), with the same `gateway.fetch` spans, but no Apollo usage-reporting trace nodes:
+ * plans that capture traces also go to the stock executor.
+ */
+export async function runNode(run: PlanRun, node: PlanNode, cursor: Cursor | undefined): Promise<void> {
+  if (!cursor) return;
+  switch (node.kind) {
+    case 'Sequence':
+      for (const child of node.nodes) await runNode(run, child, cursor);
+      return;
+    case 'Parallel':
+      await Promise.all(node.nodes.map((child) => runNode(run, child, cursor)));
+      return;
+    case 'Flatten':
+      await runNode(run, node.node, moveIntoCursor(cursor, node.path));
+      return;
+    case 'Fetch':
+      try {
+        await runFetch(run, node, cursor);
+      } catch (error) {
+        run.errors.push(error as GraphQLError);
+      }
+      return;
+    case 'Condition': {
+      const condition = evaluateCondition(node, run.variableDefinitions, run.requestContext.request.variables);
+      const branch = condition ? node.ifClause : node.elseClause;
+      if (branch) await runNode(run, branch, cursor);
+      return;
+    }
+    case 'Defer':
+      assert(false, '@defer support is not available in the gateway');
+  }
+}
+
+export function rootCursor(data: Json): Cursor {
+  return { path: [], data, fullResult: data };
+}
+
+function runFetch(run: PlanRun, fetch: FetchNode, cursor: Cursor): Promise<void> {
+  const service = run.serviceMap[fetch.serviceName];
+  return tracer.startActiveSpan(
+    OpenTelemetrySpanNames.FETCH,
+    { attributes: { service: fetch.serviceName } },
+    async (span) => {
+      try {
+        if (!service) throw new Error(`Couldn't find service with name "${fetch.serviceName}"`);
+        const entities = Array.isArray(cursor.data)
+          ? (cursor.data as unknown[]).filter((entity) => entity !== null && entity !== undefined)
+          : [cursor.data];
+        if (entities.length < 1) return;
+        const variables = usedVariables(run, fetch);
+        if (!fetch.requires) {
+          const received = await send(run, service, fetch, cursor, variables);
+          if (received) applyRewrites(run.supergraphSchema, fetch.outputRewrites, received);
+          for (const entity of entities) deepMerge(entity, received);
+          return;
+        }
+        await fetchEntities(run, service, fetch, cursor, variables, entities as Json[], fetch.requires);
+      } catch (error) {
+        recordExceptions(span, [error as Error], run.telemetry);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
+async function fetchEntities(
+  run: PlanRun,
+  service: GraphQLDataSource,
+  fetch: FetchNode,
+  cursor: Cursor,
+  variables: Json,
+  entities: Json[],
+  requires: QueryPlanSelectionNode[],
+): Promise<void> {
+  const representations: Json[] = [];
+  const entityOf: number[] = [];
+  entities.forEach((entity, index) => {
+    const representation = selectRepresentation(run.supergraphSchema, entity, requires);
+    if (representation?.__typename) {
+      applyRewrites(run.supergraphSchema, fetch.inputRewrites, representation);
+      representations.push(representation);
+      entityOf.push(index);
+    }
+  });
+  if (representations.length < 1) return;
+  if ('representations' in variables) throw new Error(`Variables cannot contain key "representations"`);
+  const received = await send(run, service, fetch, cursor, { ...variables, representations });
+  if (!received) return;
+  if (!(received._entities && Array.isArray(received._entities))) {
+    throw new Error(`Expected "data._entities" in response to be an array`);
+  }
+  const answers = received._entities as (Json | null)[];
+  if (answers.length !== representations.length) {
+    throw new Error(`Expected "data._entities" to contain ${representations.length} elements`);
+  }
+  // As executeQueryPlan.js: over `entities.length`, though only `representations.length` answers exist.
+  for (let i = 0; i < entities.length; i++) {
+    const answer = answers[i] as Json;
+    const entity = entities[entityOf[i] as number] as Json;
+    if (answer && !answer.__typename) answer.__typename = entity.__typename;
+    applyRewrites(run.supergraphSchema, fetch.outputRewrites, answer);
+    deepMerge(entities[entityOf[i] as number], answer);
+  }
+}
+
+/** The request's variables this fetch uses (those it defines, never inherited properties). */
+function usedVariables(run: PlanRun, fetch: FetchNode): Json {
+  const variables: Json = Object.create(null);
+  if (!fetch.variableUsages) return variables;
+  const provided = run.requestContext.request.variables;
+  for (const name of fetch.variableUsages) {
+    if (provided && Object.hasOwn(provided, name) && typeof provided[name] !== 'undefined') {
+      variables[name] = provided[name];
+    }
+  }
+  return variables;
+}
+
+async function send(
+  run: PlanRun,
+  service: GraphQLDataSource,
+  fetch: FetchNode,
+  cursor: Cursor,
+  variables: Json,
+): Promise<Json | undefined | null> {
+  const response = await service.process({
+    kind: GraphQLDataSourceRequestKind.INCOMING_OPERATION,
+    request: { query: fetch.operation, variables, operationName: fetch.operationName },
+    incomingRequestContext: run.requestContext,
+    context: run.requestContext.context,
+    document: fetch.operationDocumentNode,
+    pathInIncomingRequest: cursor.path,
+  });
+  if (response.errors) {
+    const pathOf = lazyErrorPaths(fetch, cursor);
+    run.errors.push(...response.errors.map((error) => downstreamError(error, fetch.serviceName, pathOf)));
+    if (!response.extensions?.ftv1) {
+      const errorPaths = response.errors.map((error) => ({ subgraph: fetch.serviceName, path: error.path }));
+      const metrics = run.requestContext.metrics as { nonFtv1ErrorPaths?: typeof errorPaths };
+      if (metrics.nonFtv1ErrorPaths) metrics.nonFtv1ErrorPaths.push(...errorPaths);
+      else metrics.nonFtv1ErrorPaths = errorPaths;
+    }
+  }
+  return response.data as Json | undefined | null;
+}
+
+type ErrorPath = GraphQLFormattedError['path'];
+
+function lazyErrorPaths(fetch: FetchNode, cursor: Cursor): (path: ErrorPath) => Path | undefined {
+  let hydrated: Path[] | undefined;
+  return (errorPath) => {
+    if (fetch.requires && typeof errorPath?.[1] === 'number') {
+      if (!hydrated) {
+        hydrated = [];
+        generateHydratedPaths([], cursor.path, cursor.fullResult, hydrated);
+      }
+      return [...(hydrated[errorPath[1]] ?? []), ...errorPath.slice(2)];
+    }
+    return errorPath ? [...cursor.path, ...errorPath.slice()] : undefined;
+  };
+}
+
+function downstreamError(
+  original: GraphQLFormattedError,
+  serviceName: string,
+  pathOf: (path: ErrorPath) => Path | undefined,
+): GraphQLError {
+  const message = original.message || `Error while fetching subquery from service "${serviceName}"`;
+  const { extensions } = original;
+  const options = {
+    originalError: original as Error,
+    path: pathOf(original.path),
+    extensions: { ...extensions, serviceName },
+  };
+  const codeDef = errorCodeDef(original);
+  if (!codeDef && extensions?.code) return new GraphQLError(message, options);
+  return (codeDef ?? ERRORS.DOWNSTREAM_SERVICE_ERROR).err(message, options);
+}
+
+/** executeQueryPlan.js's `executeSelectionSet`: an entity's representation, or null when a key field is missing. */
+function selectRepresentation(
+  schema: GraphQLSchema,
+  source: Json | null,
+  selections: readonly QueryPlanSelectionNode[],
+): Json | null {
+  if (source === null) return null;
+  const result: Json = Object.create(null);
+  for (const selection of selections) {
+    if (selection.kind === Kind.FIELD) {
+      const responseName = getResponseName(selection);
+      const nested = selection.selections;
+      const value = source[responseName];
+      if (!Object.hasOwn(source, responseName) || typeof value === 'undefined') return null;
+      if (Array.isArray(value)) {
+        result[responseName] = value.map((item) => (nested ? selectRepresentation(schema, item, nested) : item));
+      } else if (nested) {
+        result[responseName] = selectRepresentation(schema, value as Json | null, nested);
+      } else {
+        result[responseName] = value;
+      }
+    } else {
+      if (!selection.typeCondition || !source) continue;
+      if (isObjectOfType(schema, source, selection.typeCondition)) {
+        deepMerge(result, selectRepresentation(schema, source, selection.selections));
+      }
+    }
+  }
+  return result;
+}
+
+function moveIntoCursor(cursor: Cursor, pathInCursor: Path): Cursor | undefined {
+  const data = flattenResultsAtPath(cursor.data, pathInCursor);
+  return data ? { path: cursor.path.concat(pathInCursor), data, fullResult: cursor.fullResult } : undefined;
+}
+
+function flattenResultsAtPath(value: unknown, path: Path): unknown {
+  if (path.length === 0) return value;
+  if (value === undefined || value === null) return value;
+  const [current, ...rest] = path;
+  if (current === '@') return (value as unknown[]).flatMap((element) => flattenResultsAtPath(element, rest));
+  assert(typeof current === 'string', () => `Unexpected ${typeof current} found in path`);
+  assert(!Array.isArray(value), () => `Unexpected array in result for path element ${current}`);
+  const object = value as Json;
+  return flattenResultsAtPath(Object.hasOwn(object, current) ? object[current] : undefined, rest);
+}

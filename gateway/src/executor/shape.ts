@@ -1,0 +1,346 @@
+import {
+  assert,
+  type CompositeType,
+  ERRORS,
+  isCompositeType,
+  isObjectType,
+  isSubtype,
+  type NamedType,
+  type Operation,
+  type Schema,
+  type SelectionSet,
+  type Type,
+} from '@apollo/federation-internals';
+import type { GraphQLError } from 'graphql';
+import { type IfArgument, ifArgumentsOf, shouldSkip } from './conditions.js';
+import { type LeafCheck, leafCheck } from './leaf-check.js';
+
+/**
+ * Result shaping compiled once per cached plan: the same walk as @apollo/gateway's
+ * `computeResponse` (resultShaping.js: same order of writes, same null propagation, same
+ * errors and assertion messages, so answers are byte-identical), with every per-request
+ * schema question answered at compile time: the operation's selections and their
+ * @skip/@include arguments, each field's type shape and leaf check, each fragment's type
+ * condition (memoized per runtime type). The stock executor re-derives all of it, and
+ * rebuilds the operation from the document, for every request.
+ */
+export interface Shaper {
+  /** `{ data, errors }`: what `computeResponse` returns for the merged subgraph answers. */
+  shape(input: Record<string, unknown>, variables: Record<string, unknown> | undefined): Shaped;
+}
+
+export interface Shaped {
+  readonly data: Record<string, unknown> | null;
+  readonly errors: GraphQLError[];
+}
+
+/** A field's type, unwrapped once: `[Review!]!` is nonNull(list(nonNull(composite))). */
+type TypeShape =
+  | { readonly kind: 'nonNull'; readonly ofType: TypeShape; readonly ofTypeName: string }
+  | { readonly kind: 'list'; readonly ofType: TypeShape; readonly name: string }
+  | { readonly kind: 'composite'; readonly type: CompositeType; readonly name: string }
+  | { readonly kind: 'leaf'; readonly check: LeafCheck; readonly name: string };
+
+interface FieldStep {
+  readonly kind: 'field';
+  readonly skip: IfArgument | undefined;
+  readonly include: IfArgument | undefined;
+  readonly responseName: string;
+  readonly isTypename: boolean;
+  readonly type: TypeShape;
+  readonly selections: readonly Step[] | undefined;
+}
+
+interface FragmentStep {
+  readonly kind: 'fragment';
+  readonly skip: IfArgument | undefined;
+  readonly include: IfArgument | undefined;
+  readonly typeCondition: CompositeType | undefined;
+  /** isSubtype(typeCondition, runtime type), per runtime type seen. */
+  readonly applies: Map<NamedType, boolean>;
+  readonly selections: readonly Step[];
+}
+
+type Step = FieldStep | FragmentStep;
+
+const NULL_BUBBLE_UP = 1;
+const OK = 0;
+const TYPENAME = '__typename';
+
+/** Flags the last `updateOutputValue` call left (its `isInvalid` / `hasErrors`), read right after it returns. */
+interface Walk {
+  readonly schema: Schema;
+  readonly variables: Record<string, unknown>;
+  readonly errors: GraphQLError[];
+  invalid: boolean;
+  hasErrors: boolean;
+}
+
+/**
+ * Compiles `operation` (built with `operationFromDocument` from the plan's document, as the
+ * stock executor does). Returns undefined when the operation selects introspection fields
+ * (`__schema`, `__type`): those answers come from the stock executor.
+ */
+export function compileShaper(operation: Operation): Shaper | undefined {
+  const schema = operation.schema();
+  const compiled = new Map<SelectionSet, readonly Step[]>();
+  let introspection = false;
+
+  const compileType = (type: Type): TypeShape => {
+    switch (type.kind) {
+      case 'NonNullType':
+        return { kind: 'nonNull', ofType: compileType(type.ofType), ofTypeName: String(type.ofType) };
+      case 'ListType':
+        return { kind: 'list', ofType: compileType(type.ofType), name: String(type) };
+      case 'ScalarType':
+      case 'EnumType':
+        return { kind: 'leaf', check: leafCheck(schema, type), name: String(type) };
+      default:
+        return { kind: 'composite', type: type as CompositeType, name: String(type) };
+    }
+  };
+
+  const compileSet = (selectionSet: SelectionSet): readonly Step[] => {
+    const known = compiled.get(selectionSet);
+    if (known) return known;
+    const steps: Step[] = [];
+    for (const selection of selectionSet.selections()) {
+      const { skip, include } = ifArgumentsOf(selection.element, schema);
+      if (selection.kind === 'FieldSelection') {
+        const field = selection.element;
+        if (field.definition.isSchemaIntrospectionField()) introspection = true;
+        steps.push({
+          kind: 'field',
+          skip,
+          include,
+          responseName: field.responseName(),
+          isTypename: field.name === TYPENAME,
+          type: compileType(field.definition.type as Type),
+          selections: selection.selectionSet ? compileSet(selection.selectionSet) : undefined,
+        });
+      } else {
+        steps.push({
+          kind: 'fragment',
+          skip,
+          include,
+          typeCondition: selection.element.typeCondition,
+          applies: new Map(),
+          selections: compileSet(selection.selectionSet),
+        });
+      }
+    }
+    compiled.set(selectionSet, steps);
+    return steps;
+  };
+
+  const root = compileSet(operation.selectionSet);
+  if (introspection) return undefined;
+  const rootType = schema.schemaDefinition.rootType(operation.rootKind) as CompositeType;
+  const defaulted = operation.collectDefaultedVariableValues();
+
+  return {
+    shape(input, variables) {
+      const walk: Walk = {
+        schema,
+        variables: { __proto__: null, ...defaulted, ...variables },
+        errors: [],
+        invalid: false,
+        hasErrors: false,
+      };
+      const data: Record<string, unknown> = Object.create(null);
+      const result = applySelections(walk, input, root, data, [], rootType);
+      return { data: result === NULL_BUBBLE_UP ? null : data, errors: walk.errors };
+    },
+  };
+}
+
+function applySelections(
+  walk: Walk,
+  input: Record<string, unknown>,
+  steps: readonly Step[],
+  output: Record<string, unknown>,
+  path: (string | number)[],
+  parentType: CompositeType,
+): number {
+  for (const step of steps) {
+    if (shouldSkip(step.skip, step.include, walk.variables)) continue;
+    if (step.kind === 'field') {
+      const { responseName } = step;
+      const outputValue = output[responseName];
+      let inputValue = Object.hasOwn(input, responseName) ? (input[responseName] ?? null) : null;
+      if (step.isTypename) {
+        if (outputValue === undefined) {
+          if (inputValue === null && responseName !== TYPENAME) inputValue = input[TYPENAME] ?? null;
+          const type =
+            inputValue !== null && typeof inputValue === 'string'
+              ? (walk.schema.type(inputValue) ?? parentType)
+              : parentType;
+          if (!isObjectType(type)) return NULL_BUBBLE_UP;
+          output[responseName] = type.name;
+        }
+        continue;
+      }
+      path.push(responseName);
+      const updated = updateOutputValue(walk, outputValue, step.type, inputValue, step.selections, path, parentType);
+      output[responseName] = updated;
+      path.pop();
+      if (walk.invalid) return NULL_BUBBLE_UP;
+    } else {
+      const typename = input[TYPENAME];
+      assert(!typename || typeof typename === 'string', () => `Got unexpected value for __typename: ${typename}`);
+      if (typeConditionApplies(walk.schema, step, typename as string | undefined, parentType)) {
+        const result = applySelections(walk, input, step.selections, output, path, step.typeCondition ?? parentType);
+        if (result === NULL_BUBBLE_UP) return NULL_BUBBLE_UP;
+      }
+    }
+  }
+  return OK;
+}
+
+function typeConditionApplies(
+  schema: Schema,
+  step: FragmentStep,
+  typename: string | undefined,
+  parentType: CompositeType,
+): boolean {
+  const { typeCondition } = step;
+  if (!typeCondition) return true;
+  const runtime = typename ? schema.type(typename) : parentType;
+  if (!runtime) return false;
+  let applies = step.applies.get(runtime);
+  if (applies === undefined) {
+    applies = isSubtype(typeCondition, runtime);
+    step.applies.set(runtime, applies);
+  }
+  return applies;
+}
+
+function describeLast(path: readonly (string | number)[], currentType: string, parentType: CompositeType): string {
+  const element = path[path.length - 1];
+  assert(element !== undefined, 'Should not have been called on an empty path');
+  return typeof element === 'string'
+    ? `field ${parentType}.${element}`
+    : `array element of type ${currentType} at index ${element}`;
+}
+
+/** resultShaping.js's `updateOutputValue`; its `{ isInvalid, hasErrors }` are left in `walk`. */
+function updateOutputValue(
+  walk: Walk,
+  outputValue: unknown,
+  type: TypeShape,
+  inputValue: unknown,
+  selections: readonly Step[] | undefined,
+  path: (string | number)[],
+  parentType: CompositeType,
+): unknown {
+  walk.invalid = false;
+  walk.hasErrors = false;
+  assert(inputValue !== undefined, 'Should not pass undefined for `inputValue` to this method');
+  if (outputValue === null || (outputValue !== undefined && !selections)) return outputValue;
+  if (type.kind === 'nonNull') {
+    const updated = updateOutputValue(walk, outputValue, type.ofType, inputValue, selections, path, parentType);
+    if (updated === null) {
+      if (!walk.hasErrors) {
+        walk.errors.push(
+          ERRORS.INVALID_GRAPHQL.err(
+            `Cannot return null for non-nullable ${describeLast(path, type.ofTypeName, parentType)}.`,
+            { path: Array.from(path) },
+          ),
+        );
+      }
+      walk.invalid = true;
+      walk.hasErrors = true;
+      return updated;
+    }
+    walk.invalid = false;
+    walk.hasErrors = false;
+    return updated;
+  }
+  if (inputValue === null) return null;
+  if (type.kind === 'list') {
+    assert(
+      Array.isArray(inputValue),
+      () => `Invalid non-list value ${inputValue} returned by subgraph for list type ${type.name}`,
+    );
+    assert(
+      outputValue === undefined || Array.isArray(outputValue),
+      () => `Invalid non-list value ${outputValue} returned by subgraph for list type ${type.name}`,
+    );
+    const outputList = outputValue === undefined ? new Array(inputValue.length).fill(undefined) : outputValue;
+    assert(
+      inputValue.length === outputList.length,
+      () => `[${inputValue}].length (${inputValue.length}) !== [${outputList}].length (${outputList.length})`,
+    );
+    let nullify = false;
+    let hasErrors = false;
+    const updated = new Array(outputList.length);
+    for (let index = 0; index < outputList.length; index++) {
+      path.push(index);
+      updated[index] = updateOutputValue(
+        walk,
+        outputList[index],
+        type.ofType,
+        inputValue[index],
+        selections,
+        path,
+        parentType,
+      );
+      path.pop();
+      nullify ||= walk.invalid;
+      hasErrors ||= walk.hasErrors;
+    }
+    walk.invalid = false;
+    walk.hasErrors = hasErrors;
+    return nullify ? null : updated;
+  }
+  if (type.kind === 'composite') {
+    assert(selections, () => `Invalid empty selection set for composite type ${type.name}`);
+    assert(
+      typeof inputValue === 'object',
+      () => `Invalid non-object value ${inputValue} returned by subgraph for composite type ${type.name}`,
+    );
+    assert(
+      outputValue === undefined || typeof outputValue === 'object',
+      () => `Invalid non-object value ${inputValue} returned by subgraph for composite type ${type.name}`,
+    );
+    const object = inputValue as Record<string, unknown>;
+    const inputTypename = object[TYPENAME];
+    assert(
+      inputTypename === undefined || typeof inputTypename === 'string',
+      () => `Invalid non-string value ${inputTypename} for __typename at ${path}`,
+    );
+    let objectType = type.type;
+    if (inputTypename) {
+      const named = walk.schema.type(inputTypename);
+      if (!named || !isCompositeType(named)) {
+        walk.errors.push(
+          ERRORS.INVALID_GRAPHQL.err(
+            `Invalid __typename found for object at ${describeLast(path, type.name, parentType)}.`,
+            { path: Array.from(path) },
+          ),
+        );
+        walk.invalid = false;
+        walk.hasErrors = true;
+        return null;
+      }
+      objectType = named;
+    }
+    const output = (outputValue ?? Object.create(null)) as Record<string, unknown>;
+    const result = applySelections(walk, object, selections, output, path, objectType);
+    walk.invalid = false;
+    walk.hasErrors = result === NULL_BUBBLE_UP;
+    return walk.hasErrors ? null : output;
+  }
+  assert(outputValue === undefined, () => `Excepted output to be undefined but got ${type.name} for type ${type.name}`);
+  const valid = type.check(inputValue);
+  if (!valid) {
+    walk.errors.push(
+      ERRORS.INVALID_GRAPHQL.err(`Invalid value found for ${describeLast(path, type.name, parentType)}.`, {
+        path: Array.from(path),
+      }),
+    );
+  }
+  walk.invalid = false;
+  walk.hasErrors = !valid;
+  return valid ? inputValue : null;
+}
