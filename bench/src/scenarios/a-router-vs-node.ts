@@ -2,7 +2,7 @@ import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY } from '../load/queries.js';
 import type { PlanContext, ScenarioPlan } from '../run/plan.js';
 import { externalsIn, makeRow, primaryMount, runsSetup } from '../run/plan.js';
 import { ROUTER } from '../targets/targets.js';
-import { dedupVariant } from './dedup-rows.js';
+import { apolloExecutorVariant, dedupVariant } from './dedup-rows.js';
 
 /**
  * Seed §A: every target (externals declared `none`), both queries, 100 connections; memory after
@@ -25,7 +25,8 @@ export function planA(context: PlanContext): ScenarioPlan {
       `per request, ${context.connections} closed-loop connections (autocannon), ${context.closedSec} s measured ` +
       `after ${context.warmupSec} s warm-up per row. Peak RSS is each row's own (VmHWM reset when its window ` +
       `starts); one process serves both queries, so the ComplexQuery row's starts from what the first row left. ` +
-      `"· dedup" rows: the Router with traffic_shaping.all.deduplicate_query, the first mount with ` +
+      `"· apollo executor" rows: the first mount with QUERY_PLAN_EXECUTOR=apollo (@apollo/gateway's own ` +
+      `executeQueryPlan instead of the lean executor). "· dedup" rows: the Router with traffic_shaping.all.deduplicate_query, the first mount with ` +
       `SUBGRAPH_DEDUPLICATE and INBOUND_DEDUPLICATE.`,
     kind: 'closed-loop',
     rows: [
@@ -34,6 +35,20 @@ export function planA(context: PlanContext): ScenarioPlan {
           makeRow(context, { target, setup: context.setups.none, variant: query.name, query, load }),
         ),
       ),
+      // The first mount on @apollo/gateway's executor: what the lean executor saves, in the same run.
+      ...[primaryMount(context), ...externalsIn(context, ['apollo-executor'])]
+        .filter((target) => target !== undefined)
+        .flatMap((target) =>
+          [GET_USER_WITH_PRODUCTS_QUERY, COMPLEX].map((query) =>
+            makeRow(context, {
+              target,
+              setup: context.setups['apollo-executor'],
+              variant: apolloExecutorVariant(query.name),
+              query,
+              load,
+            }),
+          ),
+        ),
       ...dedupTargets.flatMap((target) =>
         [GET_USER_WITH_PRODUCTS_QUERY, COMPLEX].map((query) =>
           makeRow(context, { target, setup: context.setups.dedup, variant: dedupVariant(query.name), query, load }),

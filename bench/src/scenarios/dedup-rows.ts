@@ -9,3 +9,8 @@ export const OUR_DEDUP_VARIANTS = [
 export function dedupVariant(query: string): string {
   return `${query} · dedup`;
 }
+
+/** The variant name of a row on @apollo/gateway's own executor (QUERY_PLAN_EXECUTOR=apollo). */
+export function apolloExecutorVariant(query: string): string {
+  return `${query} · apollo executor`;
+}

@@ -2,7 +2,7 @@ import { DASHBOARD, DASHBOARD_ANSWER_BYTES } from '../load/queries.js';
 import type { PlanContext, RowPlan, ScenarioPlan } from '../run/plan.js';
 import { externalsIn, makeRow, primaryMount, runsSetup } from '../run/plan.js';
 import { ROUTER } from '../targets/targets.js';
-import { dedupVariant, OUR_DEDUP_VARIANTS } from './dedup-rows.js';
+import { apolloExecutorVariant, dedupVariant, OUR_DEDUP_VARIANTS } from './dedup-rows.js';
 
 /**
  * §F (ours, not the seed's): one large answer full of repeated entities, the same operation
@@ -23,6 +23,18 @@ export function planF(context: PlanContext): ScenarioPlan {
     ...plain.map((target) =>
       makeRow(context, { target, setup: context.setups.none, variant: DASHBOARD.name, query: DASHBOARD, load }),
     ),
+    // Our first mount on @apollo/gateway's executor: what the lean executor saves on a large answer.
+    ...[primaryMount(context), ...externalsIn(context, ['apollo-executor'])]
+      .filter((target) => target !== undefined)
+      .map((target) =>
+        makeRow(context, {
+          target,
+          setup: context.setups['apollo-executor'],
+          variant: apolloExecutorVariant(DASHBOARD.name),
+          query: DASHBOARD,
+          load,
+        }),
+      ),
     // Our first mount with each dedup alone: representations off, then one of the two in-flight kinds.
     ...OUR_DEDUP_VARIANTS.flatMap(({ setup, words }) =>
       [primaryMount(context), ...externalsIn(context, [setup])]
@@ -56,7 +68,8 @@ export function planF(context: PlanContext): ScenarioPlan {
       `each author and that author's other reviews with their products: five subgraph fetches), whose answer ` +
       `is ${kb} KB of JSON in which authors and products repeat; ${context.connections} closed-loop ` +
       `connections, ${context.closedSec} s after ${context.warmupSec} s warm-up. Each target as it ships ` +
-      `(ours deduplicates repeated representations in each fetch by default); our first mount with each of its ` +
+      `(ours deduplicates repeated representations in each fetch by default); our first mount on ` +
+      `@apollo/gateway's executor ("· apollo executor": QUERY_PLAN_EXECUTOR=apollo) and with each of its ` +
       `dedups alone ("· no dedup": SUBGRAPH_DEDUPLICATE_REPRESENTATIONS=false; "· subgraph dedup": ` +
       `SUBGRAPH_DEDUPLICATE; "· inbound dedup": INBOUND_DEDUPLICATE); ` +
       `then with its own dedup ("· dedup"): the Router with traffic_shaping.all.deduplicate_query, our ` +

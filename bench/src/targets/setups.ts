@@ -58,6 +58,7 @@ export type SetupKey =
   | 'none'
   | 'demand-control-off'
   | 'authorization-off'
+  | 'apollo-executor'
   | 'static-header'
   | 'guid-headers'
   | 'jwt-client-awareness'
@@ -147,6 +148,13 @@ export async function createSetups(): Promise<Setups> {
     'authorization-off': setup('authorization-off', {
       gatewayEnv: () => ({ SUPERGRAPH_PATH: peerSupergraph(repoPath('supergraph.graphql')) }),
       router: { skip: 'compares our own authorization on and off' },
+      headers: {},
+    }),
+    // The lean plan executor is the default (`none` above); this row runs @apollo/gateway's own
+    // executeQueryPlan on the same gateway, so the pair shows what the lean executor saves.
+    'apollo-executor': setup('apollo-executor', {
+      gatewayEnv: () => ({ QUERY_PLAN_EXECUTOR: 'apollo' }),
+      router: { skip: NOT_OURS },
       headers: {},
     }),
     'static-header': setup('static-header', {

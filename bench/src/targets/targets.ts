@@ -36,6 +36,7 @@ export const EXTERNAL_SETUPS: readonly SetupKey[] = [
   'none',
   'demand-control-off',
   'authorization-off',
+  'apollo-executor',
   'static-header',
   'guid-headers',
   'rate-limit',
