@@ -15,3 +15,4 @@ export { closedPortUrl, freePort } from './ports.js';
 export { killAllGroups, spawnInGroup } from './process-group.js';
 export * from './processes.js';
 export { startRedis, type TestRedis } from './redis.js';
+export { seededRandom } from './seeded-random.js';
