@@ -80,7 +80,8 @@ const OPERATIONS: readonly { query: string; variables: Record<string, unknown>[]
     variables: [{ s: true }, { s: false }, {}],
   },
   {
-    query: '{ a: me { id ...U } b: me { name } } fragment U on Node { id ... on User { role friends { ...V } } } fragment V on User { id name best { name } }',
+    query:
+      '{ a: me { id ...U } b: me { name } } fragment U on Node { id ... on User { role friends { ...V } } } fragment V on User { id name best { name } }',
     variables: [{}],
   },
 ];
