@@ -18,6 +18,7 @@ import { resilienceFor } from './resilience/config.js';
 import { SubgraphDataSource } from './subgraph-fetch/data-source.js';
 import { subgraphKey } from './subgraph-overrides.js';
 import { supergraphHook } from './supergraph/hot-reload.js';
+import { stringifyResult } from './serialize/shared-answer.js';
 import { DataSourceRetirement } from './supergraph/retire.js';
 import type { SupergraphSource } from './supergraph/source.js';
 
@@ -118,6 +119,8 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     // main.ts owns SIGTERM/SIGINT, so the HTTP server closes before Apollo Server stops.
     stopOnTerminationSignals: false,
     formatError: createFormatError(config.maskErrors),
+    // A deduplicated answer's data is serialized once for all its callers (serialize/shared-answer.ts).
+    stringifyResult,
     logger: logger.child({ component: 'apollo-server' }),
     plugins: [
       config.landingPage

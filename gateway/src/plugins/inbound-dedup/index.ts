@@ -8,6 +8,7 @@ import type {
 import { shareableHeaders } from '../../dedup/shareable-headers.js';
 import { emitEvent } from '../../events.js';
 import type { Logger } from '../../logger.js';
+import { markShared } from '../../serialize/shared-answer.js';
 import { deduplicationKey } from './key.js';
 
 export interface InboundDeduplicationOptions {
@@ -77,6 +78,8 @@ class InboundDeduplication {
       );
       // A failed execution rejects here too: every caller gets the error.
       const result = await running.result;
+      // Its data goes to the leader and every joined caller unchanged: one serialization for all.
+      markShared(result.data);
       this.#adopt(running, context);
       return copy(result);
     }
