@@ -11,7 +11,7 @@ import {
 import { buildSchema } from 'graphql';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateOperation, seededRandom } from './generate-operation.js';
+import { generateOperation, seededRandom } from '../support/generate-operation.js';
 
 /**
  * Property: on the project's data, the gateway's cost estimate is never below what the
