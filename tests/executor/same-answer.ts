@@ -35,7 +35,11 @@ export function differenceBetween(
   if (!left.equals(right)) {
     let at = 0;
     while (at < left.length && at < right.length && left[at] === right[at]) at++;
-    const window = (body: Buffer) => body.subarray(Math.max(0, at - 80), at + 80).toString('utf8');
+    const window = (body: Buffer) =>
+      body
+        .subarray(Math.max(0, at - 80), at + 80)
+        .toString('utf8')
+        .replace(/\n/g, '\\n');
     lines.push(
       `body: first different byte at ${at} (${a} ${left.length} bytes, ${b} ${right.length} bytes)` +
         `${jsonPathNote(left, right)}\n  ${a}: …${window(left)}…\n  ${b}: …${window(right)}…`,
