@@ -157,8 +157,7 @@ describe('the executors answer the same when a subgraph answers wrongly', () => 
     rewriting.users.rewrite(fault.users);
     rewriting.products.rewrite(fault.products);
     await chaos.setMode(fault.reviews ?? 'pass');
-    const payload = { query: fault.query, ...(fault.variables && { variables: fault.variables }) };
-    const answer = await expectSameAnswer(pair, fault.name, payload, fault.signedIn ? fullRights : {});
+    const answer = await expectSameAnswer(pair, fault.name, { query: fault.query }, fault.signedIn ? fullRights : {});
     // A rewrite that never applied would leave two healthy answers to compare.
     if (fault.users) expect(rewriting.users.rewritten, 'users answers rewritten').toBeGreaterThan(0);
     if (fault.products) expect(rewriting.products.rewritten, 'products answers rewritten').toBeGreaterThan(0);

@@ -10,7 +10,6 @@ import type { Rewrite, SubgraphAnswer, SubgraphRequest } from './rewriting-subgr
 export interface FaultCase {
   readonly name: string;
   readonly query: string;
-  readonly variables?: Record<string, unknown>;
   /** Sent with the full-rights token (a mutation needs a signed-in caller). */
   readonly signedIn?: boolean;
   readonly products?: Rewrite;
