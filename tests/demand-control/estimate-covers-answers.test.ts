@@ -9,9 +9,9 @@ import {
   subgraphUrlEnv,
 } from '@fedgw/test-support';
 import { buildSchema } from 'graphql';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateOperation, seededRandom } from './generate-operation.js';
+import { generateOperation, seededRandom } from '../support/generate-operation.js';
+import { FULL_RIGHTS_ENV, fullRightsHeaders, GENEROUS_LIMITS } from '../support/unrestricted-caller.js';
 
 /**
  * Property: on the project's data, the gateway's cost estimate is never below what the
@@ -26,7 +26,6 @@ import { generateOperation, seededRandom } from './generate-operation.js';
 const SEED = Number(process.env.COST_PROPERTY_SEED ?? 20_261_125);
 const RUNS = Number(process.env.COST_PROPERTY_RUNS ?? 200);
 const SDL = readFileSync(SUPERGRAPH_PATH, 'utf8');
-const LIMITS = { MAX_DEPTH: '50', MAX_ALIASES: '1000', MAX_ROOT_FIELDS: '1000', MAX_TOKENS: '100000' };
 
 /** Objects in an answer: each costs 1 in the estimate; scalars (and `__typename`) cost 0. */
 function objectsIn(value: unknown): number {
@@ -35,12 +34,6 @@ function objectsIn(value: unknown): number {
   return 1 + Object.values(value).reduce((sum: number, item) => sum + objectsIn(item), 0);
 }
 
-const FULL_RIGHTS_ENV = {
-  GATEWAY_PLUGINS: 'jwt',
-  JWT_SECRET: 'estimate-test-secret-long-enough-0123456789',
-  JWT_ALGORITHMS: 'HS256',
-  AUTHORIZATION_POLICIES: 'support:role=support',
-};
 let fullRights: Record<string, string> = {};
 let subgraphs: Record<'users' | 'products' | 'reviews', RunningSubgraph>;
 let estimating: RunningGateway;
@@ -48,23 +41,15 @@ let answering: RunningGateway;
 beforeAll(async () => {
   subgraphs = await startSubgraphs();
   [estimating, answering] = await Promise.all([
-    startGateway('fastify', { ...subgraphUrlEnv(subgraphs), ...LIMITS, MAX_COST: '1' }),
+    startGateway('fastify', { ...subgraphUrlEnv(subgraphs), ...GENEROUS_LIMITS, MAX_COST: '1' }),
     startGateway('fastify', {
       ...subgraphUrlEnv(subgraphs),
-      ...LIMITS,
-      MAX_COST: '1000000000',
-      MAX_RESPONSE_BYTES: '256mb',
+      ...GENEROUS_LIMITS,
       // A caller with every right, so the answer holds every field the operation selects.
       ...FULL_RIGHTS_ENV,
     }),
   ]);
-  fullRights = {
-    authorization: `Bearer ${await new SignJWT({ scope: 'orders:read', role: 'support' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject('user-1')
-      .setExpirationTime('10m')
-      .sign(new TextEncoder().encode(FULL_RIGHTS_ENV.JWT_SECRET))}`,
-  };
+  fullRights = await fullRightsHeaders();
 });
 afterAll(async () => {
   await Promise.all([estimating?.stop(), answering?.stop()]);

@@ -1,4 +1,12 @@
-import { type GraphQLField, type GraphQLObjectType, type GraphQLSchema, getNamedType, isObjectType } from 'graphql';
+import {
+  type GraphQLField,
+  type GraphQLInputObjectType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  getNamedType,
+  isInputObjectType,
+  isObjectType,
+} from 'graphql';
 
 /** mulberry32: the same seed gives the same operations, so a failure reproduces. */
 export function seededRandom(seed: number): () => number {
@@ -25,17 +33,28 @@ const IDS: Record<string, [string, number]> = {
   product: ['product-', 500],
   review: ['review-', 5000],
 };
+/**
+ * Values for an input object's scalar fields. Ints reach past 1..5 and strings include a blank
+ * one, so some mutations are refused by the subgraph's validation and answer an error instead.
+ */
+const INPUT_INTS = [0, 1, 2, 3, 4, 5, 6];
+const INPUT_STRINGS = ['Works as described.', '  padded  ', 'Ünïcödé ✓ 🚀', ' '];
 /** Deep enough for three nested lists (topProducts → reviews → author → reviews → …). */
 const MAX_DEPTH = 5;
 
 /**
- * A random valid operation on `schema`'s query type: random subsets of each type's fields,
+ * A random valid operation on `schema`'s query type (or its mutation type: input objects are
+ * filled from the same id ranges): random subsets of each type's fields,
  * list sizes as literals, variables sent, variable defaults, schema defaults or null,
  * selections wrapped in named or inline fragments, aliased copies, and @include/@skip
  * decided by literals, variables or their defaults.
  */
-export function generateOperation(schema: GraphQLSchema, random: () => number): GeneratedOperation {
-  return new Generator(random).operation(schema);
+export function generateOperation(
+  schema: GraphQLSchema,
+  random: () => number,
+  kind: 'query' | 'mutation' = 'query',
+): GeneratedOperation {
+  return new Generator(random).operation(schema, kind);
 }
 
 class Generator {
@@ -46,13 +65,13 @@ class Generator {
 
   constructor(private readonly random: () => number) {}
 
-  operation(schema: GraphQLSchema): GeneratedOperation {
-    const query = schema.getQueryType();
-    if (!query) throw new Error('the schema has no query type');
-    const selection = this.#selection(query, 0);
+  operation(schema: GraphQLSchema, kind: 'query' | 'mutation'): GeneratedOperation {
+    const root = kind === 'query' ? schema.getQueryType() : schema.getMutationType();
+    if (!root) throw new Error(`the schema has no ${kind} type`);
+    const selection = this.#selection(root, 0);
     const variables = this.#definitions.length > 0 ? `(${this.#definitions.join(', ')})` : '';
     return {
-      query: [`query Generated${variables} { ${selection} }`, ...this.#fragments].join('\n'),
+      query: [`${kind} Generated${variables} { ${selection} }`, ...this.#fragments].join('\n'),
       variables: this.#variables,
     };
   }
@@ -108,9 +127,36 @@ class Generator {
         const [prefix, count] = IDS[field.name] ?? ['', 1];
         const id = `${prefix}${1 + Math.floor(this.random() * count)}`;
         given.push(`id: ${this.#chance(0.5) ? JSON.stringify(id) : this.#variable('ID!', { sent: id })}`);
+      } else {
+        const type = getNamedType(arg.type);
+        if (isInputObjectType(type)) given.push(`${arg.name}: ${this.#input(type, String(arg.type))}`);
       }
     }
     return given.length > 0 ? `(${given.join(', ')})` : '';
+  }
+
+  /** An input object: sent whole as a variable, or a literal whose fields are literals or variables. */
+  #input(type: GraphQLInputObjectType, typeName: string): string {
+    const values = Object.values(type.getFields()).map((field) => {
+      const named = getNamedType(field.type).name;
+      // `productId` takes a product's id; other scalars take their type's values above.
+      const [prefix, count] = IDS[field.name.replace(/Id$/, '')] ?? ['', 1];
+      const value =
+        named === 'ID'
+          ? `${prefix}${1 + Math.floor(this.random() * count)}`
+          : named === 'Int'
+            ? this.#pick(INPUT_INTS)
+            : this.#pick(INPUT_STRINGS);
+      return { name: field.name, type: String(field.type), value };
+    });
+    if (this.#chance(0.3)) {
+      return this.#variable(typeName, { sent: Object.fromEntries(values.map(({ name, value }) => [name, value])) });
+    }
+    const fields = values.map(({ name, type: fieldType, value }) => {
+      const given = this.#chance(0.3) ? this.#variable(fieldType, { sent: value }) : JSON.stringify(value);
+      return `${name}: ${given}`;
+    });
+    return `{ ${fields.join(', ')} }`;
   }
 
   /** `first`: a literal, a variable sent, a variable's default, the schema's default or null. */
