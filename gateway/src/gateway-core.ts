@@ -15,10 +15,10 @@ import { httpError } from './http-error.js';
 import type { Logger } from './logger.js';
 import { observedQueryPlannerConfig } from './query-plan-cache.js';
 import { resilienceFor } from './resilience/config.js';
+import { stringifyResult } from './serialize/shared-answer.js';
 import { SubgraphDataSource } from './subgraph-fetch/data-source.js';
 import { subgraphKey } from './subgraph-overrides.js';
 import { supergraphHook } from './supergraph/hot-reload.js';
-import { stringifyResult } from './serialize/shared-answer.js';
 import { DataSourceRetirement } from './supergraph/retire.js';
 import type { SupergraphSource } from './supergraph/source.js';
 

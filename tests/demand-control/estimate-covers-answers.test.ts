@@ -4,13 +4,14 @@ import {
   type RunningGateway,
   type RunningSubgraph,
   SUPERGRAPH_PATH,
+  seededRandom,
   startGateway,
   startSubgraphs,
   subgraphUrlEnv,
 } from '@fedgw/test-support';
 import { buildSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateOperation, seededRandom } from '../support/generate-operation.js';
+import { generateOperation } from '../support/generate-operation.js';
 import { FULL_RIGHTS_ENV, fullRightsHeaders, GENEROUS_LIMITS } from '../support/unrestricted-caller.js';
 
 /**

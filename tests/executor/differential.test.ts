@@ -3,6 +3,7 @@ import {
   type ChaosSubgraph,
   type RunningSubgraph,
   SUPERGRAPH_PATH,
+  seededRandom,
   startChaosSubgraph,
   startGateway,
   startSubgraph,
@@ -10,7 +11,7 @@ import {
 } from '@fedgw/test-support';
 import { buildSchema } from 'graphql';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { generateOperation, seededRandom } from '../support/generate-operation.js';
+import { generateOperation } from '../support/generate-operation.js';
 import { FULL_RIGHTS_ENV, fullRightsHeaders, GENEROUS_LIMITS } from '../support/unrestricted-caller.js';
 import { type Executor, executorPairForBlock, expectSameAnswer } from './executor-pair.js';
 import { HAND_WRITTEN_CASES } from './hand-written-operations.js';
