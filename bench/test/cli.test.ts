@@ -56,6 +56,8 @@ describe('node bench/dist/cli.js --quick (tiny run)', () => {
     expect(gatewayRows.map((row) => row.variant)).toEqual([
       'GetUserWithProducts',
       'ComplexQuery',
+      'GetUserWithProducts · apollo executor',
+      'ComplexQuery · apollo executor',
       'GetUserWithProducts · dedup',
       'ComplexQuery · dedup',
     ]);

@@ -290,7 +290,7 @@ describe('formatSummaryTable', () => {
 
   it('gives §A ratios to apollo-router when both rows are ok, and says why not otherwise', () => {
     expect(text).toContain(
-      '  fastify vs apollo-router (GetUserWithProducts): 69% of Router throughput (Router 1.45x), latency p50 1.41x, p99 1.67x [seed: 3.9x (1.5–1.7x same cores), p50 3.5x, p99 6.4x]',
+      "  fastify vs apollo-router (GetUserWithProducts): CPU per request 1.47x the Router's, peak RSS 4.00x, 69% of Router throughput (Router 1.45x), latency p50 1.41x, p99 1.67x [seed: 3.9x (1.5–1.7x same cores), p50 3.5x, p99 6.4x]",
     );
     expect(text).toContain('  ratio to apollo-router: n/a for 1 more rows (compose-gateway failed)');
     const without = formatSummaryTable(sampleWithoutRouter());

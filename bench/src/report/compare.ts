@@ -39,6 +39,8 @@ export interface RouterComparison {
   readonly p99Ratio?: number;
   /** Node peak RSS ÷ Router peak RSS. */
   readonly rssRatio?: number;
+  /** Node gateway CPU-seconds per request ÷ the Router's (issue 22's first target: ≤ 1.0). */
+  readonly cpuRatio?: number;
 }
 
 /** Each Node row of §A beside the Router row with the same variant. */
@@ -58,6 +60,7 @@ export function compareWithRouter(scenario: ScenarioResult): RouterComparison[] 
         p50Ratio: div(node.latencyMs?.p50, router.latencyMs?.p50),
         p99Ratio: div(node.latencyMs?.p99, router.latencyMs?.p99),
         rssRatio: div(node.gatewayPeakRssMb, router.gatewayPeakRssMb),
+        cpuRatio: div(node.gatewayCpuSecPer1k, router.gatewayCpuSecPer1k),
       };
     });
 }

@@ -114,6 +114,7 @@ function routerRatioLines(scenario: ScenarioResult): string[] {
       : `seed: ${seed(SEED_A.throughput.ratio)} (${SEED_A.sameCores.ratioLow}–${SEED_A.sameCores.ratioHigh}x same cores), p50 ${seed(SEED_A.latencyMs.ratioP50)}, p99 ${seed(SEED_A.latencyMs.ratioP99)}`;
     return (
       `  ${plain(c.node.target)} vs ${ROUTER_TARGET} (${plain(c.node.variant)}): ` +
+      `CPU per request ${formatRatio(c.cpuRatio)} the Router's, peak RSS ${formatRatio(c.rssRatio)}, ` +
       `${share}% of Router throughput (Router ${formatRatio(c.throughputRatio)}), ` +
       `latency p50 ${formatRatio(c.p50Ratio)}, p99 ${formatRatio(c.p99Ratio)} [${reference}]`
     );
