@@ -1,18 +1,17 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type ChaosSubgraph,
   eventually,
+  type Gate,
   type GraphQLResult,
   MOUNTS,
   postGraphQL,
   type RunningGateway,
   type RunningSubgraph,
   startChaosSubgraph,
+  startGate,
   startGateway,
   startSubgraphs,
-  startTestHttpServer,
   subgraphUrlEnv,
-  type TestHttpServer,
 } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -28,47 +27,6 @@ const TOP = 'query Top($first: Int) { topProducts(first: $first) { id name price
 const ADD_REVIEW =
   'mutation Add($input: AddReviewInput!) { addReview(input: $input) { id rating author { id } product { id } } }';
 const JOINED = 'joined a query in flight';
-
-/** Holds subgraph requests while closed; `release` forwards them to the real subgraph, or fails them. */
-interface Gate {
-  readonly server: TestHttpServer;
-  close(): void;
-  release(how?: 'forward' | 'fail'): void;
-}
-
-async function startGate(target: string): Promise<Gate> {
-  let open = true;
-  let held: { response: ServerResponse; body: string; headers: IncomingMessage['headers'] }[] = [];
-  const forward = (response: ServerResponse, body: string, headers: IncomingMessage['headers']) => {
-    const userId = headers['x-user-id'];
-    void fetch(target, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(typeof userId === 'string' && { 'x-user-id': userId }) },
-      body,
-    }).then(async (answer) => {
-      response.writeHead(answer.status, { 'content-type': 'application/json' });
-      response.end(await answer.text());
-    });
-  };
-  const server = await startTestHttpServer((request, response, body) => {
-    if (open) forward(response, body, request.headers);
-    else held.push({ response, body, headers: request.headers });
-  });
-  return {
-    server,
-    close: () => {
-      open = false;
-    },
-    release(how = 'forward') {
-      open = true;
-      for (const { response, body, headers } of held) {
-        if (how === 'forward') forward(response, body, headers);
-        else response.writeHead(500, { 'content-type': 'text/html' }).end('<html>down</html>');
-      }
-      held = [];
-    },
-  };
-}
 
 let subgraphs: Record<'users' | 'products' | 'reviews', RunningSubgraph>;
 let gates: Gate[] = [];
