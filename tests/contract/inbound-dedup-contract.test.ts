@@ -125,6 +125,26 @@ describe.each(MOUNTS)('inbound request deduplication on %s', (mount) => {
       });
     });
 
+    it("gives each joined caller a lone request's bytes, with two executions in flight each its own", async () => {
+      // `me` is the caller (x-user-id, propagated): one execution's bytes in another's body would show.
+      const query = 'query TopAndMe($first: Int) { topProducts(first: $first) { id name price } me { id name } }';
+      const as = (user: string) => () =>
+        postGraphQL(gateway.url, { query, variables: { first: 4 } }, { 'x-user-id': user });
+      const alone: Record<string, string> = {};
+      for (const user of ['user-1', 'user-2']) {
+        const result = await as(user)();
+        expect((result.body.data?.me as { id?: string } | undefined)?.id).toBe(user);
+        alone[user] = result.text;
+      }
+      const callers = ['user-1', 'user-2', 'user-1', 'user-2', 'user-1', 'user-2'];
+      const results = await overlapping(gateway, callers.map(as), { fetches: 2, joins: 4 });
+      results.forEach((result, i) => {
+        expect(result.status).toBe(200);
+        // Byte for byte: a lone request is serialized by Apollo Server's default, never from a shared answer.
+        expect(result.text).toBe(alone[callers[i] as string]);
+      });
+    });
+
     it('never merges callers whose tokens, user ids or cookies differ', async () => {
       const callers: Record<string, string>[] = [
         { authorization: 'Bearer token-of-alice' },
@@ -217,6 +237,28 @@ describe.each(MOUNTS)('inbound request deduplication on %s', (mount) => {
         expect(result.body).toEqual(alone.body);
       }
       expect(products.count()).toBe(1);
+    });
+  });
+
+  describe('with a response budget the shared execution exceeds', () => {
+    let gateway: RunningGateway;
+    beforeAll(async () => {
+      gateway = await startGateway(mount, gatewayEnv({ MAX_RESPONSE_BYTES: '1024' }));
+    });
+    afterAll(async () => {
+      expect(await gateway?.stop()).toBe(0);
+    });
+
+    it('answers every caller RESPONSE_TOO_LARGE, byte for byte as a lone request, never the shared data', async () => {
+      // Small from products, past the budget from reviews: the shared execution's data is not null
+      // (each product's reviews null), and every caller's answer replaces it.
+      const reviewed = () =>
+        postGraphQL(gateway.url, { query: '{ topProducts(first: 3) { id reviews { id comment rating } } }' });
+      const alone = await reviewed();
+      expect(alone.body.data).toBeNull();
+      expect(alone.body.errors?.map((error) => error.extensions?.code)).toEqual(['RESPONSE_TOO_LARGE']);
+      const results = await overlapping(gateway, [reviewed, reviewed, reviewed, reviewed], { fetches: 1, joins: 3 });
+      for (const result of results) expect(result.text).toBe(alone.text);
     });
   });
 
