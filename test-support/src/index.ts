@@ -7,6 +7,7 @@ export * from './chaos-subgraph.js';
 export { type HeadlessChromium, headlessChromium } from './chromium.js';
 export { writeEndlessBody } from './endless-body.js';
 export { eventually, settle } from './eventually.js';
+export { type Gate, startGate } from './gate.js';
 export { type GraphQLResult, postGraphQL, send } from './graphql.js';
 export * from './http-server.js';
 export * from './jwt-keys.js';

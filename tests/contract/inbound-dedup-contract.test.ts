@@ -1,18 +1,17 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type ChaosSubgraph,
   eventually,
+  type Gate,
   type GraphQLResult,
   MOUNTS,
   postGraphQL,
   type RunningGateway,
   type RunningSubgraph,
   startChaosSubgraph,
+  startGate,
   startGateway,
   startSubgraphs,
-  startTestHttpServer,
   subgraphUrlEnv,
-  type TestHttpServer,
 } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -28,47 +27,6 @@ const TOP = 'query Top($first: Int) { topProducts(first: $first) { id name price
 const ADD_REVIEW =
   'mutation Add($input: AddReviewInput!) { addReview(input: $input) { id rating author { id } product { id } } }';
 const JOINED = 'joined a query in flight';
-
-/** Holds subgraph requests while closed; `release` forwards them to the real subgraph, or fails them. */
-interface Gate {
-  readonly server: TestHttpServer;
-  close(): void;
-  release(how?: 'forward' | 'fail'): void;
-}
-
-async function startGate(target: string): Promise<Gate> {
-  let open = true;
-  let held: { response: ServerResponse; body: string; headers: IncomingMessage['headers'] }[] = [];
-  const forward = (response: ServerResponse, body: string, headers: IncomingMessage['headers']) => {
-    const userId = headers['x-user-id'];
-    void fetch(target, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(typeof userId === 'string' && { 'x-user-id': userId }) },
-      body,
-    }).then(async (answer) => {
-      response.writeHead(answer.status, { 'content-type': 'application/json' });
-      response.end(await answer.text());
-    });
-  };
-  const server = await startTestHttpServer((request, response, body) => {
-    if (open) forward(response, body, request.headers);
-    else held.push({ response, body, headers: request.headers });
-  });
-  return {
-    server,
-    close: () => {
-      open = false;
-    },
-    release(how = 'forward') {
-      open = true;
-      for (const { response, body, headers } of held) {
-        if (how === 'forward') forward(response, body, headers);
-        else response.writeHead(500, { 'content-type': 'text/html' }).end('<html>down</html>');
-      }
-      held = [];
-    },
-  };
-}
 
 let subgraphs: Record<'users' | 'products' | 'reviews', RunningSubgraph>;
 let gates: Gate[] = [];
@@ -167,6 +125,26 @@ describe.each(MOUNTS)('inbound request deduplication on %s', (mount) => {
       });
     });
 
+    it("gives each joined caller a lone request's bytes, with two executions in flight each its own", async () => {
+      // `me` is the caller (x-user-id, propagated): one execution's bytes in another's body would show.
+      const query = 'query TopAndMe($first: Int) { topProducts(first: $first) { id name price } me { id name } }';
+      const as = (user: string) => () =>
+        postGraphQL(gateway.url, { query, variables: { first: 4 } }, { 'x-user-id': user });
+      const alone: Record<string, string> = {};
+      for (const user of ['user-1', 'user-2']) {
+        const result = await as(user)();
+        expect((result.body.data?.me as { id?: string } | undefined)?.id).toBe(user);
+        alone[user] = result.text;
+      }
+      const callers = ['user-1', 'user-2', 'user-1', 'user-2', 'user-1', 'user-2'];
+      const results = await overlapping(gateway, callers.map(as), { fetches: 2, joins: 4 });
+      results.forEach((result, i) => {
+        expect(result.status).toBe(200);
+        // Byte for byte: a lone request is serialized by Apollo Server's default, never from a shared answer.
+        expect(result.text).toBe(alone[callers[i] as string]);
+      });
+    });
+
     it('never merges callers whose tokens, user ids or cookies differ', async () => {
       const callers: Record<string, string>[] = [
         { authorization: 'Bearer token-of-alice' },
@@ -259,6 +237,28 @@ describe.each(MOUNTS)('inbound request deduplication on %s', (mount) => {
         expect(result.body).toEqual(alone.body);
       }
       expect(products.count()).toBe(1);
+    });
+  });
+
+  describe('with a response budget the shared execution exceeds', () => {
+    let gateway: RunningGateway;
+    beforeAll(async () => {
+      gateway = await startGateway(mount, gatewayEnv({ MAX_RESPONSE_BYTES: '1024' }));
+    });
+    afterAll(async () => {
+      expect(await gateway?.stop()).toBe(0);
+    });
+
+    it('answers every caller RESPONSE_TOO_LARGE, byte for byte as a lone request, never the shared data', async () => {
+      // Small from products, past the budget from reviews: the shared execution's data is not null
+      // (each product's reviews null), and every caller's answer replaces it.
+      const reviewed = () =>
+        postGraphQL(gateway.url, { query: '{ topProducts(first: 3) { id reviews { id comment rating } } }' });
+      const alone = await reviewed();
+      expect(alone.body.data).toBeNull();
+      expect(alone.body.errors?.map((error) => error.extensions?.code)).toEqual(['RESPONSE_TOO_LARGE']);
+      const results = await overlapping(gateway, [reviewed, reviewed, reviewed, reviewed], { fetches: 1, joins: 3 });
+      for (const result of results) expect(result.text).toBe(alone.text);
     });
   });
 

@@ -80,7 +80,11 @@ export interface GatewayPlugin {
    * with `httpError()` (401, 400...) to reject the request.
    */
   authenticate?(scope: RequestScope): Promise<Partial<Identity> | undefined> | Partial<Identity> | undefined;
-  /** Operation-level hooks (rate limits, limits, response headers). Throw `httpError()` to reject. */
+  /**
+   * Operation-level hooks (rate limits, limits, response headers). Throw `httpError()` to reject.
+   * With INBOUND_DEDUPLICATE a result's `data` may be shared by several callers and serialized
+   * once for all: to change one caller's answer, replace `data`, never edit it in place.
+   */
   readonly apollo?: ApolloServerPlugin<GatewayContext>;
   /**
    * Sees each supergraph before it serves (at start and on every hot reload), to prepare what

@@ -1,0 +1,48 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startTestHttpServer, type TestHttpServer } from './http-server.js';
+
+/**
+ * A proxy in front of a real subgraph that holds requests while closed, so a test can make
+ * concurrent gateway requests provably overlap (inbound deduplication): `release` forwards
+ * what it held to the subgraph, or fails it with an HTML 500.
+ */
+export interface Gate {
+  readonly server: TestHttpServer;
+  close(): void;
+  release(how?: 'forward' | 'fail'): void;
+}
+
+/** A gate in front of `target` (a subgraph's GraphQL URL), open; it forwards `x-user-id`. */
+export async function startGate(target: string): Promise<Gate> {
+  let open = true;
+  let held: { response: ServerResponse; body: string; headers: IncomingMessage['headers'] }[] = [];
+  const forward = (response: ServerResponse, body: string, headers: IncomingMessage['headers']) => {
+    const userId = headers['x-user-id'];
+    void fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(typeof userId === 'string' && { 'x-user-id': userId }) },
+      body,
+    }).then(async (answer) => {
+      response.writeHead(answer.status, { 'content-type': 'application/json' });
+      response.end(await answer.text());
+    });
+  };
+  const server = await startTestHttpServer((request, response, body) => {
+    if (open) forward(response, body, request.headers);
+    else held.push({ response, body, headers: request.headers });
+  });
+  return {
+    server,
+    close: () => {
+      open = false;
+    },
+    release(how = 'forward') {
+      open = true;
+      for (const { response, body, headers } of held) {
+        if (how === 'forward') forward(response, body, headers);
+        else response.writeHead(500, { 'content-type': 'text/html' }).end('<html>down</html>');
+      }
+      held = [];
+    },
+  };
+}
