@@ -8,6 +8,8 @@ import { startTestHttpServer, type TestHttpServer } from './http-server.js';
  */
 export interface Gate {
   readonly server: TestHttpServer;
+  /** Requests held now: what `release` will forward or fail. */
+  holding(): number;
   close(): void;
   release(how?: 'forward' | 'fail'): void;
 }
@@ -33,6 +35,7 @@ export async function startGate(target: string): Promise<Gate> {
   });
   return {
     server,
+    holding: () => held.length,
     close: () => {
       open = false;
     },

@@ -61,8 +61,8 @@ const joinedLines = (gateway: RunningGateway) => gateway.logLines().filter((line
 
 /**
  * Sends `requests` at once with the gates closed, waits until `fetches` subgraph requests
- * are held and `joins` requests joined an execution, then releases the gates (`how`) and
- * returns the answers in order.
+ * are held (counted by the chaos subgraph and held by a gate) and `joins` requests joined an
+ * execution, then releases the gates (`how`) and returns the answers in order.
  */
 async function overlapping(
   gateway: RunningGateway,
@@ -77,6 +77,9 @@ async function overlapping(
   try {
     await eventually(() => {
       expect(chaos.count()).toBe(expected.fetches);
+      // The chaos subgraph counts a request before it reaches the gate behind it: released
+      // in between, it would pass the open gate (a 'fail' release would not fail it).
+      expect(gates.reduce((held, gate) => held + gate.holding(), 0)).toBe(expected.fetches);
       expect(joinedLines(gateway) - joinedBefore).toBe(expected.joins);
     });
   } finally {
