@@ -8,6 +8,7 @@ export type { SubgraphDefinition } from './definition.js';
 export { subgraphDefinitions } from './definitions.js';
 export type { HeaderCounts } from './header-counter.js';
 export { getProduct, type ProductRecord, products } from './products/data.js';
+export { mulberry32 } from './random.js';
 export {
   COMPLEX_QUERY,
   expectedComplex,

@@ -1,11 +1,5 @@
-/** mulberry32: the same seed gives the same sequence, so a failing property test reproduces. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/**
+ * mulberry32, the subgraphs' own seeded generator: the same seed gives the same sequence, so
+ * a failing property test reproduces.
+ */
+export { mulberry32 as seededRandom } from '@fedgw/subgraphs';

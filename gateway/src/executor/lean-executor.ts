@@ -7,18 +7,17 @@ import {
   OpenTelemetryAttributeNames,
   OpenTelemetrySpanNames,
   operationContextSpanAttributes,
-  recordExceptions,
   requestContextSpanAttributes,
-  tracer,
 } from '@apollo/gateway/dist/utilities/opentelemetry.js';
 import { prettyFormatQueryPlan, type QueryPlan } from '@apollo/query-planner';
-import { type Span, SpanStatusCode } from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
 import type { GraphQLError } from 'graphql';
 import type { Logger } from '../logger.js';
 import type { ExecutionResult, Executor, GatewayInternals, RequestContext } from './apollo-internals.js';
 import { readInternals } from './apollo-internals.js';
 import { type CompiledPlan, compilePlan } from './compiled-plan.js';
 import { runPlan } from './plan-result.js';
+import { inSpan, markFailed } from './spans.js';
 
 /**
  * QUERY_PLAN_EXECUTOR=lean: @apollo/gateway's `executor`, step for step (the same spans,
@@ -34,20 +33,12 @@ export function leanExecutor(gateway: ApolloGateway, logger: Logger): Executor {
   const compiled = new WeakMap<QueryPlan, CompiledPlan | null>();
   return (requestContext) => {
     const internals = gateway as unknown as GatewayInternals;
-    return tracer.startActiveSpan(
+    const { telemetry } = internals.config;
+    return inSpan(
       OpenTelemetrySpanNames.REQUEST,
-      { attributes: requestContextSpanAttributes(requestContext, internals.config.telemetry) },
-      async (span) => {
-        try {
-          return await execute(internals, requestContext, span, compiled, logger);
-        } catch (error) {
-          recordExceptions(span, [error as Error], internals.config.telemetry);
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          throw error;
-        } finally {
-          span.end();
-        }
-      },
+      { attributes: requestContextSpanAttributes(requestContext, telemetry) },
+      telemetry,
+      (span) => execute(internals, requestContext, span, compiled, logger),
     );
   };
 }
@@ -71,8 +62,7 @@ async function execute(
   span.setAttributes(operationContextSpanAttributes(operationContext));
   const validationErrors = internals.validateIncomingRequest(requestContext, operationContext);
   if (validationErrors.length > 0) {
-    recordExceptions(span, validationErrors, internals.config.telemetry);
-    span.setStatus({ code: SpanStatusCode.ERROR });
+    markFailed(span, validationErrors, internals.config.telemetry);
     return { errors: validationErrors };
   }
   const queryPlan = await planFor(internals, requestContext, storeKey, logger);
@@ -103,10 +93,7 @@ async function execute(
           internals.config.telemetry,
         );
   exposeQueryPlan(internals, requestContext, queryPlan, response, logger);
-  if (response.errors) {
-    recordExceptions(span, response.errors as GraphQLError[], internals.config.telemetry);
-    span.setStatus({ code: SpanStatusCode.ERROR });
-  }
+  if (response.errors) markFailed(span, response.errors as GraphQLError[], internals.config.telemetry);
   return response;
 }
 
@@ -120,27 +107,18 @@ async function planFor(
   const stored = await internals.queryPlanStore.get(storeKey);
   if (stored) return stored;
   const { request, document } = requestContext;
-  const plan = tracer.startActiveSpan(
+  const plan = await inSpan(
     OpenTelemetrySpanNames.PLAN,
     requestContext.operationName
       ? { attributes: { [OpenTelemetryAttributeNames.GRAPHQL_OPERATION_NAME]: requestContext.operationName } }
       : {},
-    (span) => {
-      try {
-        const operation = operationFromDocument(internals.apiSchema, document, {
-          operationName: request.operationName,
-        });
-        return internals.queryPlanner.buildQueryPlan(operation, {
-          recursiveSelectionsLimitDisabled: internals.recursiveSelectionsLimitDisabled,
-          nonLocalSelectionsLimitDisabled: internals.nonLocalSelectionsLimitDisabled,
-        });
-      } catch (error) {
-        recordExceptions(span, [error as Error], internals.config.telemetry);
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        throw error;
-      } finally {
-        span.end();
-      }
+    internals.config.telemetry,
+    async () => {
+      const operation = operationFromDocument(internals.apiSchema, document, { operationName: request.operationName });
+      return internals.queryPlanner.buildQueryPlan(operation, {
+        recursiveSelectionsLimitDisabled: internals.recursiveSelectionsLimitDisabled,
+        nonLocalSelectionsLimitDisabled: internals.nonLocalSelectionsLimitDisabled,
+      });
     },
   );
   try {

@@ -1,9 +1,9 @@
-import { OpenTelemetrySpanNames, recordExceptions, tracer } from '@apollo/gateway/dist/utilities/opentelemetry.js';
-import { SpanStatusCode } from '@opentelemetry/api';
+import { OpenTelemetrySpanNames, tracer } from '@apollo/gateway/dist/utilities/opentelemetry.js';
 import { GraphQLError } from 'graphql';
 import type { ExecutionResult } from './apollo-internals.js';
 import type { CompiledPlan } from './compiled-plan.js';
 import { type PlanRun, rootCursor, runNode } from './run-plan.js';
+import { inSpan, markFailed } from './spans.js';
 
 type Run = Omit<PlanRun, 'errors' | 'variableDefinitions'>;
 
@@ -16,41 +16,28 @@ type Run = Omit<PlanRun, 'errors' | 'variableDefinitions'>;
  */
 export function runPlan(plan: CompiledPlan, context: Run): Promise<ExecutionResult> {
   const { telemetry } = context;
-  return tracer.startActiveSpan(OpenTelemetrySpanNames.EXECUTE, async (span) => {
-    try {
-      const run: PlanRun = { ...context, variableDefinitions: plan.operation.variableDefinitions, errors: [] };
-      const merged: Record<string, unknown> = Object.create(null);
-      if (plan.node) await runNode(run, plan.node, rootCursor(merged));
-      const result = tracer.startActiveSpan(OpenTelemetrySpanNames.POST_PROCESSING, (postSpan) => {
-        try {
-          const { data, errors } = plan.shaper.shape(merged, context.requestContext.request.variables);
-          if (run.errors.length === 0 && errors.length > 0) {
-            recordExceptions(postSpan, errors, telemetry);
-            postSpan.setStatus({ code: SpanStatusCode.ERROR });
-            return { extensions: { valueCompletion: errors }, data };
-          }
-          return run.errors.length === 0 ? { data } : { errors: run.errors, data };
-        } catch (error) {
-          recordExceptions(postSpan, [error as Error], telemetry);
-          postSpan.setStatus({ code: SpanStatusCode.ERROR });
-          if (error instanceof GraphQLError) return { errors: [error] };
-          if (error instanceof Error) return { errors: [new GraphQLError(error.message, { originalError: error })] };
-          return { errors: [new GraphQLError('Unexpected error during query plan execution')] };
-        } finally {
-          postSpan.end();
+  return inSpan(OpenTelemetrySpanNames.EXECUTE, {}, telemetry, async (span) => {
+    const run: PlanRun = { ...context, variableDefinitions: plan.operation.variableDefinitions, errors: [] };
+    const merged: Record<string, unknown> = Object.create(null);
+    if (plan.node) await runNode(run, plan.node, rootCursor(merged));
+    const result = tracer.startActiveSpan(OpenTelemetrySpanNames.POST_PROCESSING, (postSpan) => {
+      try {
+        const { data, errors } = plan.shaper.shape(merged, context.requestContext.request.variables);
+        if (run.errors.length === 0 && errors.length > 0) {
+          markFailed(postSpan, errors, telemetry);
+          return { extensions: { valueCompletion: errors }, data };
         }
-      });
-      if (result.errors) {
-        recordExceptions(span, result.errors, telemetry);
-        span.setStatus({ code: SpanStatusCode.ERROR });
+        return run.errors.length === 0 ? { data } : { errors: run.errors, data };
+      } catch (error) {
+        markFailed(postSpan, [error as Error], telemetry);
+        if (error instanceof GraphQLError) return { errors: [error] };
+        if (error instanceof Error) return { errors: [new GraphQLError(error.message, { originalError: error })] };
+        return { errors: [new GraphQLError('Unexpected error during query plan execution')] };
+      } finally {
+        postSpan.end();
       }
-      return result as ExecutionResult;
-    } catch (error) {
-      recordExceptions(span, [error as Error], telemetry);
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw error;
-    } finally {
-      span.end();
-    }
+    });
+    if (result.errors) markFailed(span, result.errors, telemetry);
+    return result as ExecutionResult;
   });
 }

@@ -4,12 +4,7 @@ import type { GraphQLDataSource } from '@apollo/gateway/dist/datasources/types.j
 import { GraphQLDataSourceRequestKind } from '@apollo/gateway/dist/datasources/types.js';
 import { generateHydratedPaths } from '@apollo/gateway/dist/executeQueryPlan.js';
 import { deepMerge } from '@apollo/gateway/dist/utilities/deepMerge.js';
-import {
-  type OpenTelemetryConfig,
-  OpenTelemetrySpanNames,
-  recordExceptions,
-  tracer,
-} from '@apollo/gateway/dist/utilities/opentelemetry.js';
+import { type OpenTelemetryConfig, OpenTelemetrySpanNames } from '@apollo/gateway/dist/utilities/opentelemetry.js';
 import {
   evaluateCondition,
   type FetchNode,
@@ -17,10 +12,10 @@ import {
   type PlanNode,
   type QueryPlanSelectionNode,
 } from '@apollo/query-planner';
-import { SpanStatusCode } from '@opentelemetry/api';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema, Kind } from 'graphql';
 
 import type { RequestContext } from './apollo-internals.js';
+import { inSpan } from './spans.js';
 
 type Path = (string | number)[];
 type Json = Record<string, unknown>;
@@ -83,31 +78,24 @@ export function rootCursor(data: Json): Cursor {
 
 function runFetch(run: PlanRun, fetch: FetchNode, cursor: Cursor): Promise<void> {
   const service = run.serviceMap[fetch.serviceName];
-  return tracer.startActiveSpan(
+  return inSpan(
     OpenTelemetrySpanNames.FETCH,
     { attributes: { service: fetch.serviceName } },
-    async (span) => {
-      try {
-        if (!service) throw new Error(`Couldn't find service with name "${fetch.serviceName}"`);
-        const entities = Array.isArray(cursor.data)
-          ? (cursor.data as unknown[]).filter((entity) => entity !== null && entity !== undefined)
-          : [cursor.data];
-        if (entities.length < 1) return;
-        const variables = usedVariables(run, fetch);
-        if (!fetch.requires) {
-          const received = await send(run, service, fetch, cursor, variables);
-          if (received) applyRewrites(run.supergraphSchema, fetch.outputRewrites, received);
-          for (const entity of entities) deepMerge(entity, received);
-          return;
-        }
-        await fetchEntities(run, service, fetch, cursor, variables, entities as Json[], fetch.requires);
-      } catch (error) {
-        recordExceptions(span, [error as Error], run.telemetry);
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        throw error;
-      } finally {
-        span.end();
+    run.telemetry,
+    async () => {
+      if (!service) throw new Error(`Couldn't find service with name "${fetch.serviceName}"`);
+      const entities = Array.isArray(cursor.data)
+        ? (cursor.data as unknown[]).filter((entity) => entity !== null && entity !== undefined)
+        : [cursor.data];
+      if (entities.length < 1) return;
+      const variables = usedVariables(run, fetch);
+      if (!fetch.requires) {
+        const received = await send(run, service, fetch, cursor, variables);
+        if (received) applyRewrites(run.supergraphSchema, fetch.outputRewrites, received);
+        for (const entity of entities) deepMerge(entity, received);
+        return;
       }
+      await fetchEntities(run, service, fetch, cursor, variables, entities as Json[], fetch.requires);
     },
   );
 }
