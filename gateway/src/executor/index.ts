@@ -1,10 +1,8 @@
 import type { ApolloGateway } from '@apollo/gateway';
-import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import type { CoreSettings } from '../core-settings.js';
+import { replaceExecutor } from '../execute-hooks.js';
 import type { Logger } from '../logger.js';
 import { leanExecutor } from './lean-executor.js';
-
-type GatewayInterface = ApolloServerOptionsWithGateway<never>['gateway'];
 
 /**
  * The gateway Apollo Server runs, with the query-plan executor QUERY_PLAN_EXECUTOR chose:
@@ -15,14 +13,7 @@ export function withPlanExecutor(
   gateway: ApolloGateway,
   choice: CoreSettings['queryPlanExecutor'],
   logger: Logger,
-): GatewayInterface {
+): ReturnType<typeof replaceExecutor> {
   if (choice === 'apollo') return gateway;
-  return {
-    onSchemaLoadOrUpdate: (callback) => gateway.onSchemaLoadOrUpdate(callback),
-    stop: () => gateway.stop(),
-    load: async (options) => {
-      const loaded = await gateway.load(options);
-      return { ...loaded, executor: leanExecutor(gateway, logger) };
-    },
-  };
+  return replaceExecutor(gateway, () => leanExecutor(gateway, logger));
 }
