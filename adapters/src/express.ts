@@ -14,6 +14,8 @@ import { mainListenerMetrics } from './metrics-route.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
 import { applyServerTimeouts } from './server-timeouts.js';
+import { isSseRequest, sseHandler } from './subscriptions/sse.js';
+import { serveWebSocket } from './subscriptions/websocket.js';
 
 /**
  * Mounts a started gateway on an Express 5 app (bare, or NestJS's through
@@ -95,6 +97,17 @@ export function mountExpress<TContext extends BaseContext>(
         return scope ? run(scope, () => handler(req, res, next)) : handler(req, res, next);
       }
     : handler;
+  const sse = sseHandler(gateway);
+  if (sse) {
+    // graphql-sse's requests (Accept: text/event-stream, its PUT/DELETE) before the body parsers: it reads its own body.
+    router.all(gateway.path, (req, res, next) => {
+      if (!isSseRequest(req.method, req.headers, req.originalUrl)) return next();
+      sse(req, res, undefined).catch((error: unknown) => {
+        if (!res.headersSent) return next(error);
+        res.destroy();
+      });
+    });
+  }
   router
     .route(gateway.path)
     .get(trackRequest, ...parseBody, apollo, answerParseErrors)
@@ -113,6 +126,8 @@ export async function listenExpress<TContext extends BaseContext>(
   const app = express();
   mountExpress(app, gateway);
   const server = createServer(app);
+  // The WebSocket transport listens for upgrades on the HTTP server (mountExpress only sees a router).
+  serveWebSocket(server, gateway);
   if (options.timeouts) applyServerTimeouts(server, options.timeouts);
   server.listen(options.port, options.host);
   await once(server, 'listening');
@@ -127,3 +142,6 @@ export async function listenExpress<TContext extends BaseContext>(
       ),
   };
 }
+
+/** For an Express app you serve yourself: graphql-ws on its HTTP server (`mountExpress` only sees a router). */
+export { serveWebSocket } from './subscriptions/websocket.js';

@@ -1,7 +1,7 @@
 import type { BaseContext } from '@apollo/server';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { MountableGateway, RequestScope } from '@fedgw/gateway/contract';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ListeningServer, ListenOptions } from './contract.js';
 import { closeGracefully } from './graceful-close.js';
 import { errorBody, httpErrorResponse } from './http-errors.js';
@@ -10,6 +10,8 @@ import { mainListenerMetrics } from './metrics-route.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
 import { applyServerTimeouts } from './server-timeouts.js';
+import { isSseRequest, type SseHandler, sseHandler } from './subscriptions/sse.js';
+import { serveWebSocket } from './subscriptions/websocket.js';
 
 /**
  * Mounts a started gateway on a Fastify instance (bare, or NestJS's through
@@ -76,19 +78,40 @@ export async function mountFastify<TContext extends BaseContext>(
       context: async (request) => gateway.context(scopeOf(scopes, request)),
     });
     const run = gateway.runRequest?.bind(gateway);
+    // Through runRequest when the gateway has one (tracing: Apollo runs inside the request's span).
+    const graphqlHandler: typeof apollo = run
+      ? function (request, reply) {
+          return run(scopeOf(scopes, request), () => apollo.call(this, request, reply));
+        }
+      : apollo;
+    const sse = sseHandler(gateway);
     // Apollo's handler answers a string; the same generic lets the wrapper below type-check.
     graphql.route<{ Reply: string }>({
-      method: ['GET', 'POST'],
+      method: sse ? ['GET', 'POST', 'PUT', 'DELETE'] : ['GET', 'POST'],
       url: gateway.path,
       bodyLimit: gateway.bodyLimitBytes,
-      // Through runRequest when the gateway has one (tracing: Apollo runs inside the request's span).
-      handler: run
+      handler: sse
         ? function (request, reply) {
-            return run(scopeOf(scopes, request), () => apollo.call(this, request, reply));
+            if (!isSseRequest(request.method, request.headers, request.url))
+              return graphqlHandler.call(this, request, reply);
+            return serveSse(sse, request, reply);
           }
-        : apollo,
+        : graphqlHandler,
     });
   });
+  // The WebSocket transport listens for upgrades on the server under the Fastify instance.
+  serveWebSocket(app.server, gateway);
+}
+
+/** graphql-sse writes the response itself: Fastify leaves it alone (hijack). */
+async function serveSse(sse: SseHandler, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.hijack();
+  try {
+    await sse(request.raw, reply.raw, request.body ?? '');
+  } catch {
+    if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+    reply.raw.end();
+  }
 }
 
 /** A bare Fastify server (no NestJS) serving the gateway. */

@@ -29,6 +29,15 @@ export interface CoreSettings extends ResilienceSettings {
   readonly maxTokens: number;
   /** Subgraph bytes one request may merge into its answer; past it, RESPONSE_TOO_LARGE. */
   readonly maxResponseBytes: number;
+  /** SUBSCRIPTIONS and SUBSCRIPTION_*: graphql-ws and graphql-sse at the GraphQL path. */
+  readonly subscriptionsEnabled: boolean;
+  readonly subscriptionMaxConnections: number;
+  readonly subscriptionMaxPerConnection: number;
+  readonly subscriptionMaxPerClient: number;
+  readonly subscriptionMaxBufferedEvents: number;
+  readonly subscriptionHeartbeatMs: number;
+  readonly subscriptionConnectionInitTimeoutMs: number;
+  readonly subscriptionIdleTimeoutMs: number;
   /** APOLLO_TELEMETRY: let @apollo/gateway send its usage metrics to Apollo (off: no outbound connection). */
   readonly apolloTelemetry: boolean;
 }

@@ -34,8 +34,12 @@ export const CLIENT_ERRORS = {
   QUERY_NOT_IN_SAFELIST: { status: 400, clientSafe: true },
   /** The request names no runnable operation (unknown name, several and no name). Apollo Server's code. */
   OPERATION_RESOLUTION_FAILURE: { status: 400, clientSafe: true },
-  /** A subscription sent over plain HTTP. */
+  /** A subscription sent over plain HTTP (use a WebSocket or `Accept: text/event-stream`), or with subscriptions off. */
   SUBSCRIPTION_NOT_SUPPORTED: { status: 400, clientSafe: true },
+  /** Over SUBSCRIPTION_MAX_PER_CLIENT, _PER_CONNECTION or _MAX_CONNECTIONS. */
+  SUBSCRIPTION_LIMIT_EXCEEDED: { status: 429, clientSafe: true },
+  /** The gateway is shutting down: no new subscription (live ones complete). */
+  SHUTTING_DOWN: { status: 503, clientSafe: true },
   /** The operation is too deep, too wide or too long. */
   OPERATION_LIMIT_EXCEEDED: { status: 400, clientSafe: true },
   /** The operation's estimated cost is over MAX_COST (the same code as Apollo Router's). */
@@ -65,6 +69,13 @@ export const CLIENT_ERRORS = {
   SUBGRAPH_CIRCUIT_OPEN: { status: 200, clientSafe: true },
   /** The answer would be larger than MAX_RESPONSE_BYTES; it is replaced by this one error (`data: null`). */
   RESPONSE_TOO_LARGE: { status: 200, clientSafe: true },
+  // In the last event of a subscription that ended early (then `complete`).
+  /** The subgraph closed the subscription's socket, failed, or could not be reached (Apollo Router's code). */
+  SUBSCRIPTION_SOURCE_CLOSED: { status: 200, clientSafe: true },
+  /** More than SUBSCRIPTION_MAX_BUFFERED_EVENTS events waited for this client. */
+  SUBSCRIPTION_SLOW_CONSUMER: { status: 200, clientSafe: true },
+  /** A new supergraph was loaded: live subscriptions end, clients subscribe again (Apollo Router's code). */
+  SUBSCRIPTION_SCHEMA_RELOAD: { status: 200, clientSafe: true },
   /** Anything else, masked in production; the original is logged with the request id. */
   INTERNAL_SERVER_ERROR: { status: 500, clientSafe: false },
 } as const satisfies Readonly<Record<string, ClientErrorSpec>>;

@@ -18,6 +18,10 @@ import { resilienceFor } from './resilience/config.js';
 import { stringifyResult } from './serialize/shared-answer.js';
 import { SubgraphDataSource } from './subgraph-fetch/data-source.js';
 import { subgraphKey } from './subgraph-overrides.js';
+import { subscriptionEndpoint } from './subscriptions/endpoint.js';
+import { withSubscriptions } from './subscriptions/index.js';
+import type { SubscriptionSettings } from './subscriptions/settings.js';
+import { SubscriptionRegistry } from './subscriptions/subscription-registry.js';
 import { supergraphHook } from './supergraph/hot-reload.js';
 import { DataSourceRetirement } from './supergraph/retire.js';
 import type { SupergraphSource } from './supergraph/source.js';
@@ -105,9 +109,26 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     config.apolloTelemetry,
   );
 
+  const formatError = createFormatError(config.maskErrors);
+  const subscriptionSettings = subscriptionSettingsOf(config);
+  const subscriptions = new SubscriptionRegistry(config.subscriptionMaxPerClient);
+  // A new supergraph ends live subscriptions (their plans and data sources are the old one's).
+  let schemaLoads = 0;
+  gateway.onSchemaLoadOrUpdate(() => {
+    schemaLoads += 1;
+    if (schemaLoads > 1) subscriptions.endAllForReload();
+  });
+  const executor = withSubscriptions(withPlanExecutor(gateway, config.queryPlanExecutor, apolloLogger), gateway, {
+    settings: subscriptionSettings,
+    registry: subscriptions,
+    plugins,
+    formatError,
+    logger: logger.child({ component: 'subscriptions' }),
+  });
+
   const server = new ApolloServer<GatewayContext>({
     // Plugins' aroundExecute (inbound deduplication) run after auth, rate limit and every check, per caller.
-    gateway: withExecuteHooks(withPlanExecutor(gateway, config.queryPlanExecutor, apolloLogger), plugins),
+    gateway: withExecuteHooks(executor, plugins),
     introspection: config.introspection,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
@@ -118,7 +139,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     includeStacktraceInErrorResponses: !config.maskErrors,
     // main.ts owns SIGTERM/SIGINT, so the HTTP server closes before Apollo Server stops.
     stopOnTerminationSignals: false,
-    formatError: createFormatError(config.maskErrors),
+    formatError,
     // A deduplicated answer's data is serialized once for all its callers (serialize/shared-answer.ts).
     stringifyResult,
     logger: logger.child({ component: 'apollo-server' }),
@@ -131,33 +152,49 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     ],
   });
 
+  const context = async (scope: RequestScope) => {
+    let identity: Identity = {};
+    for (const plugin of authenticators) {
+      const found = await authenticateWith(plugin, scope, logger);
+      if (found) identity = { ...identity, ...found };
+    }
+    const context = createContext(scope, Object.freeze(identity), config.maxResponseBytes, options.estimateCost);
+    // Who made the request, for its log line (absent when authentication rejected it).
+    scope.identity = context.identity;
+    return context;
+  };
+  const onResponse = (scope: RequestScope, status: number) => {
+    for (const plugin of responders) plugin.onResponse?.(scope, status);
+  };
+  // Only when a plugin wraps requests (tracing), so adapters pay nothing otherwise.
+  const runRequest =
+    wrappers.length > 0
+      ? <T>(scope: RequestScope, handler: () => T): T =>
+          wrappers.reduceRight<() => T>((next, wrap) => () => wrap(scope, next), handler)()
+      : undefined;
+  const streaming = config.subscriptionsEnabled
+    ? subscriptionEndpoint({
+        settings: subscriptionSettings,
+        server,
+        context,
+        onResponse,
+        ...(runRequest && { runRequest }),
+        formatError: (error) => [formatError(error.toJSON())],
+      })
+    : undefined;
+
   return {
     config,
     logger,
     server,
     path: config.graphqlPath,
     bodyLimitBytes: config.bodyLimitBytes,
-    context: async (scope: RequestScope) => {
-      let identity: Identity = {};
-      for (const plugin of authenticators) {
-        const found = await authenticateWith(plugin, scope, logger);
-        if (found) identity = { ...identity, ...found };
-      }
-      const context = createContext(scope, Object.freeze(identity), config.maxResponseBytes, options.estimateCost);
-      // Who made the request, for its log line (absent when authentication rejected it).
-      scope.identity = context.identity;
-      return context;
-    },
+    context,
+    ...(streaming && { subscriptions: streaming }),
     isReady: () => state === 'ready' && readinessHolds.every((plugin) => plugin.isReady?.() !== false),
     isDraining: () => state === 'draining' || state === 'stopped',
-    onResponse: (scope, status) => {
-      for (const plugin of responders) plugin.onResponse?.(scope, status);
-    },
-    // Only when a plugin wraps requests (tracing), so adapters pay nothing otherwise.
-    ...(wrappers.length > 0 && {
-      runRequest: <T>(scope: RequestScope, handler: () => T): T =>
-        wrappers.reduceRight<() => T>((next, wrap) => () => wrap(scope, next), handler)(),
-    }),
+    onResponse,
+    ...(runRequest && { runRequest }),
     async start() {
       if (state !== 'created')
         throw new GatewayError(GatewayErrorCode.START_FAILED, `cannot start a gateway that is ${state}`);
@@ -180,10 +217,15 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     },
     beginDrain() {
       if (state === 'ready') state = 'draining';
+      // Live subscriptions complete now, so their clients reconnect elsewhere while this instance drains.
+      subscriptions.completeAll();
+      streaming?.drain();
     },
     async stop() {
       if (state === 'stopped') return;
       state = 'stopped';
+      subscriptions.completeAll();
+      streaming?.drain();
       await server.stop();
       await closeAll(dataSources);
       await retired.closeAll();
@@ -225,4 +267,20 @@ function rejectUnknownOverrides(config: CoreSettings, dataSources: Map<string, S
 
 async function closeAll(dataSources: Map<string, SubgraphDataSource>): Promise<void> {
   await Promise.all([...dataSources.values()].map((source) => source.close()));
+}
+
+function subscriptionSettingsOf(config: CoreSettings): SubscriptionSettings {
+  return {
+    enabled: config.subscriptionsEnabled,
+    maxConnections: config.subscriptionMaxConnections,
+    maxPerConnection: config.subscriptionMaxPerConnection,
+    maxPerClient: config.subscriptionMaxPerClient,
+    maxBufferedEvents: config.subscriptionMaxBufferedEvents,
+    heartbeatMs: config.subscriptionHeartbeatMs,
+    connectionInitTimeoutMs: config.subscriptionConnectionInitTimeoutMs,
+    idleTimeoutMs: config.subscriptionIdleTimeoutMs,
+    maxResponseBytes: config.maxResponseBytes,
+    maxEventBytes: config.subgraphMaxResponseBytes,
+    connectTimeoutMs: config.subgraphTimeoutMs,
+  };
 }

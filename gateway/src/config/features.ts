@@ -30,6 +30,10 @@ export const FEATURES = {
       values.otelSdkDisabled !== true &&
       (values.otelExporterOtlpEndpoint !== undefined || values.otelExporterOtlpTracesEndpoint !== undefined),
   },
+  subscriptions: {
+    enabledBy: 'SUBSCRIPTIONS=true (the default)',
+    isOn: (values) => values.subscriptionsEnabled !== false,
+  },
   'supergraph-url': { enabledBy: 'SUPERGRAPH_URL', isOn: (values) => values.supergraphUrl !== undefined },
   retries: { enabledBy: 'SUBGRAPH_RETRIES above 0', isOn: (values) => (values.subgraphRetries as number) > 0 },
   'circuit-breaker': {

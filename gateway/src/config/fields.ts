@@ -6,6 +6,7 @@ import { PLUGIN_FIELDS } from './fields/plugins.js';
 import { PROCESS_FIELDS } from './fields/process.js';
 import type { FieldSpec } from './fields/spec.js';
 import { SUBGRAPH_FETCH_FIELDS } from './fields/subgraphs.js';
+import { SUBSCRIPTION_FIELDS } from './fields/subscriptions.js';
 import { SUPERGRAPH_FIELDS } from './fields/supergraph.js';
 
 export type { FieldSpec, ScalarKey } from './fields/spec.js';
@@ -21,6 +22,7 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   ...SUPERGRAPH_FIELDS,
   ...SUBGRAPH_FETCH_FIELDS,
   ...HTTP_FIELDS,
+  ...SUBSCRIPTION_FIELDS,
   ...OBSERVABILITY_FIELDS,
   ...PLUGIN_FIELDS,
   ...LIMIT_FIELDS,

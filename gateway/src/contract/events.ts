@@ -12,7 +12,9 @@ export type GatewayEvent =
   | SupergraphLoadEvent
   | TrustedDocumentsLoadEvent
   | QueryPlanCacheEvent
-  | InboundDedupEvent;
+  | InboundDedupEvent
+  | SubscriptionEvent
+  | SubscriptionEventEvent;
 
 /** One subgraph fetch finished (after any retries), whatever its outcome. */
 export interface SubgraphFetchEvent {
@@ -83,4 +85,16 @@ export interface InboundDedupEvent {
   readonly type: 'inbound-dedup';
   readonly outcome: 'executed' | 'joined';
   readonly requestId: string;
+}
+
+/** A client subscription started (it passed every check and its subgraph socket is opening) or ended. */
+export interface SubscriptionEvent {
+  readonly type: 'subscription';
+  readonly phase: 'start' | 'end';
+}
+
+/** A subscription delivered an event to its client: with data only, or with errors. */
+export interface SubscriptionEventEvent {
+  readonly type: 'subscription-event';
+  readonly outcome: 'data' | 'errors';
 }

@@ -11,6 +11,8 @@ export type {
   QueryPlanCacheEvent,
   SubgraphFetchEvent,
   SubgraphRetryEvent,
+  SubscriptionEvent,
+  SubscriptionEventEvent,
   SupergraphLoadEvent,
   TrustedDocumentsLoadEvent,
 } from './events.js';
@@ -26,3 +28,4 @@ export type {
   Supergraph,
 } from './plugin.js';
 export type { RequestScope } from './request-scope.js';
+export type { StreamOutcome, StreamParams, SubscriptionEndpoint, SubscriptionLimits } from './subscriptions.js';

@@ -1,5 +1,6 @@
 import type { ApolloServer, BaseContext } from '@apollo/server';
 import type { RequestScope } from './request-scope.js';
+import type { SubscriptionEndpoint } from './subscriptions.js';
 
 /**
  * The narrow contract every platform adapter mounts. The gateway core implements it;
@@ -28,6 +29,8 @@ export interface MountableGateway<TContext extends BaseContext = BaseContext> {
    * when no plugin needs it, so adapters then skip the extra call.
    */
   runRequest?<T>(scope: RequestScope, handler: () => T): T;
+  /** graphql-ws and graphql-sse at `path` (SUBSCRIPTIONS); absent when they are off. */
+  readonly subscriptions?: SubscriptionEndpoint;
   /** Prometheus metrics (METRICS_ENABLED); absent when they are off. */
   readonly metrics?: MetricsEndpoint;
 }

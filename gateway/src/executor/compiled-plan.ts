@@ -1,6 +1,6 @@
 import { type Operation, operationFromDocument, type Schema } from '@apollo/federation-internals';
 import type { OperationContext } from '@apollo/gateway/dist/operationContext.js';
-import type { PlanNode, QueryPlan, SubscriptionNode } from '@apollo/query-planner';
+import type { FetchNode, PlanNode, QueryPlan, SubscriptionNode } from '@apollo/query-planner';
 import { GraphQLError, Kind } from 'graphql';
 import { compileShaper, type Shaper } from './shape.js';
 
@@ -22,6 +22,28 @@ export function compilePlan(
   apiSchema: Schema,
 ): CompiledPlan | null {
   if (queryPlan.node && !supported(queryPlan.node)) return null;
+  const compiled = compileOperation(operationContext, apiSchema);
+  return compiled && { node: queryPlan.node as PlanNode | undefined, ...compiled };
+}
+
+/** A subscription's plan: its first fetch (to the subgraph that owns the field), and the rest, run per event. */
+export interface CompiledSubscription extends CompiledPlan {
+  readonly primary: FetchNode;
+}
+
+/** Compiles a subscription plan for its events, or returns null when it cannot be (a node the lean path does not run). */
+export function compileSubscription(
+  queryPlan: QueryPlan,
+  operationContext: OperationContext,
+  apiSchema: Schema,
+): CompiledSubscription | null {
+  const node = queryPlan.node;
+  if (node?.kind !== 'Subscription' || (node.rest && !supported(node.rest))) return null;
+  const compiled = compileOperation(operationContext, apiSchema);
+  return compiled && { node: node.rest, primary: node.primary, ...compiled };
+}
+
+function compileOperation(operationContext: OperationContext, apiSchema: Schema): Omit<CompiledPlan, 'node'> | null {
   let operation: Operation;
   try {
     // As executeQueryPlan.js builds it per request: the operation and every fragment, unvalidated.
@@ -35,8 +57,7 @@ export function compilePlan(
     throw error;
   }
   const shaper = compileShaper(operation);
-  if (!shaper) return null;
-  return { node: queryPlan.node as PlanNode | undefined, operation, shaper };
+  return shaper ? { operation, shaper } : null;
 }
 
 function supported(node: PlanNode | SubscriptionNode): boolean {

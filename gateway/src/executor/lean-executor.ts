@@ -50,10 +50,8 @@ async function execute(
   compiled: WeakMap<QueryPlan, CompiledPlan | null>,
   logger: Logger,
 ): Promise<ExecutionResult> {
-  const { request, document, queryHash } = requestContext;
-  const storeKey = request.operationName
-    ? createHash('sha256').update(queryHash).update(request.operationName).digest('hex')
-    : queryHash;
+  const { request, document } = requestContext;
+  const storeKey = planStoreKey(requestContext);
   const operationContext = buildOperationContext({
     schema: internals.schema,
     operationDocument: document,
@@ -97,8 +95,15 @@ async function execute(
   return response;
 }
 
+/** The plan store's key for a request, @apollo/gateway's: the query's hash, and its operation name when it has one. */
+export function planStoreKey({ request, queryHash }: RequestContext): string {
+  return request.operationName
+    ? createHash('sha256').update(queryHash).update(request.operationName).digest('hex')
+    : queryHash;
+}
+
 /** The stored plan, or a new one (stored, as @apollo/gateway does; a failed store write is only logged). */
-async function planFor(
+export async function planFor(
   internals: GatewayInternals,
   requestContext: RequestContext,
   storeKey: string,

@@ -14,11 +14,15 @@ type Run = Omit<PlanRun, 'errors' | 'variableDefinitions'>;
  * `extensions.valueCompletion` only when no fetch failed; a shaping assertion replaces the
  * whole answer with its error).
  */
-export function runPlan(plan: CompiledPlan, context: Run): Promise<ExecutionResult> {
+export function runPlan(
+  plan: CompiledPlan,
+  context: Run,
+  /** What the plan starts from: a subscription event's data (its first fetch already answered). */
+  merged: Record<string, unknown> = Object.create(null),
+): Promise<ExecutionResult> {
   const { telemetry } = context;
   return inSpan(OpenTelemetrySpanNames.EXECUTE, {}, telemetry, async (span) => {
     const run: PlanRun = { ...context, variableDefinitions: plan.operation.variableDefinitions, errors: [] };
-    const merged: Record<string, unknown> = Object.create(null);
     if (plan.node) await runNode(run, plan.node, rootCursor(merged));
     const result = tracer.startActiveSpan(OpenTelemetrySpanNames.POST_PROCESSING, (postSpan) => {
       try {

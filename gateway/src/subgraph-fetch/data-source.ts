@@ -66,6 +66,11 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     });
   }
 
+  /** The subgraph's URL (an override's, when one is set); its subscriptions use the same host and path. */
+  get url(): string {
+    return this.#options.url;
+  }
+
   async process(options: ProcessOptions): Promise<SubgraphAnswer> {
     const { request } = options;
     const startedAt = performance.now();

@@ -28,8 +28,10 @@ export class GatewayMounter implements OnModuleInit, OnApplicationShutdown {
       const { mountFastify } = await import('@fedgw/adapters/fastify');
       await mountFastify(adapter.getInstance(), this.gateway);
     } else if (platform === 'express') {
-      const { mountExpress } = await import('@fedgw/adapters/express');
+      const { mountExpress, serveWebSocket } = await import('@fedgw/adapters/express');
       mountExpress(adapter.getInstance(), this.gateway);
+      // Express sees no upgrade requests: the WebSocket transport listens on Nest's HTTP server.
+      serveWebSocket(adapter.getHttpServer(), this.gateway);
     } else {
       throw new GatewayError(
         GatewayErrorCode.START_FAILED,

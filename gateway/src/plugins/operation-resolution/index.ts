@@ -1,10 +1,12 @@
 import type { GatewayPlugin } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
 import { httpError } from '../../http-error.js';
+import { streamSinkOf } from '../../subscriptions/stream-sink.js';
 
 /**
  * Answers 400 for operations the request does not resolve to one runnable operation:
- * an unknown `operationName`, several operations and no name, a subscription over HTTP.
+ * an unknown `operationName`, several operations and no name, a subscription over plain
+ * HTTP (only the WebSocket and SSE transports, which open a stream sink, can carry one).
  * With a gateway, Apollo Server leaves this to @apollo/gateway's executor, which fails
  * with a 500 INVALID_GRAPHQL logged as a server error: a client's mistake filling the
  * error log. Always on, and first: the other checks need a resolved operation.
@@ -15,7 +17,7 @@ export function operationResolution(): GatewayPlugin {
     apollo: {
       async requestDidStart() {
         return {
-          async didResolveOperation({ operation, document, request, schema }) {
+          async didResolveOperation({ operation, document, request, schema, contextValue }) {
             if (!operation) {
               const named = request.operationName;
               const several = document.definitions.filter((d) => d.kind === 'OperationDefinition').length > 1;
@@ -28,11 +30,14 @@ export function operationResolution(): GatewayPlugin {
                     : 'The request has no operation to run.',
               );
             }
-            if (operation.operation === 'subscription') {
+            if (
+              operation.operation === 'subscription' &&
+              !(schema.getSubscriptionType() && streamSinkOf(contextValue))
+            ) {
               throw httpError(
                 ClientErrorCode.SUBSCRIPTION_NOT_SUPPORTED,
                 schema.getSubscriptionType()
-                  ? 'Subscriptions are not served over HTTP by this gateway.'
+                  ? 'Subscriptions are served over a WebSocket (graphql-transport-ws) or Server-Sent Events (Accept: text/event-stream), not plain HTTP.'
                   : 'The schema has no subscription root type; subscriptions are not supported.',
               );
             }

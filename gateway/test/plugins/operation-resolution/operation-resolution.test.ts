@@ -35,12 +35,13 @@ describe('operationResolution', () => {
     await Promise.all(servers.map((server) => server.stop()));
   });
 
-  it('refuses a subscription over HTTP even when the schema has a Subscription type', async () => {
+  it('refuses a subscription over plain HTTP even when the schema has a Subscription type', async () => {
     expect(await withSubscriptions('subscription { ticks }')).toEqual({
       status: 400,
       errors: [
         expect.objectContaining({
-          message: 'Subscriptions are not served over HTTP by this gateway.',
+          message:
+            'Subscriptions are served over a WebSocket (graphql-transport-ws) or Server-Sent Events (Accept: text/event-stream), not plain HTTP.',
           extensions: { code: 'SUBSCRIPTION_NOT_SUPPORTED' },
         }),
       ],

@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MountableGateway, StreamOutcome, SubscriptionEndpoint } from '@fedgw/gateway/contract';
+import { GraphQLSchema } from 'graphql';
+import { createHandler, type Request as SseRequest } from 'graphql-sse';
+import { isRefusal, STAND_IN, streamScope } from './stream-scope.js';
+
+const TOKEN_HEADER = 'x-graphql-event-stream-token';
+const NO_SCHEMA = new GraphQLSchema({});
+
+/** Per response: events handed to graphql-sse and events written, to notice a client that stopped reading. */
+interface Flow {
+  produced: number;
+  written: number;
+  readonly res: ServerResponse;
+}
+interface Context {
+  readonly res: ServerResponse;
+  readonly flow: Flow;
+}
+/** What the gateway answered, carried to graphql-sse's execute/subscribe. */
+interface Holder {
+  [key: PropertyKey]: unknown;
+  readonly outcome: StreamOutcome;
+}
+/** A single-connection-mode stream: reserved by PUT, then opened by one GET (or POST) with `Accept: text/event-stream`. */
+interface Reservation {
+  readonly release: () => void;
+  readonly expiry: NodeJS.Timeout;
+  flow?: Flow;
+  operations: number;
+}
+
+/** Requests that belong to the graphql-sse protocol rather than to plain GraphQL over HTTP. */
+export function isSseRequest(method: string, headers: IncomingMessage['headers'], url: string): boolean {
+  if (method === 'PUT' || method === 'DELETE') return true;
+  if (headers.accept?.includes('text/event-stream')) return true;
+  return headers[TOKEN_HEADER] !== undefined || /[?&]token=/.test(url);
+}
+
+export type SseHandler = (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>;
+
+/**
+ * GraphQL over Server-Sent Events (the graphql-sse protocol, both modes) at the gateway's
+ * path. Each operation goes through the gateway as a request of its own. graphql-sse queues
+ * events for a stream without bound, so each stream counts what it was handed against what it
+ * wrote: a client more than SUBSCRIPTION_MAX_BUFFERED_EVENTS behind is disconnected.
+ * Single-connection reservations count as connections and expire unopened.
+ */
+export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): SseHandler | undefined {
+  const endpoint = gateway.subscriptions;
+  if (!endpoint) return undefined;
+  const { limits } = endpoint;
+  const maxBehind = limits.maxBufferedEvents;
+  const reservations = new Map<string, Reservation>();
+  const open = new Set<ServerResponse>();
+  endpoint.onDrain(() => {
+    for (const res of open) res.end();
+  });
+
+  const handler = createHandler<IncomingMessage, Context, Holder>({
+    authenticate: async (req) => {
+      const token = tokenOf(req);
+      if (req.method === 'PUT') return reserve(req, endpoint, reservations, limits.connectionInitTimeoutMs);
+      if (token && !reservations.has(token)) return [null, { status: 404, statusText: 'Not Found' }];
+      return token ?? null;
+    },
+    onSubscribe: async (req, params) => {
+      const token = tokenOf(req);
+      const reservation = token ? reservations.get(token) : undefined;
+      if (reservation && reservation.operations >= limits.maxPerConnection) {
+        return answer(429, {
+          errors: [
+            {
+              message: `A stream may run ${limits.maxPerConnection} operations at once (SUBSCRIPTION_MAX_PER_CONNECTION).`,
+              extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED' },
+            },
+          ],
+        });
+      }
+      const raw = req.raw as IncomingMessage;
+      const scope = streamScope(raw.method ?? 'POST', raw, raw.headers);
+      const outcome = await endpoint.operate(scope, {
+        query: typeof params.query === 'string' ? params.query : undefined,
+        variables: params.variables ?? null,
+        operationName: params.operationName ?? null,
+        extensions: params.extensions ?? null,
+      });
+      if (isRefusal(outcome)) return answer(outcome.status, outcome.result);
+      const counted = reservation && outcome.kind === 'stream' ? countedEvents(outcome.events, reservation) : outcome;
+      return {
+        schema: NO_SCHEMA,
+        document: outcome.kind === 'stream' ? STAND_IN.stream : STAND_IN.answer,
+        contextValue: { outcome: counted as StreamOutcome },
+      };
+    },
+    execute: (args) => (args.contextValue.outcome as Extract<StreamOutcome, { kind: 'answer' }>).result as never,
+    subscribe: (args) => (args.contextValue.outcome as Extract<StreamOutcome, { kind: 'stream' }>).events as never,
+    onNext: (_ctx, req) => {
+      const token = tokenOf(req);
+      const flow = token ? reservations.get(token)?.flow : req.context.flow;
+      if (!flow) return;
+      flow.produced += 1;
+      if (flow.produced - flow.written > maxBehind) flow.res.destroy();
+    },
+  });
+
+  return async (req, res, body) => {
+    const flow: Flow = { produced: 0, written: 0, res };
+    const token = tokenOf({ headers: { get: (name: string) => headerOf(req, name) }, url: req.url ?? '' } as never);
+    const reservation = token ? reservations.get(token) : undefined;
+    const opensStream = req.headers.accept?.includes('text/event-stream');
+    if (reservation && opensStream) {
+      clearTimeout(reservation.expiry);
+      reservation.flow = flow;
+    }
+    const [responseBody, init] = await handler({
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: { get: (name) => headerOf(req, name) },
+      body: body === undefined ? () => readBody(req) : (body as string),
+      raw: req,
+      context: { res, flow },
+    });
+    res.writeHead(init.status, init.statusText, init.headers as Record<string, string>);
+    if (!responseBody || typeof responseBody === 'string') {
+      res.end(responseBody);
+      return;
+    }
+    open.add(res);
+    res.once('close', () => {
+      open.delete(res);
+      void responseBody.return?.(undefined);
+      if (token && reservation && opensStream) {
+        reservations.delete(token);
+        reservation.release();
+      }
+    });
+    for await (const message of responseBody) {
+      if (!res.writable) break;
+      await new Promise<void>((resolve) => res.write(message, () => resolve()));
+      if (message.startsWith('event: next')) flow.written += 1;
+    }
+    res.end();
+  };
+}
+
+/** PUT: a reservation for single connection mode, authenticated and counted as a connection until its stream closes. */
+async function reserve(
+  req: SseRequest<IncomingMessage, Context>,
+  endpoint: SubscriptionEndpoint,
+  reservations: Map<string, Reservation>,
+  expiresMs: number,
+) {
+  const raw = req.raw as IncomingMessage;
+  try {
+    await endpoint.authenticate(streamScope('PUT', raw, raw.headers));
+  } catch {
+    return answer(401, { errors: [{ message: 'Unauthenticated', extensions: { code: 'UNAUTHENTICATED' } }] });
+  }
+  const release = endpoint.openConnection();
+  if (!release)
+    return answer(503, {
+      errors: [{ message: 'Too many connections', extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED' } }],
+    });
+  const token = randomUUID();
+  // Not opened in time: forget it, so reservations nobody uses cannot pile up.
+  const expiry = setTimeout(() => {
+    const reservation = reservations.get(token);
+    if (reservation && !reservation.flow) {
+      reservations.delete(token);
+      release();
+    }
+  }, expiresMs);
+  expiry.unref();
+  reservations.set(token, { release, expiry, operations: 0 });
+  return token;
+}
+
+function countedEvents(events: AsyncIterableIterator<unknown>, reservation: Reservation): StreamOutcome {
+  reservation.operations += 1;
+  let done = false;
+  const finish = () => {
+    if (!done) {
+      done = true;
+      reservation.operations -= 1;
+    }
+  };
+  const counted: AsyncIterableIterator<unknown> = {
+    next: async () => {
+      const step = await events.next();
+      if (step.done) finish();
+      return step;
+    },
+    return: async () => {
+      finish();
+      return (await events.return?.()) ?? { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]: () => counted,
+  };
+  return { kind: 'stream', events: counted as never };
+}
+
+function answer(
+  status: number,
+  result: unknown,
+): [string, { status: number; statusText: string; headers: Record<string, string> }] {
+  return [
+    JSON.stringify(result),
+    { status, statusText: '', headers: { 'content-type': 'application/json; charset=utf-8' } },
+  ];
+}
+
+function tokenOf(req: { headers: { get(name: string): string | null | undefined }; url: string }): string | undefined {
+  const header = req.headers.get(TOKEN_HEADER);
+  if (header) return header;
+  return new URL(req.url, 'http://localhost/').searchParams.get('token') ?? undefined;
+}
+
+function headerOf(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join('\n') : (value ?? null);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    req.once('error', reject);
+    req.once('end', () => resolve(body));
+  });
+}

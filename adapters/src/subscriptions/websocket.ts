@@ -1,0 +1,134 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { MountableGateway, StreamOutcome } from '@fedgw/gateway/contract';
+import { GraphQLError, GraphQLSchema } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { connectionHeaders, isRefusal, refusalErrors, STAND_IN, streamScope } from './stream-scope.js';
+
+interface Connection {
+  headers?: ReturnType<typeof connectionHeaders>;
+  idle?: NodeJS.Timeout;
+}
+
+const PROTOCOL = 'graphql-transport-ws';
+// Never used to execute: the gateway runs every operation; graphql-ws only wants one to hold.
+const NO_SCHEMA = new GraphQLSchema({});
+
+/**
+ * Serves graphql-ws (subprotocol `graphql-transport-ws`) on the gateway's path of `server`,
+ * whatever framework answers its HTTP requests. Each connection is authenticated at
+ * `connection_init` (upgrade headers and the payload's); each operation then goes through
+ * the gateway as a request of its own. Caps: connections (shared with SSE), operations per
+ * connection, messages (GraphQL body limit); a connection idle or silent too long is closed.
+ */
+export function serveWebSocket(
+  server: Server,
+  gateway: Pick<MountableGateway, 'subscriptions' | 'path' | 'bodyLimitBytes'>,
+): void {
+  const endpoint = gateway.subscriptions;
+  if (!endpoint) return;
+  const { limits } = endpoint;
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: gateway.bodyLimitBytes,
+    handleProtocols: (protocols) => (protocols.has(PROTOCOL) ? PROTOCOL : false),
+  });
+  const connections = new WeakMap<object, Connection>();
+  const connectionOf = (extra: unknown): Connection => {
+    const known = connections.get(extra as object);
+    if (known) return known;
+    const connection: Connection = {};
+    connections.set(extra as object, connection);
+    return connection;
+  };
+
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (pathOf(request) !== gateway.path) return reject(socket, 404, 'Not Found');
+    const release = endpoint.openConnection();
+    if (!release) return reject(socket, 503, 'Service Unavailable');
+    sockets.handleUpgrade(request, socket, head, (client) => {
+      client.once('close', release);
+      sockets.emit('connection', client, request);
+    });
+  });
+  endpoint.onDrain(() => {
+    for (const client of sockets.clients) client.close(1001, 'Going away');
+  });
+
+  useServer(
+    {
+      connectionInitWaitTimeout: limits.connectionInitTimeoutMs,
+      onConnect: async (ctx) => {
+        const headers = connectionHeaders(ctx.extra.request, ctx.connectionParams);
+        try {
+          await endpoint.authenticate(streamScope('WS', ctx.extra.request, headers));
+        } catch {
+          // graphql-ws closes with 4403 Forbidden.
+          return false;
+        }
+        const connection = connectionOf(ctx.extra);
+        connection.headers = headers;
+        armIdle(ctx, connection, limits.idleTimeoutMs);
+        return true;
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        const connection = connectionOf(ctx.extra);
+        clearTimeout(connection.idle);
+        // graphql-ws counts this operation already.
+        if (Object.keys(ctx.subscriptions).length > limits.maxPerConnection) {
+          return [
+            new GraphQLError(
+              `A connection may run ${limits.maxPerConnection} operations at once (SUBSCRIPTION_MAX_PER_CONNECTION).`,
+              {
+                extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED' },
+              },
+            ),
+          ];
+        }
+        const scope = streamScope('WS', ctx.extra.request, connection.headers ?? ctx.extra.request.headers);
+        const outcome = await endpoint.operate(scope, payload);
+        if (isRefusal(outcome)) return refusalErrors(outcome);
+        return {
+          schema: NO_SCHEMA,
+          document: outcome.kind === 'stream' ? STAND_IN.stream : STAND_IN.answer,
+          contextValue: { outcome },
+        };
+      },
+      execute: (args) => (args.contextValue as { outcome: StreamOutcome & { kind: 'answer' } }).outcome.result as never,
+      subscribe: (args) =>
+        (args.contextValue as { outcome: StreamOutcome & { kind: 'stream' } }).outcome.events as never,
+      onComplete: (ctx) => {
+        // After graphql-ws forgot the operation: with none left, the idle clock starts again.
+        setImmediate(() => {
+          if (Object.keys(ctx.subscriptions).length === 0) armIdle(ctx, connectionOf(ctx.extra), limits.idleTimeoutMs);
+        });
+      },
+      onDisconnect: (ctx) => clearTimeout(connectionOf(ctx.extra).idle),
+      onClose: (ctx) => clearTimeout(connectionOf(ctx.extra).idle),
+    },
+    sockets,
+    limits.heartbeatMs,
+  );
+}
+
+function armIdle(
+  ctx: { extra: { socket: { close(code: number, reason: string): void } } },
+  connection: Connection,
+  idleTimeoutMs: number,
+): void {
+  clearTimeout(connection.idle);
+  const { socket } = ctx.extra;
+  connection.idle = setTimeout(() => socket.close(1000, 'Idle'), idleTimeoutMs);
+  connection.idle.unref();
+}
+
+function pathOf(request: IncomingMessage): string {
+  const url = request.url ?? '/';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+function reject(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}

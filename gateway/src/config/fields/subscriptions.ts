@@ -1,0 +1,66 @@
+import { boolean, duration, integer, withDefault } from '../../settings/values.js';
+
+import type { FieldSpec } from './spec.js';
+
+/** Subscriptions over graphql-ws and graphql-sse at GRAPHQL_PATH: caps, heartbeats, timeouts. */
+export const SUBSCRIPTION_FIELDS: readonly FieldSpec[] = [
+  {
+    key: 'subscriptionsEnabled',
+    env: 'SUBSCRIPTIONS',
+    parse: withDefault(boolean, true),
+    meaning:
+      'serve subscriptions (and any operation) over WebSocket (`graphql-transport-ws`) and Server-Sent Events (`graphql-sse`) at `GRAPHQL_PATH`; see [Subscriptions](subscriptions.md)',
+  },
+  {
+    key: 'subscriptionMaxConnections',
+    env: 'SUBSCRIPTION_MAX_CONNECTIONS',
+    parse: withDefault(integer(1, 1_000_000), 10_000),
+    meaning: 'WebSocket and SSE connections open at once, all clients together; one more is refused',
+    feature: 'subscriptions',
+  },
+  {
+    key: 'subscriptionMaxPerConnection',
+    env: 'SUBSCRIPTION_MAX_PER_CONNECTION',
+    parse: withDefault(integer(1, 10_000), 25),
+    meaning: 'operations one WebSocket (or one SSE single-connection stream) may run at once',
+    feature: 'subscriptions',
+  },
+  {
+    key: 'subscriptionMaxPerClient',
+    env: 'SUBSCRIPTION_MAX_PER_CLIENT',
+    parse: withDefault(integer(1, 1_000_000), 100),
+    meaning:
+      'subscriptions one client may hold across its connections (by JWT subject, else API key consumer, else address); one more gets `SUBSCRIPTION_LIMIT_EXCEEDED`',
+    feature: 'subscriptions',
+  },
+  {
+    key: 'subscriptionMaxBufferedEvents',
+    env: 'SUBSCRIPTION_MAX_BUFFERED_EVENTS',
+    parse: withDefault(integer(1, 100_000), 100),
+    meaning:
+      'events waiting for one slow client; one more ends its subscription with `SUBSCRIPTION_SLOW_CONSUMER` (the gateway never buffers without bound)',
+    feature: 'subscriptions',
+  },
+  {
+    key: 'subscriptionHeartbeatMs',
+    env: 'SUBSCRIPTION_HEARTBEAT_MS',
+    parse: withDefault(duration(1000, 600_000), 12_000),
+    meaning:
+      'WebSocket ping interval to clients and subgraphs (a peer that misses a pong is closed); SSE streams get a comment line as often',
+    feature: 'subscriptions',
+  },
+  {
+    key: 'subscriptionConnectionInitTimeoutMs',
+    env: 'SUBSCRIPTION_CONNECTION_INIT_TIMEOUT_MS',
+    parse: withDefault(duration(100, 60_000), 3000),
+    meaning: 'a WebSocket that has not sent `connection_init` by then is closed (4408)',
+    feature: 'subscriptions',
+  },
+  {
+    key: 'subscriptionIdleTimeoutMs',
+    env: 'SUBSCRIPTION_IDLE_TIMEOUT_MS',
+    parse: withDefault(duration(1000, 86_400_000), 60_000),
+    meaning: 'a WebSocket with no operation running for this long is closed (1000)',
+    feature: 'subscriptions',
+  },
+];

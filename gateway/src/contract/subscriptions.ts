@@ -1,0 +1,42 @@
+import type { FormattedExecutionResult } from 'graphql';
+import type { RequestScope } from './request-scope.js';
+
+/** One operation as a streaming transport received it (graphql-ws `subscribe`, a graphql-sse request). */
+export interface StreamParams {
+  readonly query?: string | undefined;
+  readonly variables?: Readonly<Record<string, unknown>> | null | undefined;
+  readonly operationName?: string | null | undefined;
+  readonly extensions?: Readonly<Record<string, unknown>> | null | undefined;
+}
+
+/**
+ * What an operation came to: one answer (a query, a mutation, or any refusal, with the HTTP
+ * status a plain request would have had), or a subscription's events.
+ */
+export type StreamOutcome =
+  | { readonly kind: 'answer'; readonly status: number; readonly result: FormattedExecutionResult }
+  | { readonly kind: 'stream'; readonly events: AsyncIterableIterator<FormattedExecutionResult> };
+
+export interface SubscriptionLimits {
+  readonly maxConnections: number;
+  readonly maxPerConnection: number;
+  readonly heartbeatMs: number;
+  readonly connectionInitTimeoutMs: number;
+  readonly idleTimeoutMs: number;
+  readonly maxBufferedEvents: number;
+}
+
+/**
+ * What the WebSocket and SSE transports (adapters/) ask of the gateway. Each operation goes
+ * through `operate`: the same context, auth, checks, plugins and log line as an HTTP request.
+ */
+export interface SubscriptionEndpoint {
+  readonly limits: SubscriptionLimits;
+  /** A connection slot (SUBSCRIPTION_MAX_CONNECTIONS): its release, or undefined when full or draining. */
+  openConnection(): (() => void) | undefined;
+  /** Authenticates a connection (its headers, `connection_init`'s merged in); rejects with the refusal's GraphQLError. */
+  authenticate(scope: RequestScope): Promise<void>;
+  operate(scope: RequestScope, params: StreamParams): Promise<StreamOutcome>;
+  /** `listener` runs when the gateway begins draining (every subscription has completed): close connections. */
+  onDrain(listener: () => void): void;
+}

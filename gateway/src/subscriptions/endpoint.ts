@@ -1,0 +1,114 @@
+import { type ApolloServer, HeaderMap } from '@apollo/server';
+import { type FormattedExecutionResult, GraphQLError } from 'graphql';
+import type {
+  GatewayContext,
+  RequestScope,
+  StreamOutcome,
+  StreamParams,
+  SubscriptionEndpoint,
+} from '../contract/index.js';
+import { CLIENT_ERRORS, ClientErrorCode, isClientErrorCode } from '../error-registry.js';
+import type { SubscriptionSettings } from './settings.js';
+import { openStreamSink } from './stream-sink.js';
+
+export interface EndpointParts {
+  readonly settings: SubscriptionSettings;
+  readonly server: ApolloServer<GatewayContext>;
+  context(scope: RequestScope): Promise<GatewayContext>;
+  onResponse(scope: RequestScope, status: number): void;
+  runRequest?<T>(scope: RequestScope, handler: () => T): T;
+  /** Formats a refusal thrown while the context was built (MASK_ERRORS). */
+  formatError(error: GraphQLError): FormattedExecutionResult['errors'];
+}
+
+/**
+ * The gateway side of the streaming transports: each operation they receive runs through
+ * Apollo Server's `executeOperation` with a context built as for an HTTP request, so it is
+ * authenticated, checked, rate limited and logged the same way; a subscription's events come
+ * back through the request's stream sink.
+ */
+export function subscriptionEndpoint(parts: EndpointParts): SubscriptionEndpoint & { drain(): void } {
+  const { settings } = parts;
+  const drainListeners: (() => void)[] = [];
+  let connections = 0;
+  let draining = false;
+
+  const operate = async (scope: RequestScope, params: StreamParams): Promise<StreamOutcome> => {
+    let context: GatewayContext;
+    try {
+      context = await parts.context(scope);
+    } catch (error) {
+      return refused(error, parts);
+    }
+    const sink = openStreamSink(context);
+    const response = await parts.server.executeOperation(
+      {
+        query: params.query ?? '',
+        variables: (params.variables ?? undefined) as Record<string, unknown> | undefined,
+        operationName: params.operationName ?? undefined,
+        extensions: (params.extensions ?? undefined) as Record<string, unknown> | undefined,
+        http: { method: 'POST', headers: headerMapOf(scope), search: '', body: params },
+      },
+      { contextValue: context },
+    );
+    if (sink.events) return { kind: 'stream', events: sink.events };
+    const result: FormattedExecutionResult =
+      response.body.kind === 'single'
+        ? response.body.singleResult
+        : { errors: [{ message: 'Incremental delivery (@defer) is not served over this transport.' }] };
+    return { kind: 'answer', status: response.http.status ?? 200, result };
+  };
+
+  return {
+    limits: settings,
+    openConnection() {
+      if (draining || connections >= settings.maxConnections) return undefined;
+      connections += 1;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        connections -= 1;
+      };
+    },
+    async authenticate(scope) {
+      await parts.context(scope);
+    },
+    async operate(scope, params) {
+      const run = () => operate(scope, params);
+      const outcome = await (parts.runRequest ? parts.runRequest(scope, run) : run());
+      parts.onResponse(scope, outcome.kind === 'answer' ? outcome.status : 200);
+      return outcome;
+    },
+    onDrain(listener) {
+      drainListeners.push(listener);
+    },
+    drain() {
+      if (draining) return;
+      draining = true;
+      for (const listener of drainListeners) listener();
+    },
+  };
+}
+
+/** A refusal from `context()` (authentication: 401…), answered with its status as an HTTP request would be. */
+function refused(error: unknown, parts: EndpointParts): StreamOutcome {
+  const graphqlError =
+    error instanceof GraphQLError
+      ? error
+      : new GraphQLError('Internal server error', { extensions: { code: ClientErrorCode.INTERNAL_SERVER_ERROR } });
+  const code = graphqlError.extensions.code;
+  const http = graphqlError.extensions.http as { status?: number } | undefined;
+  const status = http?.status ?? (isClientErrorCode(code) ? CLIENT_ERRORS[code].status : 500);
+  const { http: _http, ...extensions } = graphqlError.extensions;
+  const clean = new GraphQLError(graphqlError.message, { extensions });
+  return { kind: 'answer', status, result: { errors: parts.formatError(clean) } };
+}
+
+function headerMapOf(scope: RequestScope): HeaderMap {
+  const headers = new HeaderMap();
+  for (const [name, value] of Object.entries(scope.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}

@@ -1,0 +1,24 @@
+/** What the subscription transports and executor read of the configuration (SUBSCRIPTION_*). */
+export interface SubscriptionSettings {
+  /** SUBSCRIPTIONS: serve graphql-ws and graphql-sse at the GraphQL path. */
+  readonly enabled: boolean;
+  /** WebSocket and SSE connections open at once, all clients together. */
+  readonly maxConnections: number;
+  /** Subscriptions one connection may hold (graphql-ws, SSE single-connection mode). */
+  readonly maxPerConnection: number;
+  /** Subscriptions one client may hold across its connections (subject, API key consumer, else address). */
+  readonly maxPerClient: number;
+  /** Events waiting for one client; one more ends its subscription (SUBSCRIPTION_SLOW_CONSUMER). */
+  readonly maxBufferedEvents: number;
+  /** WebSocket ping (clients and subgraphs) and SSE comment interval; a client that misses a pong is closed. */
+  readonly heartbeatMs: number;
+  /** A WebSocket must send `connection_init` within this; and a connection without subscriptions closes after it. */
+  readonly connectionInitTimeoutMs: number;
+  readonly idleTimeoutMs: number;
+  /** Per event, what a request may merge (MAX_RESPONSE_BYTES). */
+  readonly maxResponseBytes: number;
+  /** A larger subgraph event closes the subgraph socket (SUBGRAPH_MAX_RESPONSE_BYTES). */
+  readonly maxEventBytes: number;
+  /** Bounds the subgraph connection and its acknowledgement (SUBGRAPH_TIMEOUT_MS). */
+  readonly connectTimeoutMs: number;
+}

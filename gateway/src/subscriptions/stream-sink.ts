@@ -1,0 +1,29 @@
+import type { FormattedExecutionResult } from 'graphql';
+import type { GatewayContext } from '../contract/index.js';
+
+/** Where the subscription executor leaves a subscription's events for the transport that asked for them. */
+export interface StreamSink {
+  events?: AsyncIterableIterator<FormattedExecutionResult>;
+}
+
+// Keyed by the request's context: only a transport that can stream (WebSocket, SSE) opens one,
+// so a subscription sent over plain HTTP finds none and is refused.
+const sinks = new WeakMap<GatewayContext, StreamSink>();
+
+export function openStreamSink(context: GatewayContext): StreamSink {
+  const sink: StreamSink = {};
+  sinks.set(context, sink);
+  return sink;
+}
+
+export function streamSinkOf(context: GatewayContext): StreamSink | undefined {
+  return sinks.get(context);
+}
+
+/** Who a subscription counts against (SUBSCRIPTION_MAX_PER_CLIENT): the verified subject, the API key's consumer, else the address. */
+export function subscriberOf(context: GatewayContext): string {
+  const { identity, scope } = context;
+  if (identity.subject) return `sub:${identity.subject}`;
+  if (identity.consumer) return `api-key:${identity.consumer}`;
+  return `ip:${scope.ip}`;
+}

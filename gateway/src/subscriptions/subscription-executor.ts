@@ -1,0 +1,197 @@
+import type { ApolloGateway } from '@apollo/gateway';
+import { buildOperationContext } from '@apollo/gateway/dist/operationContext.js';
+import { deepMerge } from '@apollo/gateway/dist/utilities/deepMerge.js';
+import type { FetchNode } from '@apollo/query-planner';
+import { type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
+import type { GatewayContext, GatewayPlugin } from '../contract/index.js';
+import { ClientErrorCode } from '../error-registry.js';
+import { emitEvent } from '../events.js';
+import type { ExecutionResult, Executor, GatewayInternals, RequestContext } from '../executor/apollo-internals.js';
+import { readInternals } from '../executor/apollo-internals.js';
+import { type CompiledSubscription, compileSubscription } from '../executor/compiled-plan.js';
+import { planFor, planStoreKey } from '../executor/lean-executor.js';
+import { runPlan } from '../executor/plan-result.js';
+import { inSpan } from '../executor/spans.js';
+import { httpError } from '../http-error.js';
+import type { Logger } from '../logger.js';
+import { ResponseBudget } from '../response-budget.js';
+import { SubgraphDataSource } from '../subgraph-fetch/data-source.js';
+import { SubgraphHooks } from '../subgraph-fetch/subgraph-hooks.js';
+import { LiveSubscription } from './live-subscription.js';
+import type { SubscriptionSettings } from './settings.js';
+import { streamSinkOf, subscriberOf } from './stream-sink.js';
+import { type SubgraphEvent, subscribeToSubgraph } from './subgraph-socket.js';
+import { SubscriptionEnd } from './subscription-end.js';
+import type { SubscriptionRegistry } from './subscription-registry.js';
+
+export interface SubscriptionExecutorOptions {
+  readonly settings: SubscriptionSettings;
+  readonly registry: SubscriptionRegistry;
+  readonly plugins: readonly GatewayPlugin[];
+  /** The gateway's error formatting (MASK_ERRORS), applied to each event as Apollo Server does to answers. */
+  readonly formatError: (error: GraphQLFormattedError) => GraphQLFormattedError;
+  readonly logger: Logger;
+}
+
+/**
+ * The executor for subscription operations; every other operation goes to `next`. It runs
+ * after every check a query goes through (auth, limits, cost, trusted documents, rate limit,
+ * authorization's rewrite), plans the subscription with the same planner and plan cache,
+ * subscribes to the subgraph that owns the field, and leaves the client's event stream in the
+ * request's stream sink: each subgraph event runs the rest of the plan (entity fetches to the
+ * other subgraphs) and is shaped for the operation. What Apollo Server answers is only the
+ * acknowledgement the transports ignore.
+ */
+export function subscriptionExecutor(
+  gateway: ApolloGateway,
+  next: Executor,
+  options: SubscriptionExecutorOptions,
+): Executor {
+  const compiled = new WeakMap<object, CompiledSubscription | null>();
+  return async (requestContext) => {
+    if (requestContext.operation?.operation !== 'subscription') return next(requestContext);
+    const context = requestContext.context as unknown as GatewayContext;
+    const sink = streamSinkOf(context);
+    if (!sink)
+      return refusal(
+        ClientErrorCode.SUBSCRIPTION_NOT_SUPPORTED,
+        'Subscriptions need a WebSocket or Server-Sent Events.',
+      );
+    const internals = readInternals(gateway, true);
+    const operationContext = buildOperationContext({
+      schema: internals.schema,
+      operationDocument: requestContext.document,
+      operationName: requestContext.request.operationName,
+    });
+    const validationErrors = internals.validateIncomingRequest(requestContext, operationContext);
+    if (validationErrors.length > 0) return { errors: validationErrors };
+    const queryPlan = await planFor(internals, requestContext, planStoreKey(requestContext), options.logger);
+    let plan = compiled.get(queryPlan);
+    if (plan === undefined) {
+      plan = compileSubscription(queryPlan, operationContext, internals.apiSchema);
+      compiled.set(queryPlan, plan);
+    }
+    if (!plan)
+      return refusal(ClientErrorCode.SUBSCRIPTION_NOT_SUPPORTED, 'This subscription cannot be run by the gateway.');
+    if (options.registry.closed) return refusal(ClientErrorCode.SHUTTING_DOWN, 'The gateway is shutting down.');
+    const slot = options.registry.admit(subscriberOf(context));
+    if (!slot) {
+      return refusal(
+        ClientErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED,
+        `This client has ${options.settings.maxPerClient} subscriptions open, the most it may (SUBSCRIPTION_MAX_PER_CLIENT).`,
+      );
+    }
+    const subscription = start(internals, requestContext, plan, options, () => {
+      slot.release();
+      emitEvent(options.plugins, { type: 'subscription', phase: 'end' }, options.logger);
+    });
+    slot.add(subscription);
+    emitEvent(options.plugins, { type: 'subscription', phase: 'start' }, options.logger);
+    sink.events = subscription.events();
+    return { data: null };
+  };
+}
+
+function start(
+  internals: GatewayInternals,
+  requestContext: RequestContext,
+  plan: CompiledSubscription,
+  options: SubscriptionExecutorOptions,
+  onEnd: () => void,
+): LiveSubscription {
+  const { primary } = plan;
+  const context = requestContext.context as unknown as GatewayContext;
+  const { settings, plugins, logger } = options;
+  const source = internals.serviceMap[primary.serviceName]?.dataSource;
+  const variables = primaryVariables(primary, requestContext.request.variables ?? {});
+  const events = (): AsyncIterableIterator<SubgraphEvent> => {
+    if (!(source instanceof SubgraphDataSource)) {
+      return failed(SubscriptionEnd.fromSubgraph(primary.serviceName, undefined));
+    }
+    const headers: Record<string, string> = {};
+    const hooked = new SubgraphHooks(primary.serviceName, plugins, logger).request({
+      subgraph: primary.serviceName,
+      headers,
+      context,
+      query: primary.operation,
+      operationName: primary.operationName,
+      variables,
+    });
+    if (hooked) {
+      const errors = 'failure' in hooked ? undefined : hooked.result.errors;
+      return failed(SubscriptionEnd.fromSubgraph(primary.serviceName, errors));
+    }
+    headers['x-request-id'] = context.requestId;
+    return subscribeToSubgraph({
+      subgraph: primary.serviceName,
+      url: source.url,
+      headers,
+      query: primary.operation,
+      variables,
+      operationName: primary.operationName,
+      maxBufferedEvents: settings.maxBufferedEvents,
+      maxEventBytes: settings.maxEventBytes,
+      connectTimeoutMs: settings.connectTimeoutMs,
+      keepAliveMs: settings.heartbeatMs,
+    });
+  };
+  // The data sources the plan's other fetches use, fixed for the subscription's life (a new supergraph ends it).
+  const serviceMap = Object.create(null);
+  for (const [name, { dataSource }] of Object.entries(internals.serviceMap)) serviceMap[name] = dataSource;
+  const telemetry = internals.config.telemetry;
+  const resolve = (event: SubgraphEvent): Promise<FormattedExecutionResult> =>
+    inSpan('gateway.subscription.event', {}, telemetry, async () => {
+      // Each event is its own answer: it gets the response size budget a request gets.
+      const eventContext: GatewayContext = {
+        ...context,
+        responseBudget: new ResponseBudget(settings.maxResponseBytes),
+      };
+      const merged: Record<string, unknown> = Object.create(null);
+      if (event.data) deepMerge(merged, event.data);
+      const result = await runPlan(
+        plan,
+        {
+          serviceMap,
+          requestContext: { ...requestContext, context: eventContext } as RequestContext,
+          supergraphSchema: internals.supergraphSchema,
+          telemetry,
+        },
+        merged,
+      );
+      const errors = [
+        ...(event.errors ?? []).map((error) => ({
+          ...error,
+          extensions: { ...error.extensions, serviceName: primary.serviceName },
+        })),
+        ...(result.errors ?? []).map((error) => toFormatted(error)),
+      ].map(options.formatError);
+      emitEvent(plugins, { type: 'subscription-event', outcome: errors.length > 0 ? 'errors' : 'data' }, logger);
+      return errors.length > 0 ? { errors, data: result.data ?? null } : { data: result.data ?? null };
+    });
+  return new LiveSubscription(events(), resolve, onEnd);
+}
+
+/** The variables the subgraph's subscription operation declares, from the client's. */
+function primaryVariables(primary: FetchNode, variables: Record<string, unknown>): Record<string, unknown> {
+  const used: Record<string, unknown> = {};
+  for (const name of primary.variableUsages ?? []) if (Object.hasOwn(variables, name)) used[name] = variables[name];
+  return used;
+}
+
+function refusal(code: ClientErrorCode, message: string): ExecutionResult {
+  return { errors: [httpError(code, message)] };
+}
+
+async function* failedEvents(end: SubscriptionEnd): AsyncGenerator<SubgraphEvent> {
+  yield* [];
+  throw end;
+}
+
+function failed(end: SubscriptionEnd): AsyncIterableIterator<SubgraphEvent> {
+  return failedEvents(end);
+}
+
+function toFormatted(error: unknown): GraphQLFormattedError {
+  if (error instanceof GraphQLError) return error.toJSON();
+  return { message: error instanceof Error ? error.message : String(error) };
+}

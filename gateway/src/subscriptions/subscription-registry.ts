@@ -1,0 +1,69 @@
+import { ClientErrorCode } from '../error-registry.js';
+import type { LiveSubscription } from './live-subscription.js';
+import { SubscriptionEnd } from './subscription-end.js';
+
+/**
+ * Every live subscription of this process: the per-client cap, and ending them all at once
+ * (drain, a new supergraph). Clients are told apart by the key the caller gives (the verified
+ * subject, the API key's consumer, else the address).
+ */
+export class SubscriptionRegistry {
+  readonly #live = new Set<LiveSubscription>();
+  readonly #perClient = new Map<string, number>();
+  readonly #maxPerClient: number;
+  #closed = false;
+
+  constructor(maxPerClient: number) {
+    this.#maxPerClient = maxPerClient;
+  }
+
+  /** True once draining began: no new subscription is admitted. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  get size(): number {
+    return this.#live.size;
+  }
+
+  /** A slot for one more subscription of `client`, or undefined when it has its maximum. */
+  admit(client: string): { add(subscription: LiveSubscription): void; release(): void } | undefined {
+    const count = this.#perClient.get(client) ?? 0;
+    if (count >= this.#maxPerClient) return undefined;
+    this.#perClient.set(client, count + 1);
+    let held: LiveSubscription | undefined;
+    let released = false;
+    return {
+      add: (subscription) => {
+        held = subscription;
+        this.#live.add(subscription);
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        if (held) this.#live.delete(held);
+        const left = (this.#perClient.get(client) ?? 1) - 1;
+        if (left === 0) this.#perClient.delete(client);
+        else this.#perClient.set(client, left);
+      },
+    };
+  }
+
+  /** Drain: every subscription completes cleanly (no error: nothing went wrong, clients reconnect elsewhere). */
+  completeAll(): void {
+    this.#closed = true;
+    for (const subscription of this.#live) subscription.end();
+  }
+
+  /** A new supergraph: plans made for the old one stop, each with SUBSCRIPTION_SCHEMA_RELOAD. */
+  endAllForReload(): void {
+    for (const subscription of this.#live) {
+      subscription.end(
+        SubscriptionEnd.of(
+          ClientErrorCode.SUBSCRIPTION_SCHEMA_RELOAD,
+          'The gateway loaded a new supergraph; subscribe again.',
+        ),
+      );
+    }
+  }
+}
