@@ -1,7 +1,7 @@
 import type { GraphQLResolverMap } from '@apollo/subgraph';
 import { identityOf, type SubgraphContext } from '../context.js';
 import { type ReviewRecord, type ReviewStore, reviewStore } from './data.js';
-import { type AddReviewInput, validateNewReview } from './validation.js';
+import { type AddReviewArgs, validateNewReview } from './validation.js';
 
 /**
  * The most reviews a product's or a user's list serves: the sizes the schema declares with
@@ -27,8 +27,8 @@ export function createReviewsResolvers(store: ReviewStore): GraphQLResolverMap<S
       review: (_root, args: { id: string }) => store.get(args.id),
     },
     Mutation: {
-      addReview: (_root, args: { input: AddReviewInput }, context: SubgraphContext) =>
-        store.add(validateNewReview(identityOf(context), args.input)),
+      addReview: (_root, args: AddReviewArgs, context: SubgraphContext) =>
+        store.add(validateNewReview(identityOf(context), args)),
     },
     Product: { reviews: (product: { id: string }) => latest(store.forProduct(product.id), MAX_REVIEWS_PER_PRODUCT) },
     User: { reviews: (user: { id: string }) => latest(store.forAuthor(user.id), MAX_REVIEWS_PER_AUTHOR) },
