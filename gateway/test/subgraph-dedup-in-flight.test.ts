@@ -140,7 +140,7 @@ describe('in-flight deduplication', () => {
   it('never merges mutations', async () => {
     const { server, release } = await holdingServer();
     const { source } = createSource(server);
-    const mutation = { query: 'mutation Add { addReview(input: {productId: "1", rating: 5, comment: "x"}) { id } }' };
+    const mutation = { query: 'mutation Add { addReview(productId: "1", rating: 5, comment: "x") { id } }' };
 
     const pending = [source.process(fetchOf('mutation', mutation)), source.process(fetchOf('mutation', mutation))];
     await eventually(() => expect(server.requests).toHaveLength(2));

@@ -21,8 +21,8 @@ const REVIEWS_TIMEOUT_MS = 1_500;
 const USER_WITH_REVIEWS = { query: '{ user(id: "user-1") { id name reviews { rating } } }' };
 const ADD_REVIEW = {
   query:
-    'mutation Add($input: AddReviewInput!) { addReview(input: $input) { rating author { id name } product { id } } }',
-  variables: { input: { productId: 'product-3', rating: 5, comment: 'Survived the chaos' } },
+    'mutation Add($productId: ID!, $rating: Int!, $comment: String!) { addReview(productId: $productId, rating: $rating, comment: $comment) { rating author { id name } product { id } } }',
+  variables: { productId: 'product-3', rating: 5, comment: 'Survived the chaos' },
 };
 const AS_USER = { 'x-user-id': 'user-8' };
 const gatewayEnv = (chaos: { users: ChaosSubgraph; reviews: ChaosSubgraph }) => ({

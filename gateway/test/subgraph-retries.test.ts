@@ -111,7 +111,9 @@ describe('SubgraphDataSource retries: never a mutation', () => {
     const { source, events } = createSource(server.url);
 
     const response = await source.process(
-      fetchOf('mutation', { query: 'mutation Add { addReview(input: {}) { id } }' }),
+      fetchOf('mutation', {
+        query: 'mutation Add { addReview(productId: "product-1", rating: 5, comment: "x") { id } }',
+      }),
     );
 
     expect(codes(response)).toEqual(['SUBGRAPH_UNAVAILABLE']);

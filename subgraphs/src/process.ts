@@ -4,7 +4,8 @@ import { startSubgraph } from './serve.js';
 
 /**
  * The body of every `<name>/main.ts`: parse the environment, listen, announce readiness
- * with one line, and close cleanly (exit 0) on SIGTERM/SIGINT.
+ * with one line, and close cleanly (exit 0) on SIGTERM/SIGINT: close() also ends WebSocket
+ * clients, which would otherwise hold the HTTP server open.
  */
 export async function runSubgraphProcess(definition: SubgraphDefinition): Promise<void> {
   const { name } = definition;
@@ -22,7 +23,8 @@ export async function runSubgraphProcess(definition: SubgraphDefinition): Promis
     console.error(`${error instanceof Error ? error.message : String(error)}${cause}`);
     process.exit(1);
   }
-  console.log(`${name} subgraph ready at ${running.url}`);
+  const subscriptions = running.subscriptionUrl ? ` (subscriptions: ${running.subscriptionUrl})` : '';
+  console.log(`${name} subgraph ready at ${running.url}${subscriptions}`);
 
   let closing = false;
   const shutdown = () => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
@@ -12,6 +12,9 @@ import type { DocumentNode } from 'graphql';
 import type { SubgraphContext } from './context.js';
 import { HeaderCounter } from './header-counter.js';
 import { createRequestHandler } from './http-handler.js';
+import { type SubscriptionServer, serveSubscriptions } from './subscription-server.js';
+
+const GRAPHQL_PATH = '/graphql';
 
 export interface StartSubgraphOptions {
   /** Used in error messages only. */
@@ -36,12 +39,21 @@ export interface StartSubgraphOptions {
 export interface RunningSubgraph {
   /** e.g. http://127.0.0.1:4001/graphql */
   url: string;
+  /** e.g. ws://127.0.0.1:4003/graphql (graphql-ws), when the schema has a Subscription type. */
+  subscriptionUrl: string | undefined;
   port: number;
-  /** Stops accepting connections, lets in-flight requests finish (10 s at most). */
+  /**
+   * Stops accepting connections, lets in-flight requests finish (10 s at most), and closes
+   * WebSocket clients (1001 Going away).
+   */
   close(): Promise<void>;
 }
 
-/** Serves one subgraph over plain node:http: POST/GET /graphql, GET /health (and GET /header-counts). */
+/**
+ * Serves one subgraph over plain node:http: POST/GET /graphql, GET /health (and GET
+ * /header-counts); and, only when its schema has a Subscription type, graphql-ws on the same
+ * port and path (elsewhere an upgrade request gets an HTTP answer, never a WebSocket).
+ */
 export async function startSubgraph(options: StartSubgraphOptions): Promise<RunningSubgraph> {
   const { port = 0, host = '127.0.0.1', delayMs = 0, inlineTrace = false } = options;
   checkOptions(options.name, port, delayMs);
@@ -52,10 +64,16 @@ export async function startSubgraph(options: StartSubgraphOptions): Promise<Runn
   httpServer.keepAliveTimeout = 65_000;
   httpServer.headersTimeout = 66_000;
 
+  // Federation's schema (with _entities and _service) serves both HTTP and WebSocket operations.
+  const schema = buildSubgraphSchema([{ typeDefs: options.typeDefs, resolvers: options.resolvers }]);
+  const subscriptions = schema.getSubscriptionType() ? serveSubscriptions(httpServer, schema, GRAPHQL_PATH) : undefined;
+
   const server = new ApolloServer<SubgraphContext>({
-    schema: buildSubgraphSchema([{ typeDefs: options.typeDefs, resolvers: options.resolvers }]),
+    schema,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
+      // In parallel with the HTTP drain, which waits for upgraded sockets too.
+      ...(subscriptions ? [closeOnDrain(subscriptions)] : []),
       // Explicit either way: Apollo would otherwise auto-enable ftv1 for subgraphs.
       inlineTrace ? ApolloServerPluginInlineTrace() : ApolloServerPluginInlineTraceDisabled(),
       // Otherwise a willResolveField hook runs for every field to compute cache hints that
@@ -78,10 +96,18 @@ export async function startSubgraph(options: StartSubgraphOptions): Promise<Runn
     throw new Error(`${options.name} subgraph cannot listen on ${host}:${port}`, { cause: error });
   }
   const actualPort = (httpServer.address() as AddressInfo).port;
+  const origin = `${urlHost(host)}:${actualPort}`;
   return {
-    url: `http://${urlHost(host)}:${actualPort}/graphql`,
+    url: `http://${origin}${GRAPHQL_PATH}`,
+    subscriptionUrl: subscriptions ? `ws://${origin}${GRAPHQL_PATH}` : undefined,
     port: actualPort,
     close: () => server.stop(),
+  };
+}
+
+function closeOnDrain(subscriptions: SubscriptionServer): ApolloServerPlugin<SubgraphContext> {
+  return {
+    serverWillStart: async () => ({ drainServer: () => subscriptions.close() }),
   };
 }
 

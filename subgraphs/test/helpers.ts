@@ -35,3 +35,21 @@ export async function createOperationRunner(typeDefs: DocumentNode, resolvers: G
 }
 
 export const codesOf = (result: OperationResult) => result.errors?.map((e) => e.extensions?.code);
+
+/**
+ * Retries `check` until it stops throwing, rethrowing its last error after `timeoutMs`: a bound
+ * on a wait for something asynchronous, not a timing. (test-support has one too, but it
+ * depends on this package.)
+ */
+export async function eventually(check: () => unknown, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}

@@ -15,8 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => subgraph.stop());
 
-const ADD = `mutation ($input: AddReviewInput!) {
-  addReview(input: $input) { id rating comment author { id } product { id } }
+const ADD = `mutation ($productId: ID!, $rating: Int!, $comment: String!) {
+  addReview(productId: $productId, rating: $rating, comment: $comment) { id rating comment author { id } product { id } }
 }`;
 const AS_USER_3 = { 'x-user-id': 'user-3' };
 const valid = { productId: 'product-500', rating: 4, comment: '  Sturdy and quiet.  ' };
@@ -24,7 +24,7 @@ const valid = { productId: 'product-500', rating: 4, comment: '  Sturdy and quie
 describe('addReview', () => {
   it('stores the review under the next id with the caller as author, and indexes it', async () => {
     const before = store.forAuthor('user-3').length;
-    const result = await subgraph.run(ADD, { input: valid }, AS_USER_3);
+    const result = await subgraph.run(ADD, valid, AS_USER_3);
     expect(result.errors).toBeUndefined();
     expect(result.data).toEqual({
       addReview: {
@@ -52,7 +52,7 @@ describe('addReview', () => {
     ['an unknown user', { 'x-user-id': 'user-1001' }],
   ])('is UNAUTHENTICATED with %s', async (_label, headers) => {
     const size = store.size;
-    const result = await subgraph.run(ADD, { input: valid }, headers);
+    const result = await subgraph.run(ADD, valid, headers);
     expect(codesOf(result)).toEqual(['UNAUTHENTICATED']);
     expect(store.size).toBe(size);
   });
@@ -67,15 +67,24 @@ describe('addReview', () => {
     ['comment', { comment: 'x'.repeat(2_001) }],
   ])('is BAD_USER_INPUT naming %s for %j', async (field, change) => {
     const size = store.size;
-    const result = await subgraph.run(ADD, { input: { ...valid, ...change } }, AS_USER_3);
+    const result = await subgraph.run(ADD, { ...valid, ...change }, AS_USER_3);
     expect(codesOf(result)).toEqual(['BAD_USER_INPUT']);
     expect(result.errors?.[0]?.extensions?.field).toBe(field);
     expect(result.errors?.[0]?.message).toContain(field);
     expect(store.size).toBe(size);
   });
 
+  it('takes its fields as arguments: the AddReviewInput object is gone', async () => {
+    const result = await subgraph.run(
+      'mutation { addReview(input: { productId: "product-1", rating: 5, comment: "x" }) { id } }',
+      {},
+      AS_USER_3,
+    );
+    expect(codesOf(result)).toContain('GRAPHQL_VALIDATION_FAILED');
+  });
+
   it('accepts a comment of exactly 2,000 characters', async () => {
-    const result = await subgraph.run(ADD, { input: { ...valid, comment: 'y'.repeat(2_000) } }, AS_USER_3);
+    const result = await subgraph.run(ADD, { ...valid, comment: 'y'.repeat(2_000) }, AS_USER_3);
     expect(result.errors).toBeUndefined();
   });
 });
@@ -121,8 +130,8 @@ describe('reviews queries', () => {
     expect(schema).toMatch(new RegExp(`reviews: \\[Review!\\] @listSize\\(assumedSize: ${MAX_REVIEWS_PER_AUTHOR}\\)`));
     const added: string[] = [];
     for (let i = 0; i < 30; i++) {
-      const input = { productId: 'product-2', rating: 5, comment: `review ${i}` };
-      const result = await subgraph.run(ADD, { input }, { 'x-user-id': 'user-4' });
+      const args = { productId: 'product-2', rating: 5, comment: `review ${i}` };
+      const result = await subgraph.run(ADD, args, { 'x-user-id': 'user-4' });
       added.push((result.data?.addReview as { id: string } | undefined)?.id as string);
     }
     expect(store.forProduct('product-2').length).toBeGreaterThan(MAX_REVIEWS_PER_PRODUCT);

@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 const TOP = 'query Top($first: Int) { topProducts(first: $first) { id name price } }';
 const ADD_REVIEW =
-  'mutation Add($input: AddReviewInput!) { addReview(input: $input) { id rating author { id } product { id } } }';
+  'mutation Add($productId: ID!, $rating: Int!, $comment: String!) { addReview(productId: $productId, rating: $rating, comment: $comment) { id rating author { id } product { id } } }';
 const JOINED = 'joined a query in flight';
 
 let subgraphs: Record<'users' | 'products' | 'reviews', RunningSubgraph>;
@@ -174,7 +174,7 @@ describe.each(MOUNTS)('inbound request deduplication on %s', (mount) => {
       const add = () =>
         postGraphQL(
           gateway.url,
-          { query: ADD_REVIEW, variables: { input: { productId: 'product-1', rating: 5, comment: 'twice' } } },
+          { query: ADD_REVIEW, variables: { productId: 'product-1', rating: 5, comment: 'twice' } },
           { 'x-user-id': 'user-3' },
         );
       const results = await overlapping(gateway, [add, add, add], { fetches: 3, joins: 0, subgraph: reviews });

@@ -91,8 +91,8 @@ describe.each(MOUNTS)('plugins on %s', (mount) => {
         gateway().url,
         {
           query:
-            'mutation Add($input: AddReviewInput!) { addReview(input: $input) { rating comment author { id } product { id } } }',
-          variables: { input: { productId: 'product-3', rating: 4, comment: `From the ${mount} contract` } },
+            'mutation Add($productId: ID!, $rating: Int!, $comment: String!) { addReview(productId: $productId, rating: $rating, comment: $comment) { rating comment author { id } product { id } } }',
+          variables: { productId: 'product-3', rating: 4, comment: `From the ${mount} contract` },
         },
         await bearer('user-8'),
       );

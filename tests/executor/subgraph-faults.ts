@@ -204,7 +204,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
   },
   {
     name: 'HTTP 500 on a mutation',
-    query: 'mutation { addReview(input: { productId: "product-1", rating: 5, comment: "x" }) { id author { name } } }',
+    query: 'mutation { addReview(productId: "product-1", rating: 5, comment: "x") { id author { name } } }',
     signedIn: true,
     reviews: 'status-500',
     shows: /SUBGRAPH_BAD_RESPONSE/,

@@ -1,10 +1,9 @@
 import {
   type GraphQLField,
-  type GraphQLInputObjectType,
   type GraphQLObjectType,
   type GraphQLSchema,
   getNamedType,
-  isInputObjectType,
+  isNonNullType,
   isObjectType,
 } from 'graphql';
 
@@ -22,17 +21,17 @@ const IDS: Record<string, [string, number]> = {
   review: ['review-', 5000],
 };
 /**
- * Values for an input object's scalar fields. Ints reach past 1..5 and strings include a blank
- * one, so some mutations are refused by the subgraph's validation and answer an error instead.
+ * Values for other required scalar arguments (addReview's). Ints reach past 1..5 and strings include
+ * a blank one, so some mutations are refused by the subgraph's validation and answer an error instead.
  */
-const INPUT_INTS = [0, 1, 2, 3, 4, 5, 6];
-const INPUT_STRINGS = ['Works as described.', '  padded  ', 'Ünïcödé ✓ 🚀', ' '];
+const ARGUMENT_INTS = [0, 1, 2, 3, 4, 5, 6];
+const ARGUMENT_STRINGS = ['Works as described.', '  padded  ', 'Ünïcödé ✓ 🚀', ' '];
 /** Deep enough for three nested lists (topProducts → reviews → author → reviews → …). */
 const MAX_DEPTH = 5;
 
 /**
- * A random valid operation on `schema`'s query type (or its mutation type: input objects are
- * filled from the same id ranges): random subsets of each type's fields,
+ * A random valid operation on `schema`'s query type (or its mutation type: required arguments
+ * are filled from the same id ranges): random subsets of each type's fields,
  * list sizes as literals, variables sent, variable defaults, schema defaults or null,
  * selections wrapped in named or inline fragments, aliased copies, and @include/@skip
  * decided by literals, variables or their defaults.
@@ -115,36 +114,25 @@ class Generator {
         const [prefix, count] = IDS[field.name] ?? ['', 1];
         const id = `${prefix}${1 + Math.floor(this.random() * count)}`;
         given.push(`id: ${this.#chance(0.5) ? JSON.stringify(id) : this.#variable('ID!', { sent: id })}`);
-      } else {
-        const type = getNamedType(arg.type);
-        if (isInputObjectType(type)) given.push(`${arg.name}: ${this.#input(type, String(arg.type))}`);
+      } else if (isNonNullType(arg.type) && arg.defaultValue === undefined) {
+        // A required scalar: a literal, or a variable sent.
+        const value = this.#scalar(arg.name, getNamedType(arg.type).name);
+        const literal = this.#chance(0.7);
+        given.push(
+          `${arg.name}: ${literal ? JSON.stringify(value) : this.#variable(String(arg.type), { sent: value })}`,
+        );
       }
     }
     return given.length > 0 ? `(${given.join(', ')})` : '';
   }
 
-  /** An input object: sent whole as a variable, or a literal whose fields are literals or variables. */
-  #input(type: GraphQLInputObjectType, typeName: string): string {
-    const values = Object.values(type.getFields()).map((field) => {
-      const named = getNamedType(field.type).name;
-      // `productId` takes a product's id; other scalars take their type's values above.
-      const [prefix, count] = IDS[field.name.replace(/Id$/, '')] ?? ['', 1];
-      const value =
-        named === 'ID'
-          ? `${prefix}${1 + Math.floor(this.random() * count)}`
-          : named === 'Int'
-            ? this.#pick(INPUT_INTS)
-            : this.#pick(INPUT_STRINGS);
-      return { name: field.name, type: String(field.type), value };
-    });
-    if (this.#chance(0.3)) {
-      return this.#variable(typeName, { sent: Object.fromEntries(values.map(({ name, value }) => [name, value])) });
+  /** `productId` takes a product's id; other scalars take their type's values above. */
+  #scalar(name: string, type: string): string | number {
+    if (type === 'ID') {
+      const [prefix, count] = IDS[name.replace(/Id$/, '')] ?? ['', 1];
+      return `${prefix}${1 + Math.floor(this.random() * count)}`;
     }
-    const fields = values.map(({ name, type: fieldType, value }) => {
-      const given = this.#chance(0.3) ? this.#variable(fieldType, { sent: value }) : JSON.stringify(value);
-      return `${name}: ${given}`;
-    });
-    return `{ ${fields.join(', ')} }`;
+    return type === 'Int' ? this.#pick(ARGUMENT_INTS) : this.#pick(ARGUMENT_STRINGS);
   }
 
   /** `first`: a literal, a variable sent, a variable's default, the schema's default or null. */

@@ -1,7 +1,8 @@
 import type { GraphQLResolverMap } from '@apollo/subgraph';
 import { identityOf, type SubgraphContext } from '../context.js';
+import { PubSub } from '../pubsub.js';
 import { type ReviewRecord, type ReviewStore, reviewStore } from './data.js';
-import { type AddReviewInput, validateNewReview } from './validation.js';
+import { type AddReviewArgs, validateNewReview } from './validation.js';
 
 /**
  * The most reviews a product's or a user's list serves: the sizes the schema declares with
@@ -17,18 +18,34 @@ const latest = (reviews: readonly ReviewRecord[], max: number): readonly ReviewR
   reviews.length > max ? reviews.slice(-max) : reviews;
 
 /**
- * Resolvers over a given store, so tests can mutate a private store. Product and User
- * need no __resolveReference: the reference `{ id }` is all their `reviews` field needs,
- * and an unknown id simply has no reviews.
+ * Resolvers over a given store and stream of added reviews, so tests can use private ones.
+ * Product and User need no __resolveReference: the reference `{ id }` is all their `reviews`
+ * field needs, and an unknown id simply has no reviews.
  */
-export function createReviewsResolvers(store: ReviewStore): GraphQLResolverMap<SubgraphContext> {
+export function createReviewsResolvers(
+  store: ReviewStore,
+  added: PubSub<ReviewRecord> = new PubSub(),
+): GraphQLResolverMap<SubgraphContext> {
   return {
     Query: {
       review: (_root, args: { id: string }) => store.get(args.id),
     },
     Mutation: {
-      addReview: (_root, args: { input: AddReviewInput }, context: SubgraphContext) =>
-        store.add(validateNewReview(identityOf(context), args.input)),
+      addReview: (_root, args: AddReviewArgs, context: SubgraphContext) => {
+        const review = store.add(validateNewReview(identityOf(context), args));
+        added.publish(review);
+        return review;
+      },
+    },
+    Subscription: {
+      reviewAdded: {
+        subscribe: (_root, args: { productId?: string | null }) => {
+          const { productId } = args;
+          return added.subscribe(productId == null ? undefined : (review) => review.product.id === productId);
+        },
+        // Each event is the stored review itself; author and product are its entity references.
+        resolve: (review: ReviewRecord) => review,
+      },
     },
     Product: { reviews: (product: { id: string }) => latest(store.forProduct(product.id), MAX_REVIEWS_PER_PRODUCT) },
     User: { reviews: (user: { id: string }) => latest(store.forAuthor(user.id), MAX_REVIEWS_PER_AUTHOR) },

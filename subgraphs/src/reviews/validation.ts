@@ -2,7 +2,8 @@ import { isProductId, isUserId } from '../dataset.js';
 import { badUserInput, unauthenticated } from '../errors.js';
 import type { NewReview } from './data.js';
 
-export interface AddReviewInput {
+/** The arguments of `Mutation.addReview`. */
+export interface AddReviewArgs {
   productId: string;
   rating: number;
   comment: string;
@@ -11,31 +12,31 @@ export interface AddReviewInput {
 export const MAX_COMMENT_LENGTH = 2_000;
 
 /**
- * Turns the caller's identity and input into a review to store, or throws a GraphQLError:
+ * Turns the caller's identity and addReview's arguments into a review to store, or throws a GraphQLError:
  * UNAUTHENTICATED without a known identity, BAD_USER_INPUT naming the first bad field.
  * Product existence is checked against the fixed catalogue id range, because the reviews
  * subgraph does not own products.
  */
-export function validateNewReview(authorId: string | null, input: AddReviewInput): NewReview {
+export function validateNewReview(authorId: string | null, args: AddReviewArgs): NewReview {
   if (authorId === null) throw unauthenticated('addReview needs the x-user-id header');
   // An unknown author would make `Review.author: User!` unresolvable in the gateway.
   if (!isUserId(authorId)) throw unauthenticated(`unknown user ${authorId}`);
-  if (!isProductId(input.productId)) {
-    throw badUserInput(`productId: no product ${input.productId}`, 'productId');
+  if (!isProductId(args.productId)) {
+    throw badUserInput(`productId: no product ${args.productId}`, 'productId');
   }
-  if (!Number.isInteger(input.rating) || input.rating < 1 || input.rating > 5) {
+  if (!Number.isInteger(args.rating) || args.rating < 1 || args.rating > 5) {
     throw badUserInput('rating must be an integer from 1 to 5', 'rating');
   }
-  const comment = input.comment.trim();
+  const comment = args.comment.trim();
   // Counted in code points so an emoji is one character, as a user would count it.
   const length = [...comment].length;
   if (length < 1 || length > MAX_COMMENT_LENGTH) {
     throw badUserInput(`comment must be 1 to ${MAX_COMMENT_LENGTH} characters`, 'comment');
   }
   return {
-    rating: input.rating,
+    rating: args.rating,
     comment,
     author: { id: authorId },
-    product: { id: input.productId },
+    product: { id: args.productId },
   };
 }

@@ -23,7 +23,7 @@ const SDL = `
     search: [Result!]!
     expensive: Int @weight(weight: 40)
   }
-  type Mutation { addReview(body: String!): Review! }
+  type Mutation { addReview(productId: ID!, rating: Int!, comment: String!): Review! }
   type User { id: ID! name: String! orders: [Order!]! @listSize(assumedSize: 5) }
   type Order { id: ID! product: Product! }
   type Product { id: ID! reviews: [Review!] @listSize(assumedSize: 25) }
@@ -122,7 +122,7 @@ describe('estimateCost', () => {
   it('counts fragments, named and inline, and a mutation starts at 10', () => {
     expect(cost('{ user(id: 1) { ...F ...F } } fragment F on User { orders { id } }')).toBe(1 + 5 + 5);
     expect(cost('{ user(id: 1) { ... on User { orders { id } } } }')).toBe(1 + 5);
-    expect(cost('mutation { addReview(body: "x") { id } }')).toBe(10 + 3);
+    expect(cost('mutation { addReview(productId: "product-1", rating: 5, comment: "x") { id } }')).toBe(10 + 3);
   });
 
   it('stays a finite number however deep the lists nest', () => {

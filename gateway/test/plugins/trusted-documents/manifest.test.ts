@@ -5,7 +5,8 @@ import { parseManifest, type TrustedManifest } from '../../../src/plugins/truste
 import { apolloManifest, sha } from './fixtures.js';
 
 const GET_USER = 'query GetUser($id: ID!) { user(id: $id) { id name } }';
-const ADD_REVIEW = 'mutation AddReview($input: AddReviewInput!) { addReview(input: $input) { id } }';
+const ADD_REVIEW =
+  'mutation AddReview($productId: ID!, $rating: Int!, $comment: String!) { addReview(productId: $productId, rating: $rating, comment: $comment) { id } }';
 
 function valid(text: string): TrustedManifest {
   const result = parseManifest(text);
