@@ -59,6 +59,8 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
   });
 
   const handler = createHandler<IncomingMessage, Context, Holder>({
+    // The gateway parsed and validated the operation already; the stand-in document needs no check.
+    validate: () => [],
     authenticate: async (req) => {
       const token = tokenOf(req);
       if (req.method === 'PUT') return reserve(req, endpoint, reservations, limits.connectionInitTimeoutMs);

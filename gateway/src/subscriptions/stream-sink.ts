@@ -6,18 +6,19 @@ export interface StreamSink {
   events?: AsyncIterableIterator<FormattedExecutionResult>;
 }
 
-// Keyed by the request's context: only a transport that can stream (WebSocket, SSE) opens one,
-// so a subscription sent over plain HTTP finds none and is refused.
-const sinks = new WeakMap<GatewayContext, StreamSink>();
+// On the request's context itself (Apollo Server hands plugins and the executor a shallow copy of
+// it, so a WeakMap keyed by the original would miss). Only a transport that can stream (WebSocket,
+// SSE) opens one, so a subscription sent over plain HTTP finds none and is refused.
+const SINK = Symbol('stream sink');
 
 export function openStreamSink(context: GatewayContext): StreamSink {
   const sink: StreamSink = {};
-  sinks.set(context, sink);
+  (context as { [SINK]?: StreamSink })[SINK] = sink;
   return sink;
 }
 
 export function streamSinkOf(context: GatewayContext): StreamSink | undefined {
-  return sinks.get(context);
+  return (context as { [SINK]?: StreamSink })[SINK];
 }
 
 /** Who a subscription counts against (SUBSCRIPTION_MAX_PER_CLIENT): the verified subject, the API key's consumer, else the address. */
