@@ -61,6 +61,13 @@ export function eventMetrics(series: Series): (event: GatewayEvent) => void {
       case 'query-plan-cache':
         (event.outcome === 'hit' ? series.planCacheHits : series.planCacheMisses).inc();
         return;
+      case 'subscription':
+        if (event.phase === 'start') series.subscriptionsActive.inc();
+        else series.subscriptionsActive.dec();
+        return;
+      case 'subscription-event':
+        series.subscriptionEvents.labels(event.outcome).inc();
+        return;
     }
   };
 }

@@ -95,6 +95,17 @@ export function createSeries(registry: Registry) {
       help: 'Operations in the trusted-documents manifest in use.',
       registers,
     }),
+    subscriptionsActive: new Gauge({
+      name: 'gateway_subscriptions_active',
+      help: 'Client subscriptions live now (WebSocket and SSE).',
+      registers,
+    }),
+    subscriptionEvents: new Counter({
+      name: 'gateway_subscription_events_total',
+      help: 'Events delivered to subscribed clients: with data only, or with errors.',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
   };
 }
 
