@@ -56,6 +56,7 @@ export class BoundedQueue<T> implements AsyncIterableIterator<T> {
     if (this.#failWaiting && this.#items.length === 0) {
       const reject = this.#failWaiting;
       this.#clearWaiting();
+      this.#failure = undefined;
       reject(error);
     }
   }
