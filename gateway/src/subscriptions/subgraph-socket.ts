@@ -41,7 +41,9 @@ export function subscribeToSubgraph(options: SubgraphSocketOptions): AsyncIterab
   let client: ReturnType<typeof createClient> | undefined;
   const queue = new BoundedQueue<SubgraphEvent>(options.maxBufferedEvents, () => {
     // Dispose after the current callback: graphql-ws must not be torn down from inside its own sink.
-    queueMicrotask(() => void client?.dispose());
+    // dispose() waits for a connection still being made and rejects when that fails: nobody is
+    // left to tell, and an unhandled rejection would end the process.
+    queueMicrotask(() => void Promise.resolve(client?.dispose()).catch(() => {}));
   });
   const webSocketImpl = class extends WebSocket {
     constructor(address: string | URL, protocols?: string | string[]) {
