@@ -17,3 +17,4 @@ export { killAllGroups, spawnInGroup } from './process-group.js';
 export * from './processes.js';
 export { startRedis, type TestRedis } from './redis.js';
 export { seededRandom } from './seeded-random.js';
+export * from './subscriptions.js';

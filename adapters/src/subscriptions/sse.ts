@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MountableGateway, StreamOutcome, SubscriptionEndpoint } from '@fedgw/gateway/contract';
 import { GraphQLSchema } from 'graphql';
 import { createHandler, type Request as SseRequest } from 'graphql-sse';
+import { closeWhenIdle } from './close-when-idle.js';
 import { isRefusal, STAND_IN, streamScope } from './stream-scope.js';
 
 const TOKEN_HEADER = 'x-graphql-event-stream-token';
@@ -53,10 +54,15 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
   const { limits } = endpoint;
   const maxBehind = limits.maxBufferedEvents;
   const reservations = new Map<string, Reservation>();
-  const open = new Set<ServerResponse>();
-  endpoint.onDrain(() => {
-    for (const res of open) res.end();
-  });
+  // Open event streams, each with whether it has no operation left (a distinct stream ends by itself).
+  const open = new Map<ServerResponse, () => boolean>();
+  endpoint.onDrain(() =>
+    closeWhenIdle(
+      () => [...open.keys()],
+      (res) => open.get(res)?.() ?? true,
+      (res) => res.end(),
+    ),
+  );
 
   const handler = createHandler<IncomingMessage, Context, Holder>({
     // The gateway parsed and validated the operation already; the stand-in document needs no check.
@@ -129,7 +135,7 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
       res.end(responseBody);
       return;
     }
-    open.add(res);
+    open.set(res, reservation && opensStream ? () => reservation.operations === 0 : () => false);
     res.once('close', () => {
       open.delete(res);
       void responseBody.return?.(undefined);

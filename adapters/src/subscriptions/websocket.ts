@@ -4,6 +4,7 @@ import type { MountableGateway, StreamOutcome } from '@fedgw/gateway/contract';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
+import { closeWhenIdle } from './close-when-idle.js';
 import { connectionHeaders, isRefusal, refusalErrors, STAND_IN, streamScope } from './stream-scope.js';
 
 interface Connection {
@@ -52,9 +53,15 @@ export function serveWebSocket(
       sockets.emit('connection', client, request);
     });
   });
-  endpoint.onDrain(() => {
-    for (const client of sockets.clients) client.close(1001, 'Going away');
-  });
+  // Each socket's graphql-ws context, to see when its operations have all completed.
+  const operationsOf = new WeakMap<object, () => number>();
+  endpoint.onDrain(() =>
+    closeWhenIdle(
+      () => sockets.clients,
+      (client) => (operationsOf.get(client)?.() ?? 0) === 0,
+      (client) => client.close(1001, 'Going away'),
+    ),
+  );
 
   useServer(
     {
@@ -69,6 +76,7 @@ export function serveWebSocket(
         }
         const connection = connectionOf(ctx.extra);
         connection.headers = headers;
+        operationsOf.set(ctx.extra.socket, () => Object.keys(ctx.subscriptions).length);
         armIdle(ctx, connection, limits.idleTimeoutMs);
         return true;
       },
@@ -98,6 +106,8 @@ export function serveWebSocket(
       execute: (args) => (args.contextValue as { outcome: StreamOutcome & { kind: 'answer' } }).outcome.result as never,
       subscribe: (args) =>
         (args.contextValue as { outcome: StreamOutcome & { kind: 'stream' } }).outcome.events as never,
+      // The gateway's results are formatted already; graphql-ws would call toJSON() on each error.
+      onNext: (_ctx, _id, _payload, _args, result) => result,
       onComplete: (ctx) => {
         // After graphql-ws forgot the operation: with none left, the idle clock starts again.
         setImmediate(() => {

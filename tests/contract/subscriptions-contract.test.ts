@@ -1,0 +1,243 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getProduct, getUser } from '@fedgw/subgraphs';
+import {
+  addReview,
+  MOUNTS,
+  openStream,
+  postGraphQL,
+  type RunningGateway,
+  type RunningSubgraph,
+  STREAM_PROTOCOLS,
+  type StreamOptions,
+  type StreamProtocol,
+  SUPERGRAPH_PATH,
+  startGateway,
+  startSubgraph,
+  streamClient,
+  subgraphUrlEnv,
+  type TestStream,
+} from '@fedgw/test-support';
+import type { FormattedExecutionResult } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subgraphsForFile } from '../support/lifecycle.js';
+
+/**
+ * Federated subscriptions end to end, on every mount and by every protocol a client uses
+ * (graphql-ws, graphql-sse in distinct and single connection mode), with real clients: the
+ * compiled gateway in front of real subgraph processes, `reviewAdded` served by a reviews
+ * subgraph of the block's own so the block can make it fail.
+ */
+const API_KEY = 'subscriptions-key-0123456789';
+const REVIEW_ADDED = `subscription OnReview($productId: ID) {
+  reviewAdded(productId: $productId) { rating comment author { name } product { name price } }
+}`;
+const TOO_DEEP = `subscription { reviewAdded { product { reviews { author { reviews { id } } } } } }`;
+const WARM_UP = 'warm-up';
+const IN_STOCK = '  inStock: Boolean! @join__field(graph: PRODUCTS)\n';
+
+const subgraphs = subgraphsForFile();
+
+/** The key as each protocol carries it: `connection_init` for graphql-ws (as browsers must), headers for SSE. */
+function withKey(protocol: StreamProtocol): StreamOptions {
+  return protocol === 'ws'
+    ? { connectionParams: { headers: { 'x-api-key': API_KEY } } }
+    : { headers: { 'x-api-key': API_KEY } };
+}
+
+type ReviewEvent = {
+  reviewAdded: { rating: number; comment: string; author: { name: string }; product: { name: string; price: number } };
+};
+
+/** What the gateway must deliver for a review: the author from users, the product from products. */
+function expectedEvent(productId: string, rating: number, comment: string, author: string): FormattedExecutionResult {
+  const product = getProduct(productId);
+  return {
+    data: {
+      reviewAdded: {
+        rating,
+        comment,
+        author: { name: getUser(author)?.name },
+        product: { name: product?.name, price: product?.price },
+      },
+    },
+  };
+}
+
+/** The reviews added while `stream` is being set up are warm-ups: adds them until one arrives, so the subscription is live. */
+async function untilLive(reviewsUrl: string, streams: readonly TestStream[], productId: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!streams.every((stream) => stream.events.length > 0)) {
+    if (Date.now() > deadline)
+      throw new Error(`no warm-up event after 10 s: ${JSON.stringify(streams.map((s) => s.events))}`);
+    await addReview(reviewsUrl, { productId, rating: 1, comment: WARM_UP });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+const realEvents = (stream: TestStream) =>
+  stream.events.filter((event) => (event.data as ReviewEvent | undefined)?.reviewAdded.comment !== WARM_UP);
+
+const codesOf = (event: FormattedExecutionResult | undefined) => event?.errors?.map((error) => error.extensions?.code);
+
+describe.each(MOUNTS)('subscriptions on %s', (mount) => {
+  let reviews: RunningSubgraph;
+  let gateway: RunningGateway;
+  let supergraphPath: string;
+  const streams: TestStream[] = [];
+  const open = (protocol: StreamProtocol, productId: string, options = withKey(protocol)) => {
+    const stream = openStream(protocol, gateway.url, { query: REVIEW_ADDED, variables: { productId } }, options);
+    streams.push(stream);
+    return stream;
+  };
+
+  beforeAll(async () => {
+    reviews = await startSubgraph('reviews');
+    supergraphPath = join(await mkdtemp(join(tmpdir(), 'subscriptions-')), 'supergraph.graphql');
+    await writeFile(supergraphPath, readFileSync(SUPERGRAPH_PATH, 'utf8'));
+    gateway = await startGateway(mount, {
+      ...subgraphUrlEnv({ ...subgraphs(), reviews }),
+      SUPERGRAPH_PATH: supergraphPath,
+      SUPERGRAPH_POLL_INTERVAL_MS: '200',
+      GATEWAY_PLUGINS: 'api-key',
+      API_KEYS: `contract:${API_KEY}`,
+      MAX_DEPTH: '4',
+      SUBSCRIPTION_MAX_PER_CONNECTION: '2',
+    });
+  });
+  afterAll(async () => {
+    for (const stream of streams) stream.stop();
+    await gateway?.stop();
+    await reviews?.stop('SIGKILL');
+  });
+
+  describe.each(STREAM_PROTOCOLS)('over %s', (protocol) => {
+    // One product per protocol, so the blocks' events never cross.
+    const productId = `product-${STREAM_PROTOCOLS.indexOf(protocol) + 10}`;
+
+    it('delivers each review as a federated event, in order', async () => {
+      const stream = open(protocol, productId);
+      await untilLive(reviews.url, [stream], productId);
+      const warmUps = stream.events.length;
+      await addReview(reviews.url, { productId, rating: 5, comment: 'first', author: 'user-7' });
+      await addReview(reviews.url, { productId, rating: 2, comment: 'second', author: 'user-9' });
+      await addReview(reviews.url, { productId: 'product-1', rating: 3, comment: 'another product' });
+      await addReview(reviews.url, { productId, rating: 4, comment: 'third', author: 'user-7' });
+      await stream.take(warmUps + 3);
+      expect(realEvents(stream)).toEqual([
+        expectedEvent(productId, 5, 'first', 'user-7'),
+        expectedEvent(productId, 2, 'second', 'user-9'),
+        expectedEvent(productId, 4, 'third', 'user-7'),
+      ]);
+      stream.stop();
+    });
+
+    it('answers a query sent over the same transport', async () => {
+      const stream = openStream(
+        protocol,
+        gateway.url,
+        { query: '{ product(id: "product-1") { name } }' },
+        withKey(protocol),
+      );
+      expect(await stream.ended).toEqual({ how: 'complete' });
+      expect(stream.events).toEqual([{ data: { product: { name: getProduct('product-1')?.name } } }]);
+    });
+
+    it('refuses a client without an API key, before any subscription', async () => {
+      const stream = open(protocol, productId, {});
+      const end = await stream.ended;
+      if (protocol === 'ws') expect(end).toEqual({ how: 'error', closeCode: 4403 });
+      else {
+        expect(end.status).toBe(401);
+        expect(end.errors?.map((error) => error.extensions?.code)).toEqual(['UNAUTHENTICATED']);
+      }
+      expect(stream.events).toEqual([]);
+    });
+
+    it('accepts the key in the headers of the upgrade or request too', async () => {
+      const stream = open(protocol, productId, { headers: { 'x-api-key': API_KEY } });
+      await untilLive(reviews.url, [stream], productId);
+      stream.stop();
+    });
+
+    it('applies operation limits to the subscription document', async () => {
+      const stream = openStream(protocol, gateway.url, { query: TOO_DEEP }, withKey(protocol));
+      const end = await stream.ended;
+      expect(end.errors?.map((error) => error.extensions?.code)).toEqual(['OPERATION_LIMIT_EXCEEDED']);
+      if (protocol !== 'ws') expect(end.status).toBe(400);
+      expect(stream.events).toEqual([]);
+    });
+
+    it.skipIf(protocol === 'sse')(
+      'caps the subscriptions of one connection (SUBSCRIPTION_MAX_PER_CONNECTION=2)',
+      async () => {
+        const client = streamClient(protocol, gateway.url, withKey(protocol));
+        try {
+          const payload = { query: REVIEW_ADDED, variables: { productId } };
+          const [first, second] = [client.subscribe(payload), client.subscribe(payload)];
+          await untilLive(reviews.url, [first, second], productId);
+          const third = client.subscribe(payload);
+          const end = await third.ended;
+          expect(end.errors?.map((error) => error.extensions?.code)).toEqual(['SUBSCRIPTION_LIMIT_EXCEEDED']);
+          // The two it holds keep going.
+          const before = [first.events.length, second.events.length];
+          await addReview(reviews.url, { productId, rating: 3, comment: 'after the refusal' });
+          await Promise.all([first.take((before[0] as number) + 1), second.take((before[1] as number) + 1)]);
+        } finally {
+          await client.dispose();
+        }
+      },
+    );
+  });
+
+  it('refuses a subscription over plain HTTP with 400 SUBSCRIPTION_NOT_SUPPORTED', async () => {
+    const result = await postGraphQL(gateway.url, { query: REVIEW_ADDED }, { 'x-api-key': API_KEY });
+    expect(result.status).toBe(400);
+    expect(result.body.errors?.map((error) => error.extensions?.code)).toEqual(['SUBSCRIPTION_NOT_SUPPORTED']);
+  });
+
+  it('ends live subscriptions with SUBSCRIPTION_SCHEMA_RELOAD when a new supergraph loads; new ones work', async () => {
+    const live = STREAM_PROTOCOLS.map((protocol) => open(protocol, 'product-20'));
+    await untilLive(reviews.url, live, 'product-20');
+    // A real change (comments are not: the gateway compares the printed schema): Product.inStock goes.
+    const supergraph = readFileSync(SUPERGRAPH_PATH, 'utf8');
+    expect(supergraph).toContain(IN_STOCK);
+    await writeFile(supergraphPath, supergraph.replace(IN_STOCK, ''));
+    for (const stream of live) {
+      expect(await stream.ended).toEqual({ how: 'complete' });
+      expect(codesOf(stream.events.at(-1))).toEqual(['SUBSCRIPTION_SCHEMA_RELOAD']);
+    }
+    const after = STREAM_PROTOCOLS.map((protocol) => open(protocol, 'product-21'));
+    await untilLive(reviews.url, after, 'product-21');
+    for (const stream of after) stream.stop();
+  });
+
+  it('ends subscriptions with SUBSCRIPTION_SOURCE_CLOSED when the subgraph fails, and serves queries still', async () => {
+    const live = STREAM_PROTOCOLS.map((protocol) => open(protocol, 'product-22'));
+    await untilLive(reviews.url, live, 'product-22');
+    const port = new URL(reviews.url).port;
+    await reviews.stop('SIGKILL');
+    for (const stream of live) {
+      expect(await stream.ended).toEqual({ how: 'complete' });
+      expect(codesOf(stream.events.at(-1))).toEqual(['SUBSCRIPTION_SOURCE_CLOSED']);
+    }
+    const query = await postGraphQL(
+      gateway.url,
+      { query: '{ product(id: "product-1") { name } }' },
+      { 'x-api-key': API_KEY },
+    );
+    expect(query.body).toEqual({ data: { product: { name: getProduct('product-1')?.name } } });
+    // Back on the same address, for the next test.
+    reviews = await startSubgraph('reviews', { PORT: port });
+  });
+
+  it('completes every subscription on SIGTERM and exits 0', async () => {
+    const live = STREAM_PROTOCOLS.map((protocol) => open(protocol, 'product-23'));
+    await untilLive(reviews.url, live, 'product-23');
+    const exit = gateway.stop();
+    for (const stream of live) expect(await stream.ended).toEqual({ how: 'complete' });
+    expect(await exit).toBe(0);
+  });
+});
