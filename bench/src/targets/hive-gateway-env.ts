@@ -4,3 +4,9 @@
  */
 /** `true`: Hive Gateway's `inboundInflightRequestDeduplication` (identical requests in flight share one execution). */
 export const HIVE_INBOUND_DEDUP_ENV = 'BENCH_HIVE_INBOUND_DEDUP';
+/**
+ * `true`: the reviews subgraph's subscriptions go over graphql-ws (`subscriptions: { kind: 'ws' }`,
+ * same URL as its HTTP endpoint), as it serves them; without it Hive Gateway would ask for them
+ * over HTTP. Set by the subscription bench only, so the other scenarios' configuration is unchanged.
+ */
+export const HIVE_SUBSCRIPTIONS_WS_ENV = 'BENCH_HIVE_SUBSCRIPTIONS_WS';
