@@ -122,6 +122,14 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
       clearTimeout(reservation.expiry);
       reservation.flow = flow;
     }
+    // A distinct-mode stream is a connection of its own (SUBSCRIPTION_MAX_CONNECTIONS), as a WebSocket is.
+    const releaseDistinct = opensStream && !token ? endpoint.openConnection() : undefined;
+    if (opensStream && !token && !releaseDistinct) {
+      const [text, refusal] = tooManyConnections();
+      res.writeHead(refusal.status, refusal.headers).end(text);
+      return;
+    }
+    res.once('close', () => releaseDistinct?.());
     const [responseBody, init] = await handler({
       method: req.method ?? 'GET',
       url: req.url ?? '/',
@@ -132,6 +140,7 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
     });
     res.writeHead(init.status, init.statusText, init.headers as Record<string, string>);
     if (!responseBody || typeof responseBody === 'string') {
+      releaseDistinct?.();
       res.end(responseBody);
       return;
     }
@@ -167,10 +176,7 @@ async function reserve(
     return answer(401, { errors: [{ message: 'Unauthenticated', extensions: { code: 'UNAUTHENTICATED' } }] });
   }
   const release = endpoint.openConnection();
-  if (!release)
-    return answer(503, {
-      errors: [{ message: 'Too many connections', extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED' } }],
-    });
+  if (!release) return tooManyConnections();
   const token = randomUUID();
   // Not opened in time: forget it, so reservations nobody uses cannot pile up.
   const expiry = setTimeout(() => {
@@ -207,6 +213,18 @@ function countedEvents(events: AsyncIterableIterator<unknown>, reservation: Rese
     [Symbol.asyncIterator]: () => counted,
   };
   return { kind: 'stream', events: counted as never };
+}
+
+/** SUBSCRIPTION_MAX_CONNECTIONS reached, or the gateway is draining. */
+function tooManyConnections() {
+  return answer(503, {
+    errors: [
+      {
+        message: 'No more streaming connections now (SUBSCRIPTION_MAX_CONNECTIONS, or shutting down).',
+        extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED' },
+      },
+    ],
+  });
 }
 
 function answer(
