@@ -102,6 +102,12 @@ describe('metrics plugin', () => {
       { type: 'query-plan-cache', outcome: 'miss' },
       { type: 'query-plan-cache', outcome: 'hit' },
       { type: 'query-plan-cache', outcome: 'hit' },
+      { type: 'subscription', phase: 'start' },
+      { type: 'subscription', phase: 'start' },
+      { type: 'subscription', phase: 'end' },
+      { type: 'subscription-event', outcome: 'data' },
+      { type: 'subscription-event', outcome: 'data' },
+      { type: 'subscription-event', outcome: 'errors' },
     ];
     for (const event of events) plugin.onEvent?.(event);
     const found = await scrapeOf(plugin);
@@ -119,6 +125,9 @@ describe('metrics plugin', () => {
     expect(found.value('gateway_subgraph_retries_total', { subgraph: 'users', code: 'SUBGRAPH_UNAVAILABLE' })).toBe(1);
     expect(found.value('gateway_query_plan_cache_misses_total')).toBe(1);
     expect(found.value('gateway_query_plan_cache_hits_total')).toBe(2);
+    expect(found.value('gateway_subscriptions_active')).toBe(1);
+    expect(found.value('gateway_subscription_events_total', { outcome: 'data' })).toBe(2);
+    expect(found.value('gateway_subscription_events_total', { outcome: 'errors' })).toBe(1);
     expect((await plugin.endpoint.scrape()).body).not.toContain('TEAPOT');
   });
 
