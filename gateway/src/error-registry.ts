@@ -76,6 +76,8 @@ export const CLIENT_ERRORS = {
   SUBSCRIPTION_SLOW_CONSUMER: { status: 200, clientSafe: true },
   /** A new supergraph was loaded: live subscriptions end, clients subscribe again (Apollo Router's code). */
   SUBSCRIPTION_SCHEMA_RELOAD: { status: 200, clientSafe: true },
+  /** The JWT a subscription was authenticated with expired: it ends, the client resubscribes with a new one. */
+  SUBSCRIPTION_TOKEN_EXPIRED: { status: 200, clientSafe: true },
   /** Anything else, masked in production; the original is logged with the request id. */
   INTERNAL_SERVER_ERROR: { status: 500, clientSafe: false },
 } as const satisfies Readonly<Record<string, ClientErrorSpec>>;

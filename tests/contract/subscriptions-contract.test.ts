@@ -21,6 +21,7 @@ import {
   type TestStream,
 } from '@fedgw/test-support';
 import type { FormattedExecutionResult } from 'graphql';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subgraphsForFile } from '../support/lifecycle.js';
 
@@ -39,6 +40,16 @@ const WARM_UP = 'warm-up';
 const IN_STOCK = '  inStock: Boolean! @join__field(graph: PRODUCTS)\n';
 
 const subgraphs = subgraphsForFile();
+
+const JWT_SECRET = 'subscriptions-contract-secret-long-enough-0123456789';
+/** A JWT for `subject` that expires `seconds` from now. */
+async function jwt(subject: string, seconds: number): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(subject)
+    .setExpirationTime(Math.floor(Date.now() / 1000) + seconds)
+    .sign(new TextEncoder().encode(JWT_SECRET));
+}
 
 /** The key as each protocol carries it: `connection_init` for graphql-ws (as browsers must), headers for SSE. */
 function withKey(protocol: StreamProtocol): StreamOptions {
@@ -239,5 +250,54 @@ describe.each(MOUNTS)('subscriptions on %s', (mount) => {
     const exit = gateway.stop();
     for (const stream of live) expect(await stream.ended).toEqual({ how: 'complete' });
     expect(await exit).toBe(0);
+  });
+});
+
+describe.each(MOUNTS)('subscriptions with JWT on %s', (mount) => {
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    gateway = await startGateway(mount, {
+      ...subgraphUrlEnv(subgraphs()),
+      GATEWAY_PLUGINS: 'jwt',
+      JWT_SECRET,
+      JWT_ALGORITHMS: 'HS256',
+      JWT_REQUIRED: 'true',
+      JWT_CLOCK_TOLERANCE_S: '0',
+    });
+  });
+  afterAll(async () => {
+    expect(await gateway?.stop()).toBe(0);
+  });
+  const bearer = (protocol: StreamProtocol, token: string): StreamOptions =>
+    protocol === 'ws'
+      ? { connectionParams: { authorization: `Bearer ${token}` } }
+      : { headers: { authorization: `Bearer ${token}` } };
+
+  it('refuses a bad token on every protocol', async () => {
+    const forged = `${(await jwt('user-1', 60)).slice(0, -4)}AAAA`;
+    for (const protocol of STREAM_PROTOCOLS) {
+      const stream = openStream(protocol, gateway.url, { query: REVIEW_ADDED }, bearer(protocol, forged));
+      const end = await stream.ended;
+      if (protocol === 'ws') expect(end).toEqual({ how: 'error', closeCode: 4403 });
+      else expect([end.status, codesOf({ errors: end.errors })]).toEqual([401, ['UNAUTHENTICATED']]);
+    }
+  });
+
+  it('ends each subscription with SUBSCRIPTION_TOKEN_EXPIRED when its token expires', async () => {
+    const token = await jwt('user-1', 3);
+    const live = STREAM_PROTOCOLS.map((protocol) =>
+      openStream(
+        protocol,
+        gateway.url,
+        { query: REVIEW_ADDED, variables: { productId: 'product-30' } },
+        bearer(protocol, token),
+      ),
+    );
+    const reviewsUrl = subgraphs().reviews.url;
+    await untilLive(reviewsUrl, live, 'product-30');
+    for (const stream of live) {
+      expect(await stream.ended).toEqual({ how: 'complete' });
+      expect(codesOf(stream.events.at(-1))).toEqual(['SUBSCRIPTION_TOKEN_EXPIRED']);
+    }
   });
 });

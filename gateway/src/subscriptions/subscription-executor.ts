@@ -81,10 +81,13 @@ export function subscriptionExecutor(
         `This client has ${options.settings.maxPerClient} subscriptions open, the most it may (SUBSCRIPTION_MAX_PER_CLIENT).`,
       );
     }
+    let cancelExpiry = () => {};
     const subscription = start(internals, requestContext, plan, options, () => {
+      cancelExpiry();
       slot.release();
       emitEvent(options.plugins, { type: 'subscription', phase: 'end' }, options.logger);
     });
+    cancelExpiry = endAtExpiry(subscription, context);
     slot.add(subscription);
     emitEvent(options.plugins, { type: 'subscription', phase: 'start' }, options.logger);
     sink.events = subscription.events();
@@ -169,6 +172,35 @@ function start(
       return errors.length > 0 ? { errors, data: result.data ?? null } : { data: result.data ?? null };
     });
   return new LiveSubscription(events(), resolve, onEnd);
+}
+
+// setTimeout's longest delay (about 24.8 days); a token valid longer is checked again then.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A subscription lives no longer than the JWT it was authenticated with: at the token's `exp`
+ * it ends with SUBSCRIPTION_TOKEN_EXPIRED (the client resubscribes with a fresh token).
+ */
+function endAtExpiry(subscription: LiveSubscription, context: GatewayContext): () => void {
+  const exp = context.identity.claims?.exp;
+  if (typeof exp !== 'number' || !Number.isFinite(exp)) return () => {};
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    const left = exp * 1000 - Date.now();
+    if (left <= 0) {
+      subscription.end(
+        SubscriptionEnd.of(
+          ClientErrorCode.SUBSCRIPTION_TOKEN_EXPIRED,
+          'The token expired; subscribe again with a new one.',
+        ),
+      );
+      return;
+    }
+    timer = setTimeout(check, Math.min(left, MAX_TIMER_MS));
+    timer.unref();
+  };
+  check();
+  return () => clearTimeout(timer);
 }
 
 /** The variables the subgraph's subscription operation declares, from the client's. */
