@@ -1,9 +1,12 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getProduct, getUser } from '@fedgw/subgraphs';
 import {
+  addReview,
   MOUNTS,
   type Mount,
+  openStream,
   postGraphQL,
   ROOT,
   type RunningSubgraph,
@@ -223,6 +226,91 @@ describe('tracing samplers and settings', () => {
     expect(output).toMatch(/OTEL_TRACES_SAMPLER: expected one of always_on \| .*, got "parentbased_sometimes"/);
     expect(output).toMatch(/OTEL_EXPORTER_OTLP_HEADERS: .*value not shown: it is a secret/);
     expect(output).not.toContain(OTLP_KEY);
+  });
+});
+
+const REVIEW_ADDED =
+  'subscription { reviewAdded(productId: "product-4") { rating author { name } product { name price } } }';
+
+describe('tracing a subscription over graphql-ws', () => {
+  it("runs each event's entity fetches (users, products) inside its gateway.subscription.event span", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const reviewsUrl = subgraphs.reviews.url;
+      const gateway = await startGateway('fastify', {
+        ...subgraphEnv(),
+        // The event source is reached over graphql-ws: straight, since the recording proxies forward plain HTTP only.
+        SUBGRAPH_REVIEWS_URL: reviewsUrl,
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_TRACES_SAMPLER: 'always_on',
+      });
+      const before = subgraphHeaders().length;
+      const stream = openStream('ws', gateway.url, { query: REVIEW_ADDED });
+      try {
+        // No subscribe acknowledgement: warm-up reviews (rating 1) until one arrives, then the traced one (rating 5).
+        const deadline = Date.now() + 10_000;
+        while (stream.events.length === 0) {
+          if (Date.now() > deadline) throw new Error('no warm-up event after 10 s');
+          await addReview(reviewsUrl, { productId: 'product-4', rating: 1, comment: 'warm-up' });
+          await new Promise((resolve) => setTimeout(resolve, 150));
+        }
+        await addReview(reviewsUrl, { productId: 'product-4', rating: 5, comment: 'traced', author: 'user-7' });
+        const traced = (event: (typeof stream.events)[number]) =>
+          (event.data as { reviewAdded?: { rating: number } } | undefined)?.reviewAdded?.rating === 5;
+        while (!stream.events.some(traced)) await stream.take(stream.events.length + 1);
+        const product = getProduct('product-4');
+        expect(stream.events.at(-1)).toEqual({
+          data: {
+            reviewAdded: {
+              rating: 5,
+              author: { name: getUser('user-7')?.name },
+              product: { name: product?.name, price: product?.price },
+            },
+          },
+        });
+      } finally {
+        stream.stop();
+      }
+      const sent = subgraphHeaders().slice(before);
+      expect(await gateway.stop()).toBe(0); // flushes the spans
+
+      const spans = receiver.spans;
+      const ids = new Map(spans.map((span) => [span.spanId, span]));
+      const eventOf = (span: ReceivedSpan) => {
+        let ancestor = ids.get(span.parentSpanId);
+        while (ancestor && ancestor.name !== 'gateway.subscription.event') ancestor = ids.get(ancestor.parentSpanId);
+        return ancestor;
+      };
+      const events = byName(spans, 'gateway.subscription.event');
+      // One span per event delivered (the warm-ups and the traced one), none left open.
+      expect(events).toHaveLength(stream.events.length);
+      const fetches = byName(spans, 'gateway.fetch');
+      for (const event of events) {
+        const own = fetches.filter((fetch) => eventOf(fetch) === event);
+        expect(own.map((fetch) => fetch.attributes.service).sort(), 'the fetches under one event').toEqual([
+          'products',
+          'users',
+        ]);
+        for (const fetch of own) {
+          expect(fetch.traceId).toBe(event.traceId);
+          expect(fetch.attributes['subgraph.outcome']).toBe('ok');
+        }
+      }
+      // Every fetch of the subscription ran inside an event.
+      expect(fetches.length).toBe(2 * events.length);
+      expect(fetches.every((fetch) => eventOf(fetch) !== undefined)).toBe(true);
+      // And each entity request carried its fetch span's context.
+      expect(sent).toHaveLength(fetches.length);
+      const fetchIds = new Set(fetches.map((fetch) => `${fetch.traceId}-${fetch.spanId}`));
+      for (const headers of sent) {
+        const [, traceId, parentId, flags] = String(headers.traceparent).split('-');
+        expect(fetchIds.has(`${traceId}-${parentId}`), "parent is an event's gateway.fetch span").toBe(true);
+        expect(flags).toBe('01');
+      }
+    } finally {
+      await receiver.close();
+    }
   });
 });
 
