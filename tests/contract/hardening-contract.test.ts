@@ -128,7 +128,7 @@ describe.each(MOUNTS)('hardening on %s', (mount) => {
       { query: 'query A { __typename } query B { __typename }' },
       'OPERATION_RESOLUTION_FAILURE',
     ],
-    ['a subscription over HTTP', { query: 'subscription { __typename }' }, 'SUBSCRIPTION_NOT_SUPPORTED'],
+    ['a subscription over HTTP', { query: 'subscription { reviewAdded { id } }' }, 'SUBSCRIPTION_NOT_SUPPORTED'],
   ])('answers %s with 400 and a code, logged at debug, never as a server error', async (_name, payload, code) => {
     const result = await postGraphQL(gateway.url, payload);
     expect(result.status).toBe(400);
