@@ -13,6 +13,8 @@ export interface ReceivedSpan {
   readonly kind: number;
   readonly attributes: Record<string, unknown>;
   readonly resource: Record<string, unknown>;
+  /** The span's links (read from OTLP JSON only). */
+  readonly links?: readonly { readonly traceId: string; readonly spanId: string }[];
 }
 
 export interface OtlpReceiver {
@@ -89,6 +91,7 @@ function fromJson(request: {
         name: string;
         kind: number;
         attributes?: JsonKeyValue[];
+        links?: { traceId: string; spanId: string }[];
       }[];
     }[];
   }[];
@@ -104,6 +107,7 @@ function fromJson(request: {
         kind: span.kind,
         attributes: jsonAttributes(span.attributes),
         resource,
+        links: (span.links ?? []).map(({ traceId, spanId }) => ({ traceId, spanId })),
       })),
     );
   });

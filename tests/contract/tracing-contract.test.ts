@@ -299,6 +299,14 @@ describe('tracing a subscription over graphql-ws', () => {
       }
       // Every fetch of the subscription ran inside an event.
       expect(fetches.length).toBe(2 * events.length);
+      // Each event is a trace of its own, linked to the subscribe's (where it was planned).
+      const planned = byName(spans, 'gateway.plan').map((span) => span.traceId);
+      for (const event of events) {
+        expect(event.parentSpanId).toBe('');
+        expect(event.links).toHaveLength(1);
+        expect(planned).toContain(event.links?.[0]?.traceId);
+        expect(ids.get(event.links?.[0]?.spanId ?? '')?.traceId).toBe(event.links?.[0]?.traceId);
+      }
       expect(fetches.every((fetch) => eventOf(fetch) !== undefined)).toBe(true);
       // And each entity request carried its fetch span's context.
       expect(sent).toHaveLength(fetches.length);

@@ -2,6 +2,7 @@ import type { ApolloGateway } from '@apollo/gateway';
 import { buildOperationContext } from '@apollo/gateway/dist/operationContext.js';
 import { deepMerge } from '@apollo/gateway/dist/utilities/deepMerge.js';
 import type { FetchNode } from '@apollo/query-planner';
+import { type SpanOptions, trace } from '@opentelemetry/api';
 import { type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { GatewayContext, GatewayPlugin } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
@@ -142,8 +143,11 @@ function start(
   const serviceMap = Object.create(null);
   for (const [name, { dataSource }] of Object.entries(internals.serviceMap)) serviceMap[name] = dataSource;
   const telemetry = internals.config.telemetry;
+  // Each event is a trace of its own (a subscription may live for hours), linked to the subscribe's.
+  const subscribed = trace.getActiveSpan()?.spanContext();
+  const eventSpan: SpanOptions = { root: true, links: subscribed ? [{ context: subscribed }] : [] };
   const resolve = (event: SubgraphEvent): Promise<FormattedExecutionResult> =>
-    inSpan('gateway.subscription.event', {}, telemetry, async () => {
+    inSpan('gateway.subscription.event', eventSpan, telemetry, async () => {
       // Each event is its own answer: it gets the response size budget a request gets.
       const eventContext: GatewayContext = {
         ...context,
