@@ -103,7 +103,8 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
       };
     },
     execute: (args) => (args.contextValue.outcome as Extract<StreamOutcome, { kind: 'answer' }>).result as never,
-    subscribe: (args) => (args.contextValue.outcome as Extract<StreamOutcome, { kind: 'stream' }>).events as never,
+    subscribe: (args) =>
+      asGenerator((args.contextValue.outcome as Extract<StreamOutcome, { kind: 'stream' }>).events) as never,
     onNext: (_ctx, req) => {
       const token = tokenOf(req);
       const flow = token ? reservations.get(token)?.flow : req.context.flow;
@@ -213,6 +214,24 @@ function countedEvents(events: AsyncIterableIterator<unknown>, reservation: Rese
     [Symbol.asyncIterator]: () => counted,
   };
   return { kind: 'stream', events: counted as never };
+}
+
+/**
+ * graphql-sse stops an operation (its stream closed, or a DELETE) only when it is an async
+ * generator: with `throw` as well as `return`. Any other iterator was never returned, so a client
+ * that left kept its subscription, its subgraph socket and its SUBSCRIPTION_MAX_PER_CLIENT slot.
+ */
+function asGenerator(events: AsyncIterableIterator<unknown>): AsyncIterableIterator<unknown> {
+  const generator = {
+    next: () => events.next(),
+    return: async (value?: unknown) => (await events.return?.(value)) ?? { done: true as const, value },
+    throw: async (error: unknown) => {
+      await events.return?.();
+      throw error;
+    },
+    [Symbol.asyncIterator]: () => generator,
+  };
+  return generator;
 }
 
 /** SUBSCRIPTION_MAX_CONNECTIONS reached, or the gateway is draining. */
