@@ -54,9 +54,9 @@ describe('operation resolution', () => {
     ],
     [
       'a subscription over HTTP',
-      JSON.stringify({ query: 'subscription { __typename }' }),
+      JSON.stringify({ query: 'subscription { reviewAdded { id } }' }),
       'SUBSCRIPTION_NOT_SUPPORTED',
-      'The schema has no subscription root type; subscriptions are not supported.',
+      'Subscriptions are served over a WebSocket (graphql-transport-ws) or Server-Sent Events (Accept: text/event-stream), not plain HTTP.',
     ],
   ];
 

@@ -56,11 +56,19 @@ const SAMPLE: Readonly<Record<string, string>> = {
   SUBGRAPH_CIRCUIT_FAILURE_RATE: '0.9',
   SUBGRAPH_CIRCUIT_MIN_REQUESTS: '5',
   SUBGRAPH_CIRCUIT_COOLDOWN_MS: '1000',
+  SUBSCRIPTION_MAX_CONNECTIONS: '100',
+  SUBSCRIPTION_MAX_PER_CONNECTION: '5',
+  SUBSCRIPTION_MAX_PER_CLIENT: '10',
+  SUBSCRIPTION_MAX_BUFFERED_EVENTS: '20',
+  SUBSCRIPTION_HEARTBEAT_MS: '5000',
+  SUBSCRIPTION_CONNECTION_INIT_TIMEOUT_MS: '1000',
+  SUBSCRIPTION_IDLE_TIMEOUT_MS: '10000',
 };
 /** What turns each feature off where its default is on. */
 const OFF: Readonly<Record<string, Record<string, string>>> = {
   'SUBGRAPH_RETRIES above 0': { SUBGRAPH_RETRIES: '0' },
   'SUBGRAPH_CIRCUIT_BREAKER=true': { SUBGRAPH_CIRCUIT_BREAKER: 'false' },
+  'SUBSCRIPTIONS=true (the default)': { SUBSCRIPTIONS: 'false' },
 };
 
 const warningsFor = (env: Record<string, string>) => {
