@@ -68,9 +68,16 @@ describe('DeliveryTracker', () => {
 });
 
 describe('subscription bench options', () => {
-  it('defaults to our two Fastify mounts (nest-fastify also with subgraph dedup), Hive Gateway and the Router row, N = 1, 100, 1000', () => {
+  it('defaults to our two Fastify mounts (nest-fastify also with subgraph dedup and with a socket per subscription), Hive Gateway and the Router row, N = 1, 100, 1000', () => {
     expect(parseSubscriptionOptions([])).toMatchObject({
-      targets: ['nest-fastify', 'nest-fastify+subgraph-dedup', 'fastify', 'hive-gateway', 'apollo-router'],
+      targets: [
+        'nest-fastify',
+        'nest-fastify+subgraph-dedup',
+        'nest-fastify+own-sockets',
+        'fastify',
+        'hive-gateway',
+        'apollo-router',
+      ],
       subscribers: [1, 100, 1000],
       events: 200,
       inFlight: 4,

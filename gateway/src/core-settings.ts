@@ -35,6 +35,7 @@ export interface CoreSettings extends ResilienceSettings {
   readonly subscriptionMaxPerConnection: number;
   readonly subscriptionMaxPerClient: number;
   readonly subscriptionMaxBufferedEvents: number;
+  readonly subscriptionDeduplicate: boolean;
   readonly subscriptionHeartbeatMs: number;
   readonly subscriptionConnectionInitTimeoutMs: number;
   readonly subscriptionIdleTimeoutMs: number;

@@ -276,6 +276,7 @@ function subscriptionSettingsOf(config: CoreSettings): SubscriptionSettings {
     maxPerConnection: config.subscriptionMaxPerConnection,
     maxPerClient: config.subscriptionMaxPerClient,
     maxBufferedEvents: config.subscriptionMaxBufferedEvents,
+    deduplicate: config.subscriptionDeduplicate,
     heartbeatMs: config.subscriptionHeartbeatMs,
     connectionInitTimeoutMs: config.subscriptionConnectionInitTimeoutMs,
     idleTimeoutMs: config.subscriptionIdleTimeoutMs,

@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
 import { HIVE_GATEWAY, HIVE_GATEWAY_RUST, ROUTER } from '../targets/targets.js';
-import { NEST_FASTIFY_SUBGRAPH_DEDUP } from './target-setup.js';
+import { NEST_FASTIFY_OWN_SOCKETS, NEST_FASTIFY_SUBGRAPH_DEDUP } from './target-setup.js';
 
 /** Targets the subscription bench knows: our mounts that serve graphql-ws, Hive Gateway, and the Router's row. */
 export const SUBSCRIPTION_TARGETS = [
   'nest-fastify',
   NEST_FASTIFY_SUBGRAPH_DEDUP,
+  NEST_FASTIFY_OWN_SOCKETS,
   'nest-express',
   'fastify',
   'express',
@@ -16,6 +17,7 @@ export const SUBSCRIPTION_TARGETS = [
 export const DEFAULT_SUBSCRIPTION_TARGETS = [
   'nest-fastify',
   NEST_FASTIFY_SUBGRAPH_DEDUP,
+  NEST_FASTIFY_OWN_SOCKETS,
   'fastify',
   HIVE_GATEWAY,
   ROUTER,
@@ -52,6 +54,7 @@ Options:
                           (default ${DEFAULT_SUBSCRIPTION_TARGETS.join(',')});
                           ${NEST_FASTIFY_SUBGRAPH_DEDUP} is nest-fastify with SUBGRAPH_DEDUPLICATE=true
                           (Hive Gateway shares identical subgraph requests in flight by default);
+                          ${NEST_FASTIFY_OWN_SOCKETS} is nest-fastify with SUBSCRIPTION_DEDUPLICATE=false;
                           apollo-router is a row saying why it is not measured
   --subscribers <list>    subscriber counts (default 1,100,1000)
   --events <n>            events timed per row (default 200)

@@ -12,6 +12,12 @@ export const ROUTER_NOT_MEASURED = 'not measured: Apollo Router subscriptions ne
  */
 export const NEST_FASTIFY_SUBGRAPH_DEDUP = 'nest-fastify+subgraph-dedup';
 
+/**
+ * nest-fastify with SUBSCRIPTION_DEDUPLICATE=false: a subgraph socket per client subscription,
+ * as before shared sockets; against plain nest-fastify, it shows what sharing saves.
+ */
+export const NEST_FASTIFY_OWN_SOCKETS = 'nest-fastify+own-sockets';
+
 /** A subscription target's process (a built-in target name) and the settings it adds to it. */
 export interface SubscriptionTarget {
   /** The name the rows carry. */
@@ -24,6 +30,9 @@ export interface SubscriptionTarget {
 export function subscriptionTarget(name: string): SubscriptionTarget {
   if (name === NEST_FASTIFY_SUBGRAPH_DEDUP) {
     return { name, base: 'nest-fastify', extraEnv: { SUBGRAPH_DEDUPLICATE: 'true' } };
+  }
+  if (name === NEST_FASTIFY_OWN_SOCKETS) {
+    return { name, base: 'nest-fastify', extraEnv: { SUBSCRIPTION_DEDUPLICATE: 'false' } };
   }
   return { name, base: name, extraEnv: {} };
 }

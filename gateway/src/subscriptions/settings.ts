@@ -10,6 +10,8 @@ export interface SubscriptionSettings {
   readonly maxPerClient: number;
   /** Events waiting for one client; one more ends its subscription (SUBSCRIPTION_SLOW_CONSUMER). */
   readonly maxBufferedEvents: number;
+  /** Identical subgraph subscriptions share one socket (SUBSCRIPTION_DEDUPLICATE). */
+  readonly deduplicate: boolean;
   /** WebSocket ping (clients and subgraphs) and SSE comment interval; a client that misses a pong is closed. */
   readonly heartbeatMs: number;
   /** A WebSocket must send `connection_init` within this; and a connection without subscriptions closes after it. */

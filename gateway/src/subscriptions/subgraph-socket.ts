@@ -29,22 +29,21 @@ export interface SubgraphSocketOptions {
   readonly keepAliveMs: number;
 }
 
+/** Where one subgraph subscription's messages go. */
+export interface SubgraphSink {
+  next(event: SubgraphEvent): void;
+  /** The subgraph erred, closed its socket, or could not be reached. */
+  error(end: SubscriptionEnd): void;
+  complete(): void;
+}
+
 /**
- * Subscribes to a subgraph over graphql-ws (graphql-transport-ws) on a WebSocket of its own:
- * one socket per client subscription, so a client's headers are its own and one slow client
- * cannot hold up another's events on a shared socket. Ends when the subgraph completes;
- * fails with a SubscriptionEnd when the subgraph errs, closes, or the client reads too slowly.
- * Returning the iterator (the client left) closes the socket.
+ * Subscribes to a subgraph over graphql-ws (graphql-transport-ws) on a WebSocket of its own,
+ * never reconnecting (a reconnect could miss events in between: the client is told and
+ * resubscribes instead). Returns what closes the socket.
  */
-export function subscribeToSubgraph(options: SubgraphSocketOptions): AsyncIterableIterator<SubgraphEvent> {
+export function openSubgraphSocket(options: SubgraphSocketOptions, sink: SubgraphSink): () => void {
   const { subgraph, headers } = options;
-  let client: ReturnType<typeof createClient> | undefined;
-  const queue = new BoundedQueue<SubgraphEvent>(options.maxBufferedEvents, () => {
-    // Dispose after the current callback: graphql-ws must not be torn down from inside its own sink.
-    // dispose() waits for a connection still being made and rejects when that fails: nobody is
-    // left to tell, and an unhandled rejection would end the process.
-    queueMicrotask(() => void Promise.resolve(client?.dispose()).catch(() => {}));
-  });
   const webSocketImpl = class extends WebSocket {
     constructor(address: string | URL, protocols?: string | string[]) {
       super(address, protocols, {
@@ -54,12 +53,11 @@ export function subscribeToSubgraph(options: SubgraphSocketOptions): AsyncIterab
       });
     }
   };
-  client = createClient({
+  const client = createClient({
     url: webSocketUrl(options.url),
     webSocketImpl,
     connectionParams: { headers: { ...headers } },
     lazy: true,
-    // A reconnect could miss events in between; the client is told and resubscribes instead.
     retryAttempts: 0,
     keepAlive: options.keepAliveMs,
     connectionAckWaitTimeout: options.connectTimeoutMs,
@@ -73,13 +71,30 @@ export function subscribeToSubgraph(options: SubgraphSocketOptions): AsyncIterab
       ...(options.operationName && { operationName: options.operationName }),
     },
     {
-      next: (event) => {
-        queue.push(event as SubgraphEvent, () => SubscriptionEnd.slowConsumer(options.maxBufferedEvents));
-      },
-      error: (error) => queue.fail(SubscriptionEnd.fromSubgraph(subgraph, error)),
-      complete: () => queue.end(),
+      next: (event) => sink.next(event as SubgraphEvent),
+      error: (error) => sink.error(SubscriptionEnd.fromSubgraph(subgraph, error)),
+      complete: () => sink.complete(),
     },
   );
+  // Dispose after the current callback: graphql-ws must not be torn down from inside its own sink.
+  // dispose() waits for a connection still being made and rejects when that fails: nobody is
+  // left to tell, and an unhandled rejection would end the process.
+  return () => queueMicrotask(() => void Promise.resolve(client.dispose()).catch(() => {}));
+}
+
+/**
+ * One client subscription on a subgraph socket of its own. Ends when the subgraph completes;
+ * fails with a SubscriptionEnd when the subgraph errs, closes, or the client reads too slowly
+ * (more than `maxBufferedEvents` waiting). Returning the iterator (the client left) closes the socket.
+ */
+export function subscribeToSubgraph(options: SubgraphSocketOptions): AsyncIterableIterator<SubgraphEvent> {
+  let close = () => {};
+  const queue = new BoundedQueue<SubgraphEvent>(options.maxBufferedEvents, () => close());
+  close = openSubgraphSocket(options, {
+    next: (event) => queue.push(event, () => SubscriptionEnd.slowConsumer(options.maxBufferedEvents)),
+    error: (end) => queue.fail(end),
+    complete: () => queue.end(),
+  });
   return queue;
 }
 

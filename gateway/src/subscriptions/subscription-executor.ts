@@ -20,8 +20,9 @@ import { SubgraphDataSource } from '../subgraph-fetch/data-source.js';
 import { SubgraphHooks } from '../subgraph-fetch/subgraph-hooks.js';
 import { LiveSubscription } from './live-subscription.js';
 import type { SubscriptionSettings } from './settings.js';
+import { SharedUpstreams } from './shared-upstreams.js';
 import { streamSinkOf, subscriberOf } from './stream-sink.js';
-import { type SubgraphEvent, subscribeToSubgraph } from './subgraph-socket.js';
+import { type SubgraphEvent, type SubgraphSocketOptions, subscribeToSubgraph } from './subgraph-socket.js';
 import { SubscriptionEnd } from './subscription-end.js';
 import type { SubscriptionRegistry } from './subscription-registry.js';
 
@@ -49,6 +50,10 @@ export function subscriptionExecutor(
   options: SubscriptionExecutorOptions,
 ): Executor {
   const compiled = new WeakMap<object, CompiledSubscription | null>();
+  const upstreams = new SharedUpstreams();
+  const subscribe = options.settings.deduplicate
+    ? (socket: SubgraphSocketOptions) => upstreams.subscribe(socket)
+    : subscribeToSubgraph;
   return async (requestContext) => {
     if (requestContext.operation?.operation !== 'subscription') return next(requestContext);
     const context = requestContext.context as unknown as GatewayContext;
@@ -83,7 +88,7 @@ export function subscriptionExecutor(
       );
     }
     let cancelExpiry = () => {};
-    const subscription = start(internals, requestContext, plan, options, () => {
+    const subscription = start(internals, requestContext, plan, options, subscribe, () => {
       cancelExpiry();
       slot.release();
       emitEvent(options.plugins, { type: 'subscription', phase: 'end' }, options.logger);
@@ -101,6 +106,7 @@ function start(
   requestContext: RequestContext,
   plan: CompiledSubscription,
   options: SubscriptionExecutorOptions,
+  subscribe: (socket: SubgraphSocketOptions) => AsyncIterableIterator<SubgraphEvent>,
   onEnd: () => void,
 ): LiveSubscription {
   const { primary } = plan;
@@ -125,8 +131,9 @@ function start(
       const errors = 'failure' in hooked ? undefined : hooked.result.errors;
       return failed(SubscriptionEnd.fromSubgraph(primary.serviceName, errors));
     }
+    // With SUBSCRIPTION_DEDUPLICATE, the subgraph sees the first sharer's request id.
     headers['x-request-id'] = context.requestId;
-    return subscribeToSubgraph({
+    return subscribe({
       subgraph: primary.serviceName,
       url: source.url,
       headers,

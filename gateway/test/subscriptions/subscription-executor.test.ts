@@ -171,7 +171,8 @@ describe('subscriptionExecutor in a gateway', () => {
   });
 
   it('refuses one subscription past SUBSCRIPTION_MAX_PER_CLIENT with SUBSCRIPTION_LIMIT_EXCEEDED (429); other clients are not affected', async () => {
-    const { subgraph, operate } = await start();
+    // A socket per subscription, to see each client's own (shared sockets: shared-upstreams.test.ts).
+    const { subgraph, operate } = await start({ SUBSCRIPTION_DEDUPLICATE: 'false' });
     const ip = '10.0.0.1';
     const alice = { 'x-test-subject': 'alice' };
     const aliceEvents = eventsOf(await operate(scopeOf(ip, alice)));

@@ -42,6 +42,14 @@ export const SUBSCRIPTION_FIELDS: readonly FieldSpec[] = [
     feature: 'subscriptions',
   },
   {
+    key: 'subscriptionDeduplicate',
+    env: 'SUBSCRIPTION_DEDUPLICATE',
+    parse: withDefault(boolean, true),
+    meaning:
+      'client subscriptions that would send a subgraph the same subscription (operation, variables, headers) share one subgraph socket; each client keeps its own queue. See [Subscriptions](subscriptions.md#federated-events)',
+    feature: 'subscriptions',
+  },
+  {
     key: 'subscriptionHeartbeatMs',
     env: 'SUBSCRIPTION_HEARTBEAT_MS',
     parse: withDefault(duration(1000, 600_000), 12_000),
