@@ -58,7 +58,10 @@ function createSource(server: TestHttpServer, options: Partial<SubgraphDataSourc
 }
 
 /** A fetch of a client operation of this type, as @apollo/gateway hands it over. */
-function fetchOf(operation: 'query' | 'mutation', input: Partial<OperationInput> = {}): ProcessOptions {
+function fetchOf(
+  operation: 'query' | 'mutation' | 'subscription',
+  input: Partial<OperationInput> = {},
+): ProcessOptions {
   return {
     ...incomingOperation({ query: QUERY, ...input }),
     incomingRequestContext: { operation: { operation } },
@@ -135,6 +138,18 @@ describe('in-flight deduplication', () => {
     await eventually(() => expect(server.requests).toHaveLength(2));
     release();
     await Promise.all(pending);
+  });
+
+  it("shares the entity fetches of a subscription's events (reads, as a query's are)", async () => {
+    const { server, release } = await holdingServer();
+    const { source } = createSource(server);
+
+    const pending = [1, 2, 3].map((n) => source.process(fetchOf('subscription', { requestId: `sub-${n}` })));
+    await eventually(() => expect(server.requests).toHaveLength(1));
+    await settle(100);
+    expect(server.requests).toHaveLength(1);
+    release();
+    for (const response of await Promise.all(pending)) expect(response).toEqual(ANSWER);
   });
 
   it('never merges mutations', async () => {

@@ -154,13 +154,33 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
         reservation.release();
       }
     });
-    for await (const message of responseBody) {
-      if (!res.writable) break;
-      await new Promise<void>((resolve) => res.write(message, () => resolve()));
-      if (message.startsWith('event: next')) flow.written += 1;
-    }
-    res.end();
+    await writeStream(res, responseBody, flow);
   };
+}
+
+/**
+ * Writes graphql-sse's messages until the stream ends or the client leaves. Every wait races
+ * the response's `close`: a client gone mid-wait must not leave the request open (a drain waits
+ * for it), and a response stays `writable` after its client left.
+ */
+async function writeStream(res: ServerResponse, messages: AsyncIterable<string>, flow: Flow): Promise<void> {
+  const gone = new Promise<undefined>((resolve) => res.once('close', () => resolve(undefined)));
+  const iterator = messages[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const step = await Promise.race([iterator.next(), gone]);
+      if (!step || step.done) return;
+      const written = await Promise.race([
+        new Promise<boolean>((resolve) => res.write(step.value, (error) => resolve(!error))),
+        gone,
+      ]);
+      if (!written) return;
+      if (step.value.startsWith('event: next')) flow.written += 1;
+    }
+  } finally {
+    void iterator.return?.();
+    res.end();
+  }
 }
 
 /** PUT: a reservation for single connection mode, authenticated and counted as a connection until its stream closes. */

@@ -50,15 +50,17 @@ export const isRetryableConnectionError = (code: string): boolean => RETRYABLE_C
 export const isRetryableStatus = (status: number): boolean => RETRYABLE_STATUSES.has(status);
 
 /**
- * Whether a fetch belongs to a client query, the only operations retried. Decided from
- * the client's operation, not the fetch: the `_entities` fetch that follows a mutation's
- * root field is itself a query, but it is part of a mutation and is not retried.
+ * Whether a fetch is a read: a client query's, or one a subscription event runs (its entity
+ * fetches read, as a query's do), the only fetches retried and shared in flight. Decided from
+ * the client's operation, not the fetch: the `_entities` fetch that follows a mutation's root
+ * field is itself a query, but it is part of a mutation and is not retried.
  * Anything unknown (no operation, health checks) is not retried either.
  */
 export function isQueryFetch(options: GraphQLDataSourceProcessOptions): boolean {
   if ((options.kind as string) !== 'incoming operation' || !('incomingRequestContext' in options)) return false;
   const incoming = (options.incomingRequestContext as { operation?: { operation?: unknown } }).operation;
-  if (incoming?.operation !== OperationTypeNode.QUERY) return false;
+  if (incoming?.operation !== OperationTypeNode.QUERY && incoming?.operation !== OperationTypeNode.SUBSCRIPTION)
+    return false;
   // The fetch's own operation must be a query too (it always is for a client query).
   const fetch = options.document?.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
   return (
