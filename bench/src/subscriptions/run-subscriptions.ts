@@ -10,13 +10,20 @@ import { SUBSCRIPTION_DOCUMENT } from './event-source.js';
 import { eventsFor, type SubscriptionOptions } from './options.js';
 import type { SubscriptionResults, SubscriptionRow } from './results.js';
 import { measureRow } from './run-row.js';
-import { NEST_FASTIFY_SUBGRAPH_DEDUP, NOT_MEASURED, subscriptionSetup, subscriptionTarget } from './target-setup.js';
+import {
+  NEST_FASTIFY_OWN_SOCKETS,
+  NEST_FASTIFY_SUBGRAPH_DEDUP,
+  NOT_MEASURED,
+  subscriptionSetup,
+  subscriptionTarget,
+} from './target-setup.js';
 
 export const METHOD =
   'Each of N clients opens its own WebSocket to the gateway (graphql-ws, graphql-transport-ws) and holds one ' +
   'subscription. Events are published by addReview mutations sent straight to the reviews subgraph (the event ' +
-  'source), so the gateway does only the fan-out: one upstream subscription per client subscription, and per ' +
-  'delivery the entity fetches for author (users) and product (products). Closed loop: a few events in flight; ' +
+  'source), so the gateway does only the fan-out: the upstream subscription (ours share one per identical ' +
+  'subscription unless SUBSCRIPTION_DEDUPLICATE=false), and per delivery the entity fetches for author (users) ' +
+  'and product (products). Closed loop: a few events in flight; ' +
   'an event is done when all N clients have it, then its sender publishes the next. Latency runs from the ' +
   "moment the mutation's HTTP answer arrives to the moment the event arrives at a client, over every delivery; " +
   'events/s is events ÷ the time from the first mutation to the last delivery. CPU is /proc utime+stime of ' +
@@ -102,7 +109,9 @@ export async function runSubscriptions(
         'Our gateway ran with SUBSCRIPTION_MAX_PER_CLIENT raised to the largest N: every client here is one ' +
           'loopback address, which the default cap (100 per client) would refuse past the 100th subscription.',
         `${NEST_FASTIFY_SUBGRAPH_DEDUP} is nest-fastify with SUBGRAPH_DEDUPLICATE=true: identical subgraph requests in ` +
-          'flight share one (Hive Gateway does this by default); the other rows of ours run with the defaults.',
+          'flight share one (Hive Gateway does this by default); ' +
+          `${NEST_FASTIFY_OWN_SOCKETS} is nest-fastify with SUBSCRIPTION_DEDUPLICATE=false: a subgraph socket per client ` +
+          'subscription; the other rows of ours run with the defaults.',
         'Hive Gateway ran with the reviews subgraph\'s subscriptions over WebSocket (transportEntries: subscriptions: { kind: "ws" }).',
       ],
     }),

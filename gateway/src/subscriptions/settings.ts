@@ -12,7 +12,7 @@ export interface SubscriptionSettings {
   readonly maxBufferedEvents: number;
   /** Identical subgraph subscriptions share one socket (SUBSCRIPTION_DEDUPLICATE). */
   readonly deduplicate: boolean;
-  /** WebSocket ping (clients and subgraphs) and SSE comment interval; a client that misses a pong is closed. */
+  /** WebSocket ping interval (clients and subgraphs); a peer that misses a pong is closed. SSE: graphql-sse's own 12 s. */
   readonly heartbeatMs: number;
   /** A WebSocket must send `connection_init` within this; and a connection without subscriptions closes after it. */
   readonly connectionInitTimeoutMs: number;

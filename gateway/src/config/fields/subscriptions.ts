@@ -54,7 +54,7 @@ export const SUBSCRIPTION_FIELDS: readonly FieldSpec[] = [
     env: 'SUBSCRIPTION_HEARTBEAT_MS',
     parse: withDefault(duration(1000, 600_000), 12_000),
     meaning:
-      'WebSocket ping interval to clients and subgraphs (a peer that misses a pong is closed); SSE streams get a comment line as often',
+      "WebSocket ping interval to clients and subgraphs (a peer that misses a pong is closed); SSE streams get graphql-sse's comment line every 12 s whatever this says",
     feature: 'subscriptions',
   },
   {
