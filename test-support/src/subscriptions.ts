@@ -85,27 +85,17 @@ function wsClient(graphqlUrl: string, options: StreamOptions): StreamClient {
     shouldRetry: () => false,
     lazyCloseTimeout: 0,
   });
-  return {
-    subscribe(payload) {
-      const stream = collector();
-      stream.bindStop(
-        client.subscribe(payload, {
-          next: (value) => stream.push(value as FormattedExecutionResult),
-          complete: () => stream.end({ how: 'complete' }),
-          error: (error) => {
-            if (Array.isArray(error)) return stream.end({ how: 'error', errors: error });
-            const closeCode = (error as { code?: unknown }).code;
-            if (upgradeStatus !== undefined) return stream.end({ how: 'error', status: upgradeStatus });
-            stream.end({ how: 'error', ...(typeof closeCode === 'number' ? { closeCode } : {}) });
-          },
-        }),
-      );
-      return stream.stream;
-    },
-    dispose: async () => {
-      await client.dispose();
-    },
+  const endOf = (error: unknown): StreamEnd => {
+    if (Array.isArray(error)) return { how: 'error', errors: error };
+    if (upgradeStatus !== undefined) return { how: 'error', status: upgradeStatus };
+    const closeCode = (error as { code?: unknown }).code;
+    return { how: 'error', ...(typeof closeCode === 'number' ? { closeCode } : {}) };
   };
+  return clientOf(
+    (payload, sink) => client.subscribe(payload, sink),
+    endOf,
+    () => client.dispose(),
+  );
 }
 
 function sseClient(graphqlUrl: string, singleConnection: boolean, options: StreamOptions): StreamClient {
@@ -123,20 +113,38 @@ function sseClient(graphqlUrl: string, singleConnection: boolean, options: Strea
     lazy: true,
     lazyCloseTimeout: 0,
   });
+  return clientOf(
+    (payload, sink) => client.subscribe(payload, sink),
+    sseEnd,
+    () => client.dispose(),
+  );
+}
+
+type Subscribe = (
+  payload: StreamPayload,
+  sink: { next(value: unknown): void; error(error: unknown): void; complete(): void },
+) => () => void;
+
+/** A StreamClient over a graphql-ws or graphql-sse client: `endOf` says how an error ended a stream. */
+function clientOf(
+  subscribe: Subscribe,
+  endOf: (error: unknown) => StreamEnd | Promise<StreamEnd>,
+  dispose: () => unknown,
+): StreamClient {
   return {
     subscribe(payload) {
       const stream = collector();
       stream.bindStop(
-        client.subscribe(payload, {
+        subscribe(payload, {
           next: (value) => stream.push(value as FormattedExecutionResult),
           complete: () => stream.end({ how: 'complete' }),
-          error: (error) => void sseEnd(error).then((end) => stream.end(end)),
+          error: (error) => void Promise.resolve(endOf(error)).then((end) => stream.end(end)),
         }),
       );
       return stream.stream;
     },
     dispose: async () => {
-      client.dispose();
+      await dispose();
     },
   };
 }
