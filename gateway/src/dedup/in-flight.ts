@@ -5,7 +5,7 @@ import { REQUEST_ID_HEADER } from '../header-names.js';
  * W3C trace context): left out of the key, or no two requests would ever share a fetch.
  * A shared fetch carries the first caller's values of these.
  */
-const PER_REQUEST_HEADERS: ReadonlySet<string> = new Set([REQUEST_ID_HEADER, 'traceparent', 'tracestate']);
+export const PER_REQUEST_HEADERS: ReadonlySet<string> = new Set([REQUEST_ID_HEADER, 'traceparent', 'tracestate']);
 
 /**
  * What makes two subgraph requests the same: the exact body and every other header the

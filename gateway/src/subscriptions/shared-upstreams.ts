@@ -1,9 +1,7 @@
+import { PER_REQUEST_HEADERS } from '../dedup/in-flight.js';
 import { BoundedQueue } from './bounded-queue.js';
 import { openSubgraphSocket, type SubgraphEvent, type SubgraphSocketOptions } from './subgraph-socket.js';
 import { SubscriptionEnd } from './subscription-end.js';
-
-// Differs per client request and says nothing about what the subgraph answers.
-const PER_REQUEST_HEADERS = new Set(['x-request-id']);
 
 interface Upstream {
   readonly members: Set<BoundedQueue<SubgraphEvent>>;
@@ -60,7 +58,7 @@ export class SharedUpstreams {
   }
 }
 
-/** What makes two subgraph subscriptions the same one. */
+/** What makes two subgraph subscriptions the same one: as for in-flight fetches, every header but the per-request ones. */
 function upstreamKey(options: SubgraphSocketOptions): string {
   const headers = Object.entries(options.headers)
     .filter(([name]) => !PER_REQUEST_HEADERS.has(name.toLowerCase()))
