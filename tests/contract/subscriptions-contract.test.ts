@@ -43,8 +43,8 @@ const subgraphs = subgraphsForFile();
 
 const JWT_SECRET = 'subscriptions-contract-secret-long-enough-0123456789';
 /** A JWT for `subject` that expires `seconds` from now. */
-async function jwt(subject: string, seconds: number): Promise<string> {
-  return new SignJWT({})
+async function jwt(subject: string, seconds: number, claims: Record<string, unknown> = {}): Promise<string> {
+  return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(subject)
     .setExpirationTime(Math.floor(Date.now() / 1000) + seconds)
@@ -281,6 +281,37 @@ describe.each(MOUNTS)('subscriptions with JWT on %s', (mount) => {
       if (protocol === 'ws') expect(end).toEqual({ how: 'error', closeCode: 4403 });
       else expect([end.status, codesOf({ errors: end.errors })]).toEqual([401, ['UNAUTHENTICATED']]);
     }
+  });
+
+  it('applies authorization directives to each event: @requiresScopes without the scope is taken out, with it answered', async () => {
+    const HISTORY = `subscription ($productId: ID) { reviewAdded(productId: $productId) { author { name orderHistory { id } } } }`;
+    const reviewsUrl = subgraphs().reviews.url;
+    const [without, withScope] = await Promise.all([
+      jwt('user-1', 60, { scope: 'profile' }),
+      jwt('user-1', 60, { scope: 'profile orders:read' }),
+    ]);
+    const streams = [without, withScope].map((token) =>
+      openStream('ws', gateway.url, { query: HISTORY, variables: { productId: 'product-31' } }, bearer('ws', token)),
+    );
+    await untilLive(reviewsUrl, streams, 'product-31');
+    for (const stream of streams) stream.stop();
+    const [refused, allowed] = streams.map((stream) => stream.events[0]);
+    // orderHistory and author are non-null: taking the field out nulls up to the nullable root.
+    expect(refused).toEqual({
+      data: null,
+      errors: [
+        {
+          message: 'Unauthorized field or type',
+          path: ['reviewAdded', 'author', 'orderHistory'],
+          extensions: { code: 'UNAUTHORIZED_FIELD_OR_TYPE' },
+        },
+      ],
+    });
+    type History = { reviewAdded: { author: { name: string; orderHistory: unknown[] } } } | null | undefined;
+    const author = (allowed?.data as History)?.reviewAdded.author;
+    expect(allowed?.errors).toBeUndefined();
+    expect(author?.name).toBe(getUser('user-3')?.name);
+    expect(Array.isArray(author?.orderHistory)).toBe(true);
   });
 
   it('ends each subscription with SUBSCRIPTION_TOKEN_EXPIRED when its token expires', async () => {

@@ -28,3 +28,26 @@ export function subscriberOf(context: GatewayContext): string {
   if (identity.consumer) return `api-key:${identity.consumer}`;
   return `ip:${scope.ip}`;
 }
+
+/**
+ * For a plugin's `aroundExecute`: a subscription's execution answers only an acknowledgement,
+ * and its events come later through the sink. This maps each of them (authorization patches
+ * each event as it patches an answer); returning the mapped stream returns the original.
+ */
+export function mapStreamEvents(
+  context: GatewayContext,
+  map: (event: FormattedExecutionResult) => FormattedExecutionResult,
+): void {
+  const sink = streamSinkOf(context);
+  const events = sink?.events;
+  if (!sink || !events) return;
+  const mapped: AsyncIterableIterator<FormattedExecutionResult> = {
+    next: async () => {
+      const step = await events.next();
+      return step.done ? step : { done: false, value: map(step.value) };
+    },
+    return: async () => (await events.return?.()) ?? { done: true, value: undefined },
+    [Symbol.asyncIterator]: () => mapped,
+  };
+  sink.events = mapped;
+}

@@ -9,6 +9,7 @@ import { ClientErrorCode } from '../../error-registry.js';
 import { httpError } from '../../http-error.js';
 import type { Logger } from '../../logger.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
+import { mapStreamEvents } from '../../subscriptions/stream-sink.js';
 import {
   deniedFields,
   guardsOf,
@@ -25,6 +26,14 @@ import { isAuthenticated, type PolicyDecider, type Rights, scopesOf } from './ri
 import { type AuthorizationRules, ENFORCED_SPECS, NO_RULES, readAuthorizationRules } from './rules.js';
 
 export { AUTHORIZATION_VALUES, type AuthorizationMode } from './options.js';
+
+/** `data` with the denied fields null and their errors (nothing to patch in an answer without data). */
+function patchedResult(data: unknown, tree: ReadonlyMap<string, PatchNode>) {
+  return data && typeof data === 'object'
+    ? patchAnswer(data as Record<string, unknown>, tree)
+    : { data: data as null | undefined, errors: [] };
+}
+
 export { type ClaimPolicy, claimPolicies, type PolicyDecider } from './rights.js';
 
 const PLUGIN = 'authorization';
@@ -171,10 +180,13 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
         operation: variant.operation,
         queryHash: `${request.queryHash}:${variant.key}`,
       });
-      const patched =
-        result.data && typeof result.data === 'object'
-          ? patchAnswer(result.data as Record<string, unknown>, variant.tree)
-          : { data: result.data, errors: [] };
+      // A subscription's events arrive later, each patched as an answer is.
+      mapStreamEvents(request.context as GatewayContext, (event) => {
+        const { data, errors } = patchedResult(event.data, variant.tree);
+        const all = [...errors.map((error) => error.toJSON()), ...(event.errors ?? [])];
+        return { ...event, data, ...(all.length > 0 && { errors: all }) };
+      });
+      const patched = patchedResult(result.data, variant.tree);
       const errors = [...patched.errors, ...(result.errors ?? [])];
       return { ...result, data: patched.data, ...(errors.length > 0 && { errors }) };
     },
