@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -330,5 +331,42 @@ describe.each(MOUNTS)('subscriptions with JWT on %s', (mount) => {
       expect(await stream.ended).toEqual({ how: 'complete' });
       expect(codesOf(stream.events.at(-1))).toEqual(['SUBSCRIPTION_TOKEN_EXPIRED']);
     }
+  });
+});
+
+describe('subscriptions with trusted documents (enforce) on fastify', () => {
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    const manifest = join(await mkdtemp(join(tmpdir(), 'subscriptions-manifest-')), 'manifest.json');
+    await writeFile(
+      manifest,
+      JSON.stringify({
+        format: 'apollo-persisted-query-manifest',
+        version: 1,
+        operations: [
+          {
+            id: createHash('sha256').update(REVIEW_ADDED).digest('hex'),
+            name: 'OnReview',
+            type: 'subscription',
+            body: REVIEW_ADDED,
+          },
+        ],
+      }),
+    );
+    gateway = await startGateway('fastify', { ...subgraphUrlEnv(subgraphs()), TRUSTED_DOCUMENTS: manifest });
+  });
+  afterAll(async () => {
+    expect(await gateway?.stop()).toBe(0);
+  });
+
+  it.each(STREAM_PROTOCOLS)('over %s: runs the listed subscription and refuses any other', async (protocol) => {
+    const other = `subscription { reviewAdded(productId: "product-32") { rating } }`;
+    const refused = openStream(protocol, gateway.url, { query: other });
+    const end = await refused.ended;
+    expect(end.errors?.map((error) => error.extensions?.code)).toEqual(['QUERY_NOT_IN_SAFELIST']);
+    if (protocol !== 'ws') expect(end.status).toBe(400);
+    const listed = openStream(protocol, gateway.url, { query: REVIEW_ADDED, variables: { productId: 'product-32' } });
+    await untilLive(subgraphs().reviews.url, [listed], 'product-32');
+    listed.stop();
   });
 });
