@@ -520,3 +520,32 @@ describe('rate limit on subscribe (rate-limit keyed by api-key, RATE_LIMIT_MAX=2
     await stillReceive([...within, ...other], productId);
   });
 });
+
+describe('MAX_RESPONSE_BYTES per event (1kb)', () => {
+  const gateway = gatewayForBlock('fastify', () => ({ ...subgraphEnv(), MAX_RESPONSE_BYTES: '1kb' }));
+  const HUGE = `subscription ($productId: ID) { reviewAdded(productId: $productId) {
+    author { orders { product { name price reviews { comment author { name email } } } } } } }`;
+
+  it('answers an event over the limit with RESPONSE_TOO_LARGE (data null); a small subscription on the same gateway is whole', async () => {
+    const productId = 'product-52';
+    const huge = openStream('ws', gateway().url, { query: HUGE, variables: { productId } });
+    const small = openStream('ws', gateway().url, { query: REVIEW_ADDED, variables: { productId } });
+    try {
+      await untilLive([huge, small], productId);
+      expect(huge.events[0]).toEqual({
+        data: null,
+        errors: [
+          {
+            message: 'The response is larger than the limit of 1024 bytes; ask for less (paginate).',
+            extensions: { code: 'RESPONSE_TOO_LARGE', maxResponseBytes: 1024 },
+          },
+        ],
+      });
+      expect(small.events[0]?.errors).toBeUndefined();
+      expect(small.events[0]?.data).toMatchObject({ reviewAdded: { comment: WARM_UP } });
+    } finally {
+      huge.stop();
+      small.stop();
+    }
+  });
+});

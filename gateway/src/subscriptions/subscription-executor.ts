@@ -15,6 +15,7 @@ import { runPlan } from '../executor/plan-result.js';
 import { inSpan } from '../executor/spans.js';
 import { httpError } from '../http-error.js';
 import type { Logger } from '../logger.js';
+import { responseTooLarge } from '../plugins/response-size-limit/index.js';
 import { ResponseBudget } from '../response-budget.js';
 import { SubgraphDataSource } from '../subgraph-fetch/data-source.js';
 import { SubgraphHooks } from '../subgraph-fetch/subgraph-hooks.js';
@@ -179,6 +180,10 @@ function start(
         })),
         ...(result.errors ?? []).map((error) => toFormatted(error)),
       ].map(options.formatError);
+      if (eventContext.responseBudget.exceeded) {
+        emitEvent(plugins, { type: 'subscription-event', outcome: 'errors' }, logger);
+        return responseTooLarge(settings.maxResponseBytes);
+      }
       emitEvent(plugins, { type: 'subscription-event', outcome: errors.length > 0 ? 'errors' : 'data' }, logger);
       return errors.length > 0 ? { errors, data: result.data ?? null } : { data: result.data ?? null };
     });

@@ -1,3 +1,4 @@
+import type { FormattedExecutionResult } from 'graphql';
 import type { GatewayPlugin } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
 
@@ -7,6 +8,19 @@ import { ClientErrorCode } from '../../error-registry.js';
  * RESPONSE_TOO_LARGE error and `data: null`, instead of a truncated or huge answer.
  * Always on. The data source stops sending that request's fetches once the budget is spent.
  */
+/** The answer that replaces one over MAX_RESPONSE_BYTES (a subscription's event too). */
+export function responseTooLarge(maxBytes: number): FormattedExecutionResult {
+  return {
+    data: null,
+    errors: [
+      {
+        message: `The response is larger than the limit of ${maxBytes} bytes; ask for less (paginate).`,
+        extensions: { code: ClientErrorCode.RESPONSE_TOO_LARGE, maxResponseBytes: maxBytes },
+      },
+    ],
+  };
+}
+
 export function responseSizeLimit(): GatewayPlugin {
   return {
     name: 'response-size-limit',
@@ -16,15 +30,7 @@ export function responseSizeLimit(): GatewayPlugin {
           async willSendResponse({ response, contextValue }) {
             const budget = contextValue.responseBudget;
             if (!budget.exceeded || response.body.kind !== 'single') return;
-            response.body.singleResult = {
-              data: null,
-              errors: [
-                {
-                  message: `The response is larger than the limit of ${budget.maxBytes} bytes; ask for less (paginate).`,
-                  extensions: { code: ClientErrorCode.RESPONSE_TOO_LARGE, maxResponseBytes: budget.maxBytes },
-                },
-              ],
-            };
+            response.body.singleResult = responseTooLarge(budget.maxBytes);
           },
         };
       },
