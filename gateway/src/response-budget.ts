@@ -1,3 +1,6 @@
+import type { FormattedExecutionResult } from 'graphql';
+import { ClientErrorCode } from './error-registry.js';
+
 /**
  * How many bytes of subgraph answers one client request may still merge into its
  * response (MAX_RESPONSE_BYTES). The data source takes from it as bodies arrive; once it
@@ -37,4 +40,17 @@ export class ResponseBudget {
     this.#used += bytes;
     return true;
   }
+}
+
+/** The answer that replaces one over MAX_RESPONSE_BYTES (a subscription's event too). */
+export function responseTooLarge(maxBytes: number): FormattedExecutionResult {
+  return {
+    data: null,
+    errors: [
+      {
+        message: `The response is larger than the limit of ${maxBytes} bytes; ask for less (paginate).`,
+        extensions: { code: ClientErrorCode.RESPONSE_TOO_LARGE, maxResponseBytes: maxBytes },
+      },
+    ],
+  };
 }

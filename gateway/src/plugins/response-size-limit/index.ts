@@ -1,6 +1,5 @@
-import type { FormattedExecutionResult } from 'graphql';
 import type { GatewayPlugin } from '../../contract/index.js';
-import { ClientErrorCode } from '../../error-registry.js';
+import { responseTooLarge } from '../../response-budget.js';
 
 /**
  * Answers a request whose subgraph answers add up to more than its response budget
@@ -8,19 +7,6 @@ import { ClientErrorCode } from '../../error-registry.js';
  * RESPONSE_TOO_LARGE error and `data: null`, instead of a truncated or huge answer.
  * Always on. The data source stops sending that request's fetches once the budget is spent.
  */
-/** The answer that replaces one over MAX_RESPONSE_BYTES (a subscription's event too). */
-export function responseTooLarge(maxBytes: number): FormattedExecutionResult {
-  return {
-    data: null,
-    errors: [
-      {
-        message: `The response is larger than the limit of ${maxBytes} bytes; ask for less (paginate).`,
-        extensions: { code: ClientErrorCode.RESPONSE_TOO_LARGE, maxResponseBytes: maxBytes },
-      },
-    ],
-  };
-}
-
 export function responseSizeLimit(): GatewayPlugin {
   return {
     name: 'response-size-limit',
