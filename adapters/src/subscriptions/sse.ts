@@ -61,6 +61,7 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
       () => [...open.keys()],
       (res) => open.get(res)?.() ?? true,
       (res) => res.end(),
+      (res) => res.destroy(),
     ),
   );
 

@@ -60,6 +60,7 @@ export function serveWebSocket(
       () => sockets.clients,
       (client) => (operationsOf.get(client)?.() ?? 0) === 0,
       (client) => client.close(1001, 'Going away'),
+      (client) => client.terminate(),
     ),
   );
 
