@@ -131,7 +131,7 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
       res.writeHead(refusal.status, refusal.headers).end(text);
       return;
     }
-    res.once('close', () => releaseDistinct?.());
+    whenClosed(res, () => releaseDistinct?.());
     const [responseBody, init] = await handler({
       method: req.method ?? 'GET',
       url: req.url ?? '/',
@@ -147,7 +147,7 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
       return;
     }
     open.set(res, reservation && opensStream ? () => reservation.operations === 0 : () => false);
-    res.once('close', () => {
+    whenClosed(res, () => {
       open.delete(res);
       void responseBody.return?.(undefined);
       if (token && reservation && opensStream) {
@@ -159,13 +159,19 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
   };
 }
 
+/** `then` once the response is closed: at once when its client left while graphql-sse was still answering. */
+function whenClosed(res: ServerResponse, then: () => void): void {
+  if (res.destroyed || res.socket?.destroyed || res.socket === null) then();
+  else res.once('close', then);
+}
+
 /**
  * Writes graphql-sse's messages until the stream ends or the client leaves. Every wait races
  * the response's `close`: a client gone mid-wait must not leave the request open (a drain waits
  * for it), and a response stays `writable` after its client left.
  */
 async function writeStream(res: ServerResponse, messages: AsyncIterable<string>, flow: Flow): Promise<void> {
-  const gone = new Promise<undefined>((resolve) => res.once('close', () => resolve(undefined)));
+  const gone = new Promise<undefined>((resolve) => whenClosed(res, () => resolve(undefined)));
   const iterator = messages[Symbol.asyncIterator]();
   try {
     for (;;) {

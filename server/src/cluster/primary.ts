@@ -34,7 +34,9 @@ export function runPrimary(config: GatewayConfig, logger: Logger, options: Prima
 
   const broadcast = (ready: boolean) => {
     allReady = ready;
-    for (const worker of workers) if (worker.isConnected()) worker.send(clusterReady(ready));
+    // A worker exiting meanwhile (a signal reached it first) fails the send with EPIPE: with a
+    // callback that is its error, not an unhandled 'error' event that ends the primary.
+    for (const worker of workers) if (worker.isConnected()) worker.send(clusterReady(ready), () => {});
   };
 
   const fork = () => {
