@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { arch, release, totalmem, type } from 'node:os';
+import { arch, loadavg, release, totalmem, type } from 'node:os';
 import { repoPath } from '../paths.js';
 import type { BenchEnvironment } from '../run/results.js';
 import type { RouterBinary } from '../targets/router-binary.js';
@@ -83,4 +83,11 @@ function osName(): string {
     // fall through
   }
   return type();
+}
+
+/** The note a run ends with: the machine's load average then (other work adds noise). */
+export function loadAverageNote(): string {
+  return `Load average at the end: ${loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' / ')} (1 / 5 / 15 min).`;
 }

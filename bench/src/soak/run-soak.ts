@@ -1,10 +1,9 @@
-import { loadavg } from 'node:os';
 import { freePort } from '@fedgw/test-support';
 import { checkAnswers } from '../load/answer-check.js';
 import { runClosedLoop } from '../load/closed-loop.js';
 import { runOpenLoop } from '../load/open-loop.js';
 import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY, requestBody, sampleUserIds } from '../load/queries.js';
-import { describeEnvironment } from '../measure/environment.js';
+import { describeEnvironment, loadAverageNote } from '../measure/environment.js';
 import { pinProcess } from '../measure/pinning.js';
 import { summarize } from '../measure/samples.js';
 import { resolveLayout } from '../run/layout.js';
@@ -140,9 +139,7 @@ export async function runSoak(
           pinning: layout,
           notes: [
             note,
-            `Load average at the end: ${loadavg()
-              .map((v) => v.toFixed(2))
-              .join(' / ')} (1 / 5 / 15 min).`,
+            loadAverageNote(),
             'Each interval holds the requests whose intended start fell in it (open loop, latency from the intended ' +
               `start, a failed request counted at its ${TIMEOUT_MS / 1000} s timeout); RSS is /proc VmRSS at the ` +
               "interval's end; lag and heap are prom-client's, scraped then (the lag histogram resets at each scrape).",

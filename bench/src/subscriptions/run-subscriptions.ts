@@ -1,5 +1,4 @@
-import { loadavg } from 'node:os';
-import { describeEnvironment } from '../measure/environment.js';
+import { describeEnvironment, loadAverageNote } from '../measure/environment.js';
 import { pinProcess } from '../measure/pinning.js';
 import { resolveLayout } from '../run/layout.js';
 import { runIdOf } from '../run/run.js';
@@ -103,9 +102,7 @@ export async function runSubscriptions(
       pinning: layout,
       notes: [
         note,
-        `Load average at the end: ${loadavg()
-          .map((v) => v.toFixed(2))
-          .join(' / ')} (1 / 5 / 15 min).`,
+        loadAverageNote(),
         'Our gateway ran with SUBSCRIPTION_MAX_PER_CLIENT raised to the largest N: every client here is one ' +
           'loopback address, which the default cap (100 per client) would refuse past the 100th subscription.',
         `${NEST_FASTIFY_SUBGRAPH_DEDUP} is nest-fastify with SUBGRAPH_DEDUPLICATE=true: identical subgraph requests in ` +
