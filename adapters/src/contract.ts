@@ -1,3 +1,4 @@
+import type { OpenConnections } from './open-connections.js';
 import type { ServerTimeouts } from './server-timeouts.js';
 
 /** A bare (no NestJS) server that is listening. */
@@ -6,6 +7,8 @@ export interface ListeningServer {
   readonly port: number;
   /** Stops accepting connections and resolves once in-flight requests have finished. */
   close(): Promise<void>;
+  /** What is still connected (for the log when a drain runs past its grace). */
+  openConnections?(): OpenConnections;
 }
 
 export interface ListenOptions {

@@ -11,6 +11,7 @@ import { closeGracefully } from './graceful-close.js';
 import { httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
 import { mainListenerMetrics } from './metrics-route.js';
+import { trackConnections } from './open-connections.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
 import { applyServerTimeouts } from './server-timeouts.js';
@@ -129,6 +130,7 @@ export async function listenExpress<TContext extends BaseContext>(
   // The WebSocket transport listens for upgrades on the HTTP server (mountExpress only sees a router).
   serveWebSocket(server, gateway);
   if (options.timeouts) applyServerTimeouts(server, options.timeouts);
+  const openConnections = trackConnections(server);
   server.listen(options.port, options.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -140,6 +142,7 @@ export async function listenExpress<TContext extends BaseContext>(
         server,
         () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
       ),
+    openConnections,
   };
 }
 

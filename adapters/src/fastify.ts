@@ -7,6 +7,7 @@ import { closeGracefully } from './graceful-close.js';
 import { errorBody, httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
 import { mainListenerMetrics } from './metrics-route.js';
+import { trackConnections } from './open-connections.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
 import { applyServerTimeouts } from './server-timeouts.js';
@@ -123,6 +124,7 @@ export async function listenFastify<TContext extends BaseContext>(
   const app = Fastify({ logger: false, return503OnClosing: true });
   await mountFastify(app, gateway);
   if (options.timeouts) applyServerTimeouts(app.server, options.timeouts);
+  const openConnections = trackConnections(app.server);
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -130,6 +132,7 @@ export async function listenFastify<TContext extends BaseContext>(
     url: listenUrl(options.host, port),
     port,
     close: () => closeGracefully(app.server, () => app.close()),
+    openConnections,
   };
 }
 

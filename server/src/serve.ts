@@ -1,4 +1,4 @@
-import type { ListeningServer } from '@fedgw/adapters';
+import type { ListeningServer, OpenConnections } from '@fedgw/adapters';
 import {
   createGatewayFromConfig,
   type Gateway,
@@ -10,6 +10,13 @@ import { withMetricsListener } from './metrics-server.js';
 
 export interface RunningGateway extends ListeningServer {
   readonly gateway: Gateway;
+  /** While `close()` runs: what it waits for (the log says it when the grace runs out). */
+  closing?(): ClosingState;
+}
+
+export interface ClosingState {
+  readonly waitingFor: 'listener' | 'gateway' | 'done';
+  readonly open?: OpenConnections;
 }
 
 /**
@@ -41,14 +48,18 @@ export async function serveGateway(
     await gateway.stop();
     throw error;
   }
-  const running = {
+  let waitingFor: ClosingState['waitingFor'] = 'listener';
+  const running: RunningGateway = {
     gateway,
     url: server.url,
     port: server.port,
     async close() {
       await server.close();
+      waitingFor = 'gateway';
       await gateway.stop();
+      waitingFor = 'done';
     },
+    closing: () => ({ waitingFor, open: server.openConnections?.() }),
   };
   return withMetricsListener(running, gateway, config.host, logger);
 }

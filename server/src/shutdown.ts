@@ -34,7 +34,9 @@ export function installShutdown(running: RunningGateway, logger: Logger, options
       logger.info('shutdown complete');
       exit(0);
     } else {
-      logger.error({ outcome }, 'in-flight requests did not finish within the grace period');
+      // What it waited for: the listener's open sockets and their requests, or the gateway's stop.
+      const closing = running.closing?.() ?? { open: running.openConnections?.() };
+      logger.error({ outcome, ...closing }, 'in-flight requests did not finish within the grace period');
       exit(1);
     }
   };

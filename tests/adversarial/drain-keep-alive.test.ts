@@ -104,3 +104,36 @@ describe.each(MOUNTS)('SIGTERM under keep-alive load on %s', (mount) => {
     expect(slowAnswer.connection).toBe('close');
   });
 });
+
+describe.each(MOUNTS)('a request still running when the grace ends, on %s', (mount) => {
+  it('exits 1 and the log names what the drain waited for', async () => {
+    // A subgraph that never answers: the request outlives SHUTDOWN_GRACE_MS.
+    const stuck = await startTestHttpServer(() => {});
+    try {
+      const gateway = await startGateway(mount, {
+        SUBGRAPH_PRODUCTS_URL: stuck.url,
+        SUBGRAPH_USERS_URL: await closedPortUrl(),
+        SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
+        SHUTDOWN_DELAY_MS: '0',
+        SHUTDOWN_GRACE_MS: '1000',
+      });
+      const agent = new Agent({ keepAlive: true });
+      const pending = post(new URL(gateway.url), agent, SLOW).catch((error: Error) => error);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const code = await gateway.stop('SIGTERM');
+      agent.destroy();
+      await pending;
+      expect(code).toBe(1);
+      const timeout = gateway
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('did not finish within the grace period'))
+        .map((line) => JSON.parse(line));
+      expect(timeout).toHaveLength(1);
+      expect(timeout[0].open.requests).toEqual(['POST /graphql']);
+      if (!mount.startsWith('nest-')) expect(timeout[0].waitingFor).toBe('listener');
+    } finally {
+      await stuck.close();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { applyServerTimeouts, closeGracefully, type ListeningServer } from '@fedgw/adapters';
+import { applyServerTimeouts, closeGracefully, type ListeningServer, trackConnections } from '@fedgw/adapters';
 import type { Gateway, GatewayConfig, GatewayPlugin, Logger } from '@fedgw/gateway';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -38,6 +38,7 @@ export async function listenNest(
   });
   const httpServer: Server = app.getHttpServer();
   applyServerTimeouts(httpServer, config);
+  const openConnections = trackConnections(httpServer);
   await app.listen(config.port, config.host);
   const { port } = httpServer.address() as AddressInfo;
   const gateway = app.get<Gateway>(GATEWAY);
@@ -47,6 +48,7 @@ export async function listenNest(
     port,
     url: await app.getUrl(),
     close: () => closeGracefully(httpServer, () => app.close()),
+    openConnections,
   };
   return withMetricsListener(server, gateway, config.host, logger);
 }
