@@ -70,7 +70,8 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
     validate: () => [],
     authenticate: async (req) => {
       const token = tokenOf(req);
-      if (req.method === 'PUT') return reserve(req, endpoint, reservations, limits.connectionInitTimeoutMs);
+      if (req.method === 'PUT')
+        return reserve(req, endpoint, reservations, limits.connectionInitTimeoutMs, (expired) => forget(expired));
       if (token && !reservations.has(token)) return [null, { status: 404, statusText: 'Not Found' }];
       return token ?? null;
     },
@@ -114,6 +115,24 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
       if (flow.produced - flow.written > maxBehind) flow.res.destroy();
     },
   });
+
+  /**
+   * graphql-sse keeps a reserved stream until its connection closes, so one never opened would
+   * stay in its memory for good (a client reserving in a loop would grow it without bound):
+   * an expired reservation is opened and closed here, which makes graphql-sse forget it.
+   */
+  const forget = async (token: string): Promise<void> => {
+    const headers: Record<string, string> = { accept: 'text/event-stream', [TOKEN_HEADER]: token };
+    const [stream] = await handler({
+      method: 'GET',
+      url: '/',
+      headers: { get: (name) => headers[name.toLowerCase()] ?? null },
+      body: '',
+      raw: undefined as unknown as IncomingMessage,
+      context: undefined as unknown as Context,
+    });
+    if (stream && typeof stream !== 'string') await stream.return?.(undefined);
+  };
 
   return async (req, res, body) => {
     const flow: Flow = { produced: 0, written: 0, res };
@@ -196,6 +215,7 @@ async function reserve(
   endpoint: SubscriptionEndpoint,
   reservations: Map<string, Reservation>,
   expiresMs: number,
+  forget: (token: string) => Promise<void>,
 ) {
   const raw = req.raw as IncomingMessage;
   try {
@@ -210,7 +230,9 @@ async function reserve(
   const expiry = setTimeout(() => {
     const reservation = reservations.get(token);
     if (reservation && !reservation.flow) {
-      reservations.delete(token);
+      // graphql-sse forgets it while it is still ours (that GET is authenticated as a known token);
+      // no I/O in between, so no client's request can come in before it is deleted.
+      void forget(token).finally(() => reservations.delete(token));
       release();
     }
   }, expiresMs);

@@ -1,0 +1,66 @@
+import { createServer, type Server } from 'node:http';
+import type { SubscriptionEndpoint } from '@fedgw/gateway/contract';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sseHandler } from '../src/subscriptions/sse.js';
+
+// Every reservation gets the same token, so a second PUT shows whether graphql-sse still holds the
+// first one: it answers 409 "Stream already registered" for a token it has not forgotten.
+vi.mock('node:crypto', async (original) => ({
+  ...(await original<typeof import('node:crypto')>()),
+  randomUUID: () => 'the-only-token',
+}));
+
+const EXPIRES_MS = 50;
+let slots = 0;
+const endpoint: SubscriptionEndpoint = {
+  limits: {
+    maxConnections: 10,
+    maxPerConnection: 10,
+    heartbeatMs: 10_000,
+    connectionInitTimeoutMs: EXPIRES_MS,
+    idleTimeoutMs: 10_000,
+    maxBufferedEvents: 10,
+  },
+  openConnection: () => {
+    slots += 1;
+    return () => {
+      slots -= 1;
+    };
+  },
+  authenticate: async () => {},
+  operate: async () => ({ kind: 'answer', status: 200, result: { data: {} } }),
+  onDrain: () => {},
+};
+
+let server: Server;
+let url: string;
+beforeAll(async () => {
+  const sse = sseHandler({ subscriptions: endpoint });
+  if (!sse) throw new Error('an endpoint with subscriptions has an SSE handler');
+  server = createServer((req, res) => void sse(req, res, undefined));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}/graphql`;
+});
+afterAll(() => {
+  server?.close();
+});
+
+const reserve = async () => {
+  const response = await fetch(url, { method: 'PUT' });
+  return { status: response.status, text: await response.text() };
+};
+
+describe('single-connection reservations never opened (graphql-sse)', () => {
+  it('expire: their connection slot is released and graphql-sse forgets the stream too', async () => {
+    expect(await reserve()).toEqual({ status: 201, text: 'the-only-token' });
+    expect(slots).toBe(1);
+    await vi.waitFor(() => expect(slots).toBe(0), { timeout: 2000, interval: EXPIRES_MS });
+    // Its token is unknown now, to us and to graphql-sse: the same token can be reserved again.
+    const opened = await fetch(url, {
+      headers: { accept: 'text/event-stream', 'x-graphql-event-stream-token': 'the-only-token' },
+    });
+    await opened.body?.cancel();
+    expect(opened.status).toBe(404);
+    expect(await reserve()).toEqual({ status: 201, text: 'the-only-token' });
+  });
+});
