@@ -130,7 +130,7 @@ export async function listenExpress<TContext extends BaseContext>(
   // The WebSocket transport listens for upgrades on the HTTP server (mountExpress only sees a router).
   serveWebSocket(server, gateway);
   if (options.timeouts) applyServerTimeouts(server, options.timeouts);
-  const openConnections = trackConnections(server);
+  const connections = trackConnections(server);
   server.listen(options.port, options.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -139,10 +139,10 @@ export async function listenExpress<TContext extends BaseContext>(
     port,
     close: () =>
       closeGracefully(
-        server,
+        connections,
         () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
       ),
-    openConnections,
+    openConnections: connections.open,
   };
 }
 

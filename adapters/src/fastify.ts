@@ -124,15 +124,15 @@ export async function listenFastify<TContext extends BaseContext>(
   const app = Fastify({ logger: false, return503OnClosing: true });
   await mountFastify(app, gateway);
   if (options.timeouts) applyServerTimeouts(app.server, options.timeouts);
-  const openConnections = trackConnections(app.server);
+  const connections = trackConnections(app.server);
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   return {
     url: listenUrl(options.host, port),
     port,
-    close: () => closeGracefully(app.server, () => app.close()),
-    openConnections,
+    close: () => closeGracefully(connections, () => app.close()),
+    openConnections: connections.open,
   };
 }
 

@@ -4,6 +4,6 @@ export type { ListeningServer, ListenOptions } from './contract.js';
 export { closeGracefully } from './graceful-close.js';
 export { errorBody, httpErrorResponse } from './http-errors.js';
 export { listenUrl } from './listen-url.js';
-export { type OpenConnections, trackConnections } from './open-connections.js';
+export { type OpenConnections, type TrackedConnections, trackConnections } from './open-connections.js';
 export { REQUEST_ID_HEADER } from './request-scope.js';
 export { applyServerTimeouts, type ServerTimeouts } from './server-timeouts.js';

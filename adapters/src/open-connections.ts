@@ -5,18 +5,28 @@ import type { Socket } from 'node:net';
 export interface OpenConnections {
   /** Sockets still connected. */
   readonly sockets: number;
-  /** The requests still being answered on them (`GET /graphql`), oldest first. */
+  /** The requests still being answered on them (`GET /graphql`, never the query string). */
   readonly requests: readonly string[];
   /** Sockets taken over by an upgrade (WebSockets). */
   readonly upgraded: number;
 }
 
+export interface TrackedConnections {
+  open(): OpenConnections;
+  /**
+   * Closes every socket that is answering no request and was not upgraded: idle keep-alive
+   * sockets, and those that never sent a whole request. Node's `closeIdleConnections()` spares
+   * a socket that connected and sent nothing (a browser's or a balancer's preconnect), and
+   * after `close()` nothing times it out: one such socket held a drain for its whole grace.
+   */
+  closeIdle(): void;
+}
+
 /**
- * Follows the sockets of `server` from now on, with the request each is answering, so a drain
- * that does not finish can say what it waited for. Public events only; costs a Map entry per
- * socket. An upgrade is seen when its socket stops being the server's HTTP connection.
+ * Follows the sockets of `server` from now on, with the request each is answering. Public
+ * events only; a Map entry per socket. Install it before the server listens.
  */
-export function trackConnections(server: Server): () => OpenConnections {
+export function trackConnections(server: Server): TrackedConnections {
   const requests = new Map<Socket, { readonly res: ServerResponse; readonly label: string }>();
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
@@ -33,9 +43,16 @@ export function trackConnections(server: Server): () => OpenConnections {
       if (requests.get(socket)?.res === res) requests.delete(socket);
     });
   });
-  return () => {
-    const upgraded = [...sockets].filter((socket) => !requests.has(socket) && isUpgraded(socket)).length;
-    return { sockets: sockets.size, requests: [...requests.values()].map(({ label }) => label), upgraded };
+  const unused = (socket: Socket) => !requests.has(socket) && !isUpgraded(socket);
+  return {
+    open: () => ({
+      sockets: sockets.size,
+      requests: [...requests.values()].map(({ label }) => label),
+      upgraded: [...sockets].filter((socket) => !requests.has(socket) && isUpgraded(socket)).length,
+    }),
+    closeIdle: () => {
+      for (const socket of sockets) if (unused(socket)) socket.destroy();
+    },
   };
 }
 

@@ -29,7 +29,8 @@ describe('trackConnections (what a drain past its grace waited for)', () => {
     server.on('upgrade', (_req, socket) => {
       socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\n');
     });
-    const open = trackConnections(server);
+    const connections = trackConnections(server);
+    const open = connections.open;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => server.close());
     const { port } = server.address() as { port: number };
@@ -43,5 +44,43 @@ describe('trackConnections (what a drain past its grace waited for)', () => {
     stuck[0]?.end();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(open()).toEqual({ sockets: 3, requests: [], upgraded: 1 });
+  });
+
+  it('closeIdle closes idle keep-alive sockets and silent ones, never one answering a request or upgraded', async () => {
+    const stuck: ServerResponse[] = [];
+    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      if (req.url?.startsWith('/slow')) stuck.push(res);
+      else res.end('ok');
+    });
+    server.on('upgrade', (_req, socket) => {
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\n');
+    });
+    const connections = trackConnections(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => server.close());
+    const { port } = server.address() as { port: number };
+
+    const keptAlive = await rawClient(port, 'GET /done HTTP/1.1\r\nHost: x\r\n\r\n', true);
+    const slow = await rawClient(port, 'GET /slow HTTP/1.1\r\nHost: x\r\n\r\n', false);
+    const upgraded = await rawClient(
+      port,
+      'GET /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: test\r\n\r\n',
+      true,
+    );
+    // Connected, sent nothing (a preconnect): Node's own closeIdleConnections() leaves it open.
+    const silent = await rawClient(port, '', false);
+    const partial = await rawClient(port, 'GET /half HTTP/1.1\r\nHost:', false);
+    server.closeIdleConnections();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(silent.destroyed || silent.readableEnded).toBe(false);
+
+    connections.closeIdle();
+    const closed = (socket: Socket) =>
+      new Promise((resolve) => (socket.closed ? resolve(true) : socket.once('close', () => resolve(true))));
+    await Promise.all([closed(keptAlive), closed(silent), closed(partial)]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect([slow.closed, upgraded.closed]).toEqual([false, false]);
+    expect(connections.open()).toEqual({ sockets: 2, requests: ['GET /slow'], upgraded: 1 });
+    stuck[0]?.end();
   });
 });

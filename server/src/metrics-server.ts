@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeGracefully, type ListeningServer, listenUrl } from '@fedgw/adapters';
+import { closeGracefully, type ListeningServer, listenUrl, trackConnections } from '@fedgw/adapters';
 import type { Logger } from '@fedgw/gateway';
 import type { MetricsEndpoint, MountableGateway } from '@fedgw/gateway/contract';
 
@@ -31,6 +31,7 @@ export async function listenMetrics(endpoint: MetricsEndpoint, host: string, por
       },
     );
   });
+  const connections = trackConnections(server);
   server.listen(port, host);
   await once(server, 'listening');
   const bound = (server.address() as AddressInfo).port;
@@ -39,9 +40,10 @@ export async function listenMetrics(endpoint: MetricsEndpoint, host: string, por
     port: bound,
     close: () =>
       closeGracefully(
-        server,
+        connections,
         () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
       ),
+    openConnections: connections.open,
   };
 }
 

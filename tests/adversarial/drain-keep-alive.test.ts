@@ -1,10 +1,12 @@
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { closedPortUrl, MOUNTS, startGateway, startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// Class: a shutdown that drops clients. SIGTERM under a keep-alive load, on every mount:
-// in-flight requests finish, responses during the drain say `Connection: close`, no socket
-// is reset under a client, and the process exits 0.
+// Class: a shutdown that drops clients or hangs. SIGTERM under a keep-alive load, on every
+// mount: in-flight requests finish, responses during the drain say `Connection: close`, no
+// socket is reset under a client, and the process exits 0; a socket that never sent a request
+// does not hold the drain; a request that outlives the grace exits 1, its log naming it.
 
 const FAST = JSON.stringify({ query: '{ __typename }' });
 const SLOW = JSON.stringify({ query: '{ topProducts(first: 1) { name } }' });
@@ -102,6 +104,28 @@ describe.each(MOUNTS)('SIGTERM under keep-alive load on %s', (mount) => {
     expect(told).toHaveLength(8);
     expect(told.every((answer) => answer.at >= signalledAt)).toBe(true);
     expect(slowAnswer.connection).toBe('close');
+  });
+});
+
+describe.each(MOUNTS)('a client that connected and sent nothing, on %s', (mount) => {
+  it('does not hold the drain: the gateway exits 0 (its socket is closed, as an idle one is)', async () => {
+    const gateway = await startGateway(mount, {
+      SUBGRAPH_PRODUCTS_URL: products.url,
+      SUBGRAPH_USERS_URL: await closedPortUrl(),
+      SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
+      SHUTDOWN_DELAY_MS: '0',
+      SHUTDOWN_GRACE_MS: '5000',
+    });
+    // A browser's or a balancer's preconnect: Node's closeIdleConnections() leaves it open, and
+    // it held the drain for its whole grace (exit 1).
+    const url = new URL(gateway.url);
+    const silent = connect(Number(url.port), url.hostname);
+    silent.on('error', () => {});
+    await new Promise((resolve) => silent.once('connect', resolve));
+    const closedByGateway = new Promise((resolve) => silent.once('close', resolve));
+    const code = await gateway.stop('SIGTERM');
+    expect(code, gateway.output().slice(-2000)).toBe(0);
+    await closedByGateway;
   });
 });
 

@@ -65,16 +65,16 @@ const subgraphEnv = () => subgraphUrlEnv({ reviews: { url: reviewsProxy.url }, p
 
 /**
  * A gateway for the enclosing describe block (as tests/support/lifecycle.ts's), whose stop must
- * exit 0 (a drain that fails is a failure; its output is shown) unless `exitChecked` is false.
+ * exit 0 (a drain that fails is a failure; its output is shown).
  */
-function gatewayForBlock(mount: Mount, env: () => Record<string, string>, exitChecked = true): () => RunningGateway {
+function gatewayForBlock(mount: Mount, env: () => Record<string, string>): () => RunningGateway {
   let gateway: RunningGateway | undefined;
   beforeAll(async () => {
     gateway = await startGateway(mount, env());
   });
   afterAll(async () => {
     const code = await gateway?.stop();
-    if (gateway && exitChecked) expect(code, gateway.output().slice(-4000)).toBe(0);
+    if (gateway) expect(code, gateway.output().slice(-4000)).toBe(0);
   });
   return () => {
     if (!gateway) throw new Error('the gateway starts in beforeAll');

@@ -38,7 +38,7 @@ export async function listenNest(
   });
   const httpServer: Server = app.getHttpServer();
   applyServerTimeouts(httpServer, config);
-  const openConnections = trackConnections(httpServer);
+  const connections = trackConnections(httpServer);
   await app.listen(config.port, config.host);
   const { port } = httpServer.address() as AddressInfo;
   const gateway = app.get<Gateway>(GATEWAY);
@@ -47,8 +47,8 @@ export async function listenNest(
     gateway,
     port,
     url: await app.getUrl(),
-    close: () => closeGracefully(httpServer, () => app.close()),
-    openConnections,
+    close: () => closeGracefully(connections, () => app.close()),
+    openConnections: connections.open,
   };
   return withMetricsListener(server, gateway, config.host, logger);
 }
