@@ -19,21 +19,26 @@ async function rawClient(port: number, text: string, expectAnswer: boolean): Pro
   return socket;
 }
 
+/** A server that answers `/slow…` never (its responses in `stuck`), anything else at once, and upgrades any upgrade. */
+async function trackedServer() {
+  const stuck: ServerResponse[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith('/slow')) stuck.push(res);
+    else res.end('ok');
+  });
+  server.on('upgrade', (_req, socket) => {
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\n');
+  });
+  const connections = trackConnections(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => server.close());
+  return { port: (server.address() as { port: number }).port, connections, stuck };
+}
+
 describe('trackConnections (what a drain past its grace waited for)', () => {
   it('counts sockets, names the requests still being answered, and counts upgraded sockets', async () => {
-    const stuck: ServerResponse[] = [];
-    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-      if (req.url?.startsWith('/slow')) stuck.push(res);
-      else res.end('ok');
-    });
-    server.on('upgrade', (_req, socket) => {
-      socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\n');
-    });
-    const connections = trackConnections(server);
+    const { port, connections, stuck } = await trackedServer();
     const open = connections.open;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => server.close());
-    const { port } = server.address() as { port: number };
 
     await rawClient(port, 'GET /done HTTP/1.1\r\nHost: x\r\n\r\n', true);
     await rawClient(port, 'POST /slow?token=secret HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n', false);
@@ -47,18 +52,7 @@ describe('trackConnections (what a drain past its grace waited for)', () => {
   });
 
   it('closeIdle closes idle keep-alive sockets and silent ones, never one answering a request or upgraded', async () => {
-    const stuck: ServerResponse[] = [];
-    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-      if (req.url?.startsWith('/slow')) stuck.push(res);
-      else res.end('ok');
-    });
-    server.on('upgrade', (_req, socket) => {
-      socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\n');
-    });
-    const connections = trackConnections(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => server.close());
-    const { port } = server.address() as { port: number };
+    const { port, connections, stuck } = await trackedServer();
 
     const keptAlive = await rawClient(port, 'GET /done HTTP/1.1\r\nHost: x\r\n\r\n', true);
     const slow = await rawClient(port, 'GET /slow HTTP/1.1\r\nHost: x\r\n\r\n', false);
