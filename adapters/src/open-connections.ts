@@ -27,31 +27,32 @@ export interface TrackedConnections {
  * events only; a Map entry per socket. Install it before the server listens.
  */
 export function trackConnections(server: Server): TrackedConnections {
-  const requests = new Map<Socket, { readonly res: ServerResponse; readonly label: string }>();
+  // The response each socket is answering; its request is named only when `open()` asks.
+  const answering = new Map<Socket, ServerResponse>();
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => {
       sockets.delete(socket);
-      requests.delete(socket);
+      answering.delete(socket);
     });
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const { socket } = req;
-    requests.set(socket, { res, label: `${req.method} ${pathOf(req.url)}` });
+    answering.set(socket, res);
     res.once('close', () => {
-      if (requests.get(socket)?.res === res) requests.delete(socket);
+      if (answering.get(socket) === res) answering.delete(socket);
     });
   });
-  const unused = (socket: Socket) => !requests.has(socket) && !isUpgraded(socket);
+  const upgraded = (socket: Socket) => !answering.has(socket) && isUpgraded(socket);
   return {
     open: () => ({
       sockets: sockets.size,
-      requests: [...requests.values()].map(({ label }) => label),
-      upgraded: [...sockets].filter((socket) => !requests.has(socket) && isUpgraded(socket)).length,
+      requests: [...answering.values()].map(({ req }) => `${req.method} ${pathOf(req.url)}`),
+      upgraded: [...sockets].filter(upgraded).length,
     }),
     closeIdle: () => {
-      for (const socket of sockets) if (unused(socket)) socket.destroy();
+      for (const socket of sockets) if (!answering.has(socket) && !isUpgraded(socket)) socket.destroy();
     },
   };
 }

@@ -15,7 +15,7 @@ export interface RunningGateway extends ListeningServer {
 }
 
 export interface ClosingState {
-  readonly waitingFor: 'listener' | 'gateway' | 'done';
+  readonly waitingFor: 'listener' | 'gateway';
   readonly open?: OpenConnections;
 }
 
@@ -57,7 +57,6 @@ export async function serveGateway(
       await server.close();
       waitingFor = 'gateway';
       await gateway.stop();
-      waitingFor = 'done';
     },
     closing: () => ({ waitingFor, open: server.openConnections?.() }),
   };

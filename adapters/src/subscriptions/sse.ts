@@ -70,8 +70,7 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
     validate: () => [],
     authenticate: async (req) => {
       const token = tokenOf(req);
-      if (req.method === 'PUT')
-        return reserve(req, endpoint, reservations, limits.connectionInitTimeoutMs, (expired) => forget(expired));
+      if (req.method === 'PUT') return reserve(req, endpoint, reservations, limits.connectionInitTimeoutMs, forget);
       if (token && !reservations.has(token)) return [null, { status: 404, statusText: 'Not Found' }];
       return token ?? null;
     },
