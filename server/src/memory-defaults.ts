@@ -1,12 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * V8 flags the gateway sets on itself unless the operator's command line names them. Chosen from
- * a measured table (docs/performance.md, "Memory"): `--heap-growing-percent=100` lets the old
- * generation grow to twice what the last full collection kept instead of V8's up to 4x, which took
- * §A's peak RSS from 476–514 MB to 349–369 MB at a CPU cost within the runs' noise. Set here, not
- * on each command line, so `pnpm start`, the image, the manifests, cluster workers and the bench
- * all run the same defaults. `node --heap-growing-percent=0 server/dist/main.js` gives V8's own
+ * V8 flags the gateway sets on itself unless the operator's command line names them, chosen from
+ * a measured table (ADR 027; the figures are in docs/performance.md, "Memory"). Set here, not on
+ * each command line, so `pnpm start`, the image, the manifests, cluster workers and the bench all
+ * run the same defaults. `node --heap-growing-percent=0 server/dist/main.js` gives V8's own
  * heuristic back.
  */
 export const MEMORY_DEFAULTS: readonly string[] = ['--heap-growing-percent=100'];

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MEMORY_DEFAULTS, memoryDefaultsToApply } from '../src/memory-defaults.js';
 
 describe('the V8 memory defaults', () => {
-  it('applies the measured defaults when the command line names none of them', () => {
+  it('chooses the measured defaults when the command line names none of them', () => {
     expect(memoryDefaultsToApply([])).toEqual(['--heap-growing-percent=100']);
     expect(memoryDefaultsToApply(['--max-old-space-size=512', '--enable-source-maps'])).toEqual([...MEMORY_DEFAULTS]);
   });
