@@ -6,6 +6,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import type { MountableGateway, RequestScope } from '@fedgw/gateway/contract';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { ListeningServer, ListenOptions } from './contract.js';
+import { answerHeaders, crossOriginStreamRefusal, preflightAnswer } from './cross-origin.js';
 import { spareGatewayPath } from './express-host-parsers.js';
 import { closeGracefully } from './graceful-close.js';
 import { httpErrorResponse } from './http-errors.js';
@@ -98,11 +99,29 @@ export function mountExpress<TContext extends BaseContext>(
         return scope ? run(scope, () => handler(req, res, next)) : handler(req, res, next);
       }
     : handler;
+  if (gateway.origins?.enabled) {
+    router.all(gateway.path, (req, res, next) => {
+      const cors = answerHeaders(gateway, req.method, req.headers);
+      if (cors) res.set(cors);
+      next();
+    });
+  }
+  // CORS preflights, before any plugin but charged to the client's rate limit; never planned or sent on.
+  router.options(gateway.path, trackRequest, (req, res, next) => {
+    const scope = scopes.get(req);
+    if (!scope) return next(new Error('request scope missing: the tracking middleware did not run'));
+    preflightAnswer(gateway, scope).then((answer) => {
+      res.status(answer.status).set(answer.headers);
+      res.end(answer.body);
+    }, next);
+  });
   const sse = sseHandler(gateway);
   if (sse) {
     // graphql-sse's requests (Accept: text/event-stream, its PUT/DELETE) before the body parsers: it reads its own body.
     router.all(gateway.path, (req, res, next) => {
       if (!isSseRequest(req.method, req.headers, req.originalUrl)) return next();
+      const refused = crossOriginStreamRefusal(gateway, req.headers);
+      if (refused) return res.status(refused.status).type('application/json; charset=utf-8').send(refused.body);
       sse(req, res, undefined).catch((error: unknown) => {
         if (!res.headersSent) return next(error);
         res.destroy();

@@ -3,6 +3,7 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { MountableGateway, RequestScope } from '@fedgw/gateway/contract';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ListeningServer, ListenOptions } from './contract.js';
+import { answerHeaders, crossOriginStreamRefusal, preflightAnswer } from './cross-origin.js';
 import { closeGracefully } from './graceful-close.js';
 import { errorBody, httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
@@ -70,6 +71,14 @@ export async function mountFastify<TContext extends BaseContext>(
           .type('application/json; charset=utf-8')
           .send(errorBody('Missing or malformed Host header.', 'BAD_REQUEST'));
       }
+      const cors = answerHeaders(gateway, request.method, request.headers);
+      if (cors) reply.headers(cors);
+    });
+    // CORS preflights, before any plugin but charged to the client's rate limit; never planned or sent on.
+    graphql.options(gateway.path, async (request, reply) => {
+      const answer = await preflightAnswer(gateway, scopeOf(scopes, request));
+      reply.code(answer.status).headers(answer.headers);
+      return answer.body === undefined ? reply.send() : reply.send(answer.body);
     });
     graphql.addHook('onResponse', async (request, reply) => {
       const scope = scopes.get(request);
@@ -95,6 +104,11 @@ export async function mountFastify<TContext extends BaseContext>(
         ? function (request, reply) {
             if (!isSseRequest(request.method, request.headers, request.url))
               return graphqlHandler.call(this, request, reply);
+            const refused = crossOriginStreamRefusal(gateway, request.headers);
+            if (refused) {
+              reply.code(refused.status).type('application/json; charset=utf-8').send(refused.body);
+              return;
+            }
             return serveSse(sse, request, reply);
           }
         : graphqlHandler,
@@ -106,6 +120,9 @@ export async function mountFastify<TContext extends BaseContext>(
 
 /** graphql-sse writes the response itself: Fastify leaves it alone (hijack). */
 async function serveSse(sse: SseHandler, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  // Headers set so far (the CORS ones, x-request-id) go on the response graphql-sse writes itself.
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) reply.raw.setHeader(name, value);
   reply.hijack();
   try {
     await sse(request.raw, reply.raw, request.body ?? '');

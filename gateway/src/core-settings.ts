@@ -1,8 +1,9 @@
+import type { OriginSettings } from './origin-policy/settings.js';
 import type { ResilienceSettings } from './resilience/config.js';
 import type { SubgraphOverride } from './subgraph-overrides.js';
 
 /** What the gateway core reads of the configuration (a GatewayConfig is one). */
-export interface CoreSettings extends ResilienceSettings {
+export interface CoreSettings extends ResilienceSettings, OriginSettings {
   readonly graphqlPath: string;
   /** How often the supergraph source is checked for a new supergraph (hot reload); 0 turns it off. */
   readonly supergraphPollIntervalMs: number;

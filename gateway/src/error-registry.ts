@@ -44,6 +44,11 @@ export const CLIENT_ERRORS = {
   OPERATION_LIMIT_EXCEEDED: { status: 400, clientSafe: true },
   /** The operation's estimated cost is over MAX_COST (the same code as Apollo Router's). */
   COST_ESTIMATED_TOO_EXPENSIVE: { status: 400, clientSafe: true },
+  /**
+   * A WebSocket, SSE or multipart request that carries a cookie from a page on an origin the
+   * CORS settings do not let send credentials (cross-site WebSocket hijacking, CSRF over streams).
+   */
+  ORIGIN_NOT_ALLOWED: { status: 403, clientSafe: true },
   /** No, or a bad, credential. */
   UNAUTHENTICATED: { status: 401, clientSafe: true },
   /**

@@ -13,6 +13,8 @@ import { withPlanExecutor } from './executor/index.js';
 import { createFormatError } from './format-error.js';
 import { httpError } from './http-error.js';
 import type { Logger } from './logger.js';
+import { admitWith } from './origin-policy/admit.js';
+import { createOriginPolicy } from './origin-policy/policy.js';
 import { observedQueryPlannerConfig } from './query-plan-cache.js';
 import { resilienceFor } from './resilience/config.js';
 import { stringifyResult } from './serialize/shared-answer.js';
@@ -183,10 +185,16 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
       })
     : undefined;
 
+  const admit = admitWith(plugins, formatError, logger);
+  // graphql-sse's reservations are PUT and DELETE.
+  const methods = config.subscriptionsEnabled ? ['GET', 'POST', 'PUT', 'DELETE'] : ['GET', 'POST'];
+
   return {
     config,
     logger,
     server,
+    origins: createOriginPolicy(config, methods),
+    ...(admit && { admit }),
     path: config.graphqlPath,
     bodyLimitBytes: config.bodyLimitBytes,
     context,

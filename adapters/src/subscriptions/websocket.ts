@@ -4,6 +4,7 @@ import type { MountableGateway, StreamOutcome } from '@fedgw/gateway/contract';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
+import { crossOriginStreamRefusal } from '../cross-origin.js';
 import { closeWhenIdle } from './close-when-idle.js';
 import { connectionHeaders, isRefusal, refusalErrors, STAND_IN, streamScope } from './stream-scope.js';
 
@@ -25,7 +26,7 @@ const NO_SCHEMA = new GraphQLSchema({});
  */
 export function serveWebSocket(
   server: Server,
-  gateway: Pick<MountableGateway, 'subscriptions' | 'path' | 'bodyLimitBytes'>,
+  gateway: Pick<MountableGateway, 'subscriptions' | 'path' | 'bodyLimitBytes' | 'origins'>,
 ): void {
   const endpoint = gateway.subscriptions;
   if (!endpoint) return;
@@ -46,6 +47,8 @@ export function serveWebSocket(
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (pathOf(request) !== gateway.path) return reject(socket, 404, 'Not Found');
+    // A browser sends the user's cookie on a WebSocket from any site: the origin policy decides.
+    if (crossOriginStreamRefusal(gateway, request.headers)) return reject(socket, 403, 'Forbidden');
     const release = endpoint.openConnection();
     if (!release) return reject(socket, 503, 'Service Unavailable');
     sockets.handleUpgrade(request, socket, head, (client) => {

@@ -1,4 +1,5 @@
 import { AUTHORIZATION_FIELDS } from './fields/authorization.js';
+import { CORS_FIELDS } from './fields/cors.js';
 import { HTTP_FIELDS } from './fields/http.js';
 import { LIMIT_FIELDS } from './fields/limits.js';
 import { OBSERVABILITY_FIELDS } from './fields/observability.js';
@@ -22,6 +23,7 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   ...SUPERGRAPH_FIELDS,
   ...SUBGRAPH_FETCH_FIELDS,
   ...HTTP_FIELDS,
+  ...CORS_FIELDS,
   ...SUBSCRIPTION_FIELDS,
   ...OBSERVABILITY_FIELDS,
   ...PLUGIN_FIELDS,

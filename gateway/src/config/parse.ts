@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
+import { checkOriginSettings } from '../origin-policy/settings.js';
 import { checkMetricsConfig } from '../plugins/metrics/config.js';
 import { checkTracingConfig, type TracingConfig } from '../plugins/tracing/options.js';
 import { defaultOf, type Parsed, readValue } from '../settings/values.js';
@@ -77,6 +78,7 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
   checkTracingConfig(values as Partial<TracingConfig>, issues);
   checkMetricsConfig(values, issues);
   checkWorkers(values, issues);
+  checkOriginSettings(values, issues);
   rejectRemovedSettings(env, file, fileName, issues);
   for (const key of Object.keys(file)) {
     if (key !== 'subgraphs' && !(key in REMOVED_SETTINGS) && !CONFIG_FIELDS.some((field) => field.key === key)) {

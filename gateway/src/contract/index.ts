@@ -18,6 +18,7 @@ export type {
 } from './events.js';
 export type { Identity } from './identity.js';
 export type { MetricsEndpoint, MetricsScrape, MountableGateway } from './mountable-gateway.js';
+export type { OriginPolicy, PreflightAnswer, Refusal } from './origin-policy.js';
 export type {
   ExecutionRequest,
   ExecutionResult,

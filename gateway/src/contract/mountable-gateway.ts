@@ -1,4 +1,5 @@
 import type { ApolloServer, BaseContext } from '@apollo/server';
+import type { OriginPolicy, Refusal } from './origin-policy.js';
 import type { RequestScope } from './request-scope.js';
 import type { SubscriptionEndpoint } from './subscriptions.js';
 
@@ -29,6 +30,13 @@ export interface MountableGateway<TContext extends BaseContext = BaseContext> {
    * when no plugin needs it, so adapters then skip the extra call.
    */
   runRequest?<T>(scope: RequestScope, handler: () => T): T;
+  /** Who may call from a page on another origin (CORS_*); absent: no CORS headers and no origin checks. */
+  readonly origins?: OriginPolicy;
+  /**
+   * Charges a request on `path` that carries no operation (a CORS preflight, a graphql-sse
+   * reservation) to its client's limits, before it is answered: the refusal to send, if any.
+   */
+  admit?(scope: RequestScope): Promise<Refusal | undefined>;
   /** graphql-ws and graphql-sse at `path` (SUBSCRIPTIONS); absent when they are off. */
   readonly subscriptions?: SubscriptionEndpoint;
   /** Prometheus metrics (METRICS_ENABLED); absent when they are off. */

@@ -81,6 +81,13 @@ export interface GatewayPlugin {
    */
   authenticate?(scope: RequestScope): Promise<Partial<Identity> | undefined> | Partial<Identity> | undefined;
   /**
+   * Charges a request on the GraphQL path that carries no operation (a CORS preflight, a
+   * graphql-sse reservation) before it is answered, so no request is free. `scope.identity` is
+   * set when the request was authenticated (a reservation), absent for a preflight. Throw an
+   * error made with `httpError()` to refuse it (rate limit).
+   */
+  admit?(scope: RequestScope): Promise<void> | void;
+  /**
    * Operation-level hooks (rate limits, limits, response headers). Throw `httpError()` to reject.
    * With INBOUND_DEDUPLICATE a result's `data` may be shared by several callers and serialized
    * once for all: to change one caller's answer, replace `data`, never edit it in place.

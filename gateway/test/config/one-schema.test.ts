@@ -117,6 +117,6 @@ describe('defaults live in the schemas', () => {
     const differing = CONFIG_FIELDS.filter(
       (field) => defaultOf(field.parse, 'development') !== defaultOf(field.parse, 'production'),
     ).map((field) => field.env);
-    expect(differing.sort()).toEqual(['INTROSPECTION', 'LANDING_PAGE', 'LOG_PRETTY', 'MASK_ERRORS']);
+    expect(differing.sort()).toEqual(['CORS_ORIGINS', 'INTROSPECTION', 'LANDING_PAGE', 'LOG_PRETTY', 'MASK_ERRORS']);
   });
 });

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import type { GatewayContext, GatewayPlugin } from '../../contract/index.js';
+import type { GatewayPlugin, Identity } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
 import { httpError } from '../../http-error.js';
 import { LogThrottle } from '../../log-throttle.js';
@@ -48,34 +48,40 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
   const logger = options.logger.child({ plugin: PLUGIN_NAME });
   const reportFailure = failureReporter(logger, failureMode, warnIntervalMs);
 
+  /** Charges `cost` to `key`: the headers of an allowed request, or the refusal. */
+  const charge = async (key: string, cost: number): Promise<RateLimitHeaders | GraphQLError | undefined> => {
+    let hit: RateLimitHit;
+    try {
+      hit = await store.hit(key, cost, windowMs);
+    } catch (error) {
+      reportFailure(error);
+      if (failureMode === 'open') return undefined;
+      return httpError(
+        ClientErrorCode.RATE_LIMIT_UNAVAILABLE,
+        'Rate limiting is unavailable, so the request was refused; try again later',
+      );
+    }
+    const headers = rateLimitHeaders(max, hit);
+    if (hit.count <= max) return headers;
+    return httpError(
+      ClientErrorCode.RATE_LIMITED,
+      `Rate limit exceeded: at most ${max} per ${formatWindow(windowMs)}; retry in ${headers['ratelimit-reset']} s`,
+      { 'retry-after': headers['ratelimit-reset'], ...headers },
+    );
+  };
+
   return {
     name: PLUGIN_NAME,
+    // A preflight or a reservation costs 1, like a request refused before parsing.
+    async admit(scope) {
+      const result = await charge(keyFor(keyBy, scope.identity ?? {}, scope.ip), 1);
+      if (result instanceof GraphQLError) throw result;
+    },
     apollo: {
       async requestDidStart({ contextValue, request }) {
-        const key = keyFor(keyBy, contextValue);
-        /** Charges `cost` to the caller: the headers of an allowed request, or the refusal. */
-        const charge = async (cost: number): Promise<RateLimitHeaders | GraphQLError | undefined> => {
-          let hit: RateLimitHit;
-          try {
-            hit = await store.hit(key, cost, windowMs);
-          } catch (error) {
-            reportFailure(error);
-            if (failureMode === 'open') return undefined;
-            return httpError(
-              ClientErrorCode.RATE_LIMIT_UNAVAILABLE,
-              'Rate limiting is unavailable, so the request was refused; try again later',
-            );
-          }
-          const headers = rateLimitHeaders(max, hit);
-          if (hit.count <= max) return headers;
-          return httpError(
-            ClientErrorCode.RATE_LIMITED,
-            `Rate limit exceeded: at most ${max} per ${formatWindow(windowMs)}; retry in ${headers['ratelimit-reset']} s`,
-            { 'retry-after': headers['ratelimit-reset'], ...headers },
-          );
-        };
+        const key = keyFor(keyBy, contextValue.identity, contextValue.scope.ip);
         // Before parsing: every request pays at least 1, whatever becomes of its document.
-        const first = await charge(1);
+        const first = await charge(key, 1);
         // Refused: the document is never parsed or validated.
         if (first instanceof GraphQLError) return refuseBeforeParsing(request, contextValue.scope, first);
         // Set once the request is allowed and counted; written on the response at the end.
@@ -85,7 +91,7 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
             if (!costOf) return;
             const rest = Math.max(1, Math.ceil(costOf(resolved))) - 1;
             if (rest === 0) return;
-            const result = await charge(rest);
+            const result = await charge(key, rest);
             if (result instanceof GraphQLError) {
               allowedHeaders = undefined; // the refusal carries its own RateLimit-* headers
               throw result;
@@ -105,20 +111,20 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
   };
 }
 
-function keyFor(keyBy: RateLimitKey, context: GatewayContext): string {
+function keyFor(keyBy: RateLimitKey, identity: Identity, ip: string): string {
   switch (keyBy) {
     case 'global':
       return 'global';
     case 'sub':
-      if (context.identity.subject) return `sub:${context.identity.subject}`;
+      if (identity.subject) return `sub:${identity.subject}`;
       break;
     case 'api-key':
-      if (context.identity.consumer) return `api-key:${context.identity.consumer}`;
+      if (identity.consumer) return `api-key:${identity.consumer}`;
       break;
     case 'ip':
       break;
   }
-  return `ip:${context.scope.ip}`;
+  return `ip:${ip}`;
 }
 
 interface RateLimitHeaders extends Record<string, string> {
