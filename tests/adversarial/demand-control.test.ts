@@ -114,3 +114,34 @@ describe('RATE_LIMIT_COST=estimated charges what the operation will really run w
     expect(third.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
   });
 });
+
+describe('a request refused for its cost is charged what refusing it cost, not its estimate (RATE_LIMIT_KEY=global)', () => {
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    gateway = await startGateway('fastify', {
+      ...subgraphUrlEnv(subgraphs()),
+      MAX_COST: String(MAX_COST),
+      GATEWAY_PLUGINS: 'rate-limit',
+      RATE_LIMIT_COST: 'estimated',
+      RATE_LIMIT_KEY: 'global',
+      RATE_LIMIT_MAX: '5000',
+      RATE_LIMIT_WINDOW: '10m',
+    });
+  });
+  afterAll(async () => {
+    expect(await gateway?.stop()).toBe(0);
+  });
+
+  it('one refused request with an astronomical estimate does not spend the shared budget of every client', async () => {
+    // Nested lists: an estimate in the billions, far over MAX_COST and over the whole window's budget.
+    const nested = 'topProducts(first: 1000) { reviews { author { reviews { product { reviews { id } } } } } }';
+    const refused = await postGraphQL(gateway.url, { query: `{ ${nested} }` });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe('COST_ESTIMATED_TOO_EXPENSIVE');
+    expect(Number(refused.body.errors?.[0]?.extensions?.estimatedCost)).toBeGreaterThan(5000);
+    // Another client's ordinary request still fits in the window; the refusal cost 1.
+    const next = await postGraphQL(gateway.url, { query: '{ topProducts(first: 2) { id } }' });
+    expect(next.status, next.text.slice(0, 200)).toBe(200);
+    expect(Number(next.headers.get('ratelimit-remaining'))).toBe(5000 - 1 - 2);
+  });
+});

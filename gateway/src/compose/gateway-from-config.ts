@@ -78,7 +78,14 @@ export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): 
         max: config.rateLimitMax,
         windowMs: config.rateLimitWindowMs,
         keyBy: config.rateLimitKey,
-        ...(config.rateLimitCost === 'estimated' && { cost: (request) => request.contextValue.estimateCost(request) }),
+        ...(config.rateLimitCost === 'estimated' && {
+          cost: (request) => {
+            const cost = request.contextValue.estimateCost(request);
+            // Over MAX_COST, demand control refuses it before any subgraph is asked: it costs what
+            // refusing cost (1), not its estimate, which could spend a shared (global, ip) budget for all.
+            return config.maxCost > 0 && cost > config.maxCost ? 1 : cost;
+          },
+        }),
         failureMode: config.rateLimitFailureMode,
         ...(config.redisUrl !== undefined && { redisUrl: config.redisUrl }),
         logger, // the plugin adds `plugin: 'rate-limit'` itself

@@ -260,7 +260,8 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     key: 'rateLimitCost',
     env: 'RATE_LIMIT_COST',
     parse: withDefault(oneOf(RATE_LIMIT_COSTS), 'request'),
-    meaning: '`rate-limit`: `request` (1 each) or `estimated` (the demand-control estimate, at least 1)',
+    meaning:
+      '`rate-limit`: `request` (1 each) or `estimated` (the demand-control estimate, at least 1; 1 for a request refused over `MAX_COST`)',
     feature: 'rate-limit',
   },
   {
