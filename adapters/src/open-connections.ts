@@ -15,7 +15,9 @@ export interface TrackedConnections {
   open(): OpenConnections;
   /**
    * Closes every socket that is answering no request and was not upgraded: idle keep-alive
-   * sockets, and those that never sent a whole request. Node's `closeIdleConnections()` spares
+   * sockets, and those that never sent a whole request; and those whose request's body has not
+   * all arrived and has no answer begun (a client that sent part of a body and went silent
+   * would hold the drain for its whole grace: nothing runs until the body is there). Node's `closeIdleConnections()` spares
    * a socket that connected and sent nothing (a browser's or a balancer's preconnect), and
    * after `close()` nothing times it out: one such socket held a drain for its whole grace.
    */
@@ -52,9 +54,17 @@ export function trackConnections(server: Server): TrackedConnections {
       upgraded: [...sockets].filter(upgraded).length,
     }),
     closeIdle: () => {
-      for (const socket of sockets) if (!answering.has(socket) && !isUpgraded(socket)) socket.destroy();
+      for (const socket of sockets) {
+        const res = answering.get(socket);
+        if (res ? isAwaitingBody(res) : !isUpgraded(socket)) socket.destroy();
+      }
     },
   };
+}
+
+/** A request still being received, with nothing answered yet: no work of the gateway's is lost by cutting it. */
+function isAwaitingBody(res: ServerResponse): boolean {
+  return !res.req.complete && !res.headersSent;
 }
 
 /** Node frees a socket's HTTP parser when it hands the socket to an `upgrade` listener. */

@@ -129,6 +129,32 @@ describe.each(MOUNTS)('a client that connected and sent nothing, on %s', (mount)
   });
 });
 
+describe.each(MOUNTS)('a request whose body never arrives, on %s', (mount) => {
+  it('is cut at drain, not waited for: the gateway exits 0 well inside a long grace', async () => {
+    const gateway = await startGateway(mount, {
+      SUBGRAPH_PRODUCTS_URL: products.url,
+      SUBGRAPH_USERS_URL: await closedPortUrl(),
+      SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
+      SHUTDOWN_DELAY_MS: '0',
+      SHUTDOWN_GRACE_MS: '5000',
+      REQUEST_TIMEOUT_MS: '60000',
+    });
+    // Content-Length 100, 10 bytes sent, then silence: it held the drain for the whole grace (exit 1).
+    const url = new URL(gateway.url);
+    const halfSent = connect(Number(url.port), url.hostname);
+    halfSent.on('error', () => {});
+    await new Promise((resolve) => halfSent.once('connect', resolve));
+    halfSent.write(
+      `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const closedByGateway = new Promise((resolve) => halfSent.once('close', resolve));
+    const code = await gateway.stop('SIGTERM');
+    expect(code, gateway.output().slice(-2000)).toBe(0);
+    await closedByGateway;
+  });
+});
+
 describe.each(MOUNTS)('a request still running when the grace ends, on %s', (mount) => {
   it('exits 1 and the log names what the drain waited for', async () => {
     // A subgraph that never answers: the request outlives SHUTDOWN_GRACE_MS.
