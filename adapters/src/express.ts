@@ -9,7 +9,8 @@ import type { ListeningServer, ListenOptions } from './contract.js';
 import { answerHeaders, crossOriginStreamRefusal, preflightAnswer } from './cross-origin.js';
 import { spareGatewayPath } from './express-host-parsers.js';
 import { closeGracefully } from './graceful-close.js';
-import { httpErrorResponse } from './http-errors.js';
+import { isUsableHost } from './host-header.js';
+import { errorBody, httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
 import { mainListenerMetrics } from './metrics-route.js';
 import { trackConnections } from './open-connections.js';
@@ -29,7 +30,8 @@ export function mountExpress<TContext extends BaseContext>(
   app: Pick<Router, 'use'>,
   gateway: MountableGateway<TContext>,
 ): void {
-  const router = express.Router();
+  // Exactly the configured path, as Fastify serves it: `/GRAPHQL` or `/graphql/` must not slip past a path-based ingress rule.
+  const router = express.Router({ caseSensitive: true, strict: true });
   // Once draining, every response of the gateway's says `Connection: close` (Node then closes
   // the socket after it), so keep-alive clients leave before the listener closes. Decided
   // when the headers go out: a request that started before SIGTERM is answered after it.
@@ -71,7 +73,8 @@ export function mountExpress<TContext extends BaseContext>(
   };
   const limit = gateway.bodyLimitBytes;
   const parseBody = [
-    express.json({ limit }),
+    // Refused as Fastify's parser refuses them (400): no `__proto__` or `constructor.prototype` key reaches a plugin.
+    express.json({ limit, reviver: refusePrototypeKeys }),
     // Non-JSON bodies reach Apollo Server as text, so its CSRF check answers (400), as on Fastify.
     express.text({ limit, type: () => true }),
     ((req, _res, next) => {
@@ -99,6 +102,13 @@ export function mountExpress<TContext extends BaseContext>(
         return scope ? run(scope, () => handler(req, res, next)) : handler(req, res, next);
       }
     : handler;
+  router.all(gateway.path, (req, res, next) => {
+    if (isUsableHost(req.headers.host, req.rawHeaders)) return next();
+    res
+      .status(400)
+      .type('application/json; charset=utf-8')
+      .send(errorBody('Missing or malformed Host header.', 'BAD_REQUEST'));
+  });
   if (gateway.origins?.enabled) {
     router.all(gateway.path, (req, res, next) => {
       const cors = answerHeaders(gateway, req.method, req.headers);
@@ -136,6 +146,16 @@ export function mountExpress<TContext extends BaseContext>(
   spareGatewayPath(app, gateway.path);
   // Nothing to gain from telling clients the framework; an Express app sends it by default.
   (app as { disable?: (setting: string) => unknown }).disable?.('x-powered-by');
+}
+
+/** A JSON.parse reviver that throws (body-parser answers 400) on the keys that reach an object's prototype. */
+function refusePrototypeKeys(key: string, value: unknown): unknown {
+  if (
+    key === '__proto__' ||
+    (key === 'constructor' && typeof value === 'object' && value !== null && 'prototype' in value)
+  )
+    throw new SyntaxError('Object contains a forbidden prototype property');
+  return value;
 }
 
 /** A bare Express server (no NestJS) serving the gateway. */

@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { ListeningServer, ListenOptions } from './contract.js';
 import { answerHeaders, crossOriginStreamRefusal, preflightAnswer } from './cross-origin.js';
 import { closeGracefully } from './graceful-close.js';
+import { isUsableHost } from './host-header.js';
 import { errorBody, httpErrorResponse } from './http-errors.js';
 import { listenUrl } from './listen-url.js';
 import { mainListenerMetrics } from './metrics-route.js';
@@ -64,8 +65,7 @@ export async function mountFastify<TContext extends BaseContext>(
       });
       scopes.set(request, scope);
       reply.header(REQUEST_ID_HEADER, scope.requestId);
-      // The Apollo integration builds a URL from the Host header and would throw (500) without a usable one.
-      if (!isUsableHost(request.headers.host)) {
+      if (!isUsableHost(request.headers.host, request.raw.rawHeaders)) {
         return reply
           .code(400)
           .type('application/json; charset=utf-8')
@@ -157,8 +157,4 @@ function scopeOf(scopes: WeakMap<FastifyRequest, RequestScope>, request: Fastify
   const scope = scopes.get(request);
   if (!scope) throw new Error('request scope missing: the onRequest hook did not run');
   return scope;
-}
-
-function isUsableHost(host: string | undefined): boolean {
-  return typeof host === 'string' && host !== '' && URL.canParse(`http://${host}/`);
 }

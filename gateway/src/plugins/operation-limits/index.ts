@@ -186,8 +186,11 @@ function beforeParsing(
   counts: BoundedCache<string, number>,
 ): string | undefined {
   if (query === undefined) return undefined;
+  // Characters are code points: an emoji is one (two UTF-16 units). Counted only past the cheap bound.
   if (query.length > options.maxCharacters) {
-    return `The query has ${query.length} characters; the limit is ${options.maxCharacters}.`;
+    const characters = codePoints(query);
+    if (characters > options.maxCharacters)
+      return `The query has ${characters} characters; the limit is ${options.maxCharacters}.`;
   }
   if (query.length < 2 * options.maxFields) return undefined;
   let fields = counts.get(query);
@@ -231,4 +234,17 @@ class BoundedCache<K, V> {
     this.#entries.set(key, value);
     if (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value as K);
   }
+}
+
+/** The number of code points in `text`: its UTF-16 length less one per surrogate pair. */
+function codePoints(text: string): number {
+  let pairs = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xdc00 && unit <= 0xdfff && i > 0) {
+      const previous = text.charCodeAt(i - 1);
+      if (previous >= 0xd800 && previous <= 0xdbff) pairs++;
+    }
+  }
+  return text.length - pairs;
 }

@@ -1,0 +1,83 @@
+import { connect } from 'node:net';
+import { MOUNTS, postGraphQL, subgraphUrlEnv } from '@fedgw/test-support';
+import { describe, expect, it } from 'vitest';
+import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
+
+// Class: a difference between mounts that a client can see and use. Every mount must answer
+// the same: one Host header (RFC 9112: two get 400), the gateway's path exactly as configured
+// (a path-based ingress rule must not be slipped past with `/GRAPHQL` or `/graphql/`), a JSON
+// body with `__proto__` refused the same way, and MAX_CHARACTERS counting characters (code
+// points), not UTF-16 units.
+
+const subgraphs = subgraphsForFile();
+
+/** One raw HTTP/1.1 exchange: the status line's code. */
+function rawStatus(url: string, head: string, body = ''): Promise<number> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1');
+      const match = /^HTTP\/1\.1 (\d{3})/.exec(answer);
+      if (match) {
+        resolve(Number(match[1]));
+        socket.destroy();
+      }
+    });
+    socket.on('error', reject);
+    socket.write(`${head}\r\n\r\n${body}`);
+  });
+}
+
+describe.each(MOUNTS)('what a client sees is the same on %s', (mount) => {
+  const gateway = gatewayForBlock(mount, () => ({ ...subgraphUrlEnv(subgraphs()), MAX_CHARACTERS: '10000' }));
+  const body = JSON.stringify({ query: '{ user(id: "user-1") { id } }' });
+  const post = (path: string, hosts: string[]) =>
+    rawStatus(
+      gateway().url,
+      [
+        `POST ${path} HTTP/1.1`,
+        ...hosts.map((host) => `Host: ${host}`),
+        'Content-Type: application/json',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Connection: close',
+      ].join('\r\n'),
+      body,
+    );
+
+  it('two Host headers get 400; one is served', async () => {
+    const { host, pathname } = new URL(gateway().url);
+    expect(await post(pathname, [host])).toBe(200);
+    expect(await post(pathname, [host, 'evil.example'])).toBe(400);
+  });
+
+  it('only the configured path is the gateway: /GRAPHQL and /graphql/ are 404', async () => {
+    const { host } = new URL(gateway().url);
+    expect(await post('/GRAPHQL', [host])).toBe(404);
+    expect(await post('/graphql/', [host])).toBe(404);
+  });
+
+  it('__proto__ (or constructor.prototype) in a JSON body is refused, 400 BAD_REQUEST', async () => {
+    for (const variables of ['{"__proto__":{"x":1}}', '{"a":{"constructor":{"prototype":{"x":1}}}}']) {
+      const response = await fetch(gateway().url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"query":"query Q($a: String) { __typename }","variables":${variables}}`,
+      });
+      expect(response.status, variables).toBe(400);
+      const answer = (await response.json()) as { errors: { extensions: { code: string } }[] };
+      expect(answer.errors[0]?.extensions.code).toBe('BAD_REQUEST');
+    }
+  });
+
+  it('MAX_CHARACTERS counts characters: 9,950 emoji (19,900 UTF-16 units) fit a limit of 10,000', async () => {
+    const emoji = '😀'.repeat(9950);
+    const fits = await postGraphQL(gateway().url, { query: `{ user(id: "${emoji}") { id } }` });
+    expect(fits.status, fits.text.slice(0, 200)).toBe(200);
+    expect(fits.body.data).toEqual({ user: null });
+    const over = await postGraphQL(gateway().url, { query: `{ user(id: "${'😀'.repeat(10_000)}") { id } }` });
+    expect(over.status).toBe(400);
+    expect(over.body.errors?.[0]?.message).toMatch(/has 10023 characters; the limit is 10000/);
+  });
+});
