@@ -24,7 +24,10 @@ export function apolloServerWithBatching(
   );
 }
 
-/** Refuses a batch that must not start (empty, too large, malformed) before Apollo Server sees it. */
+/**
+ * Refuses a batch that must not start (empty, too large, malformed) before Apollo Server sees
+ * it, and marks a served batch's answer `no-store`.
+ */
 class BatchingApolloServer extends ApolloServer<GatewayContext> {
   readonly #maxOperations: number;
 
@@ -36,7 +39,14 @@ class BatchingApolloServer extends ApolloServer<GatewayContext> {
   override async executeHTTPGraphQLRequest(
     request: Parameters<ApolloServer<GatewayContext>['executeHTTPGraphQLRequest']>[0],
   ): ReturnType<ApolloServer<GatewayContext>['executeHTTPGraphQLRequest']> {
-    const refusal = refuseBatch(request.httpGraphQLRequest as HTTPGraphQLRequest, this.#maxOperations);
-    return refusal ?? super.executeHTTPGraphQLRequest(request);
+    const http = request.httpGraphQLRequest as HTTPGraphQLRequest;
+    const refusal = refuseBatch(http, this.#maxOperations);
+    if (refusal) return refusal;
+    const response = await super.executeHTTPGraphQLRequest(request);
+    // The operations share one head, where each one's cache-control (Apollo Server's, or the
+    // subgraphs' through header rules) replaced the one before: the last one's is not the
+    // batch's. A batch is as cacheable as its least cacheable answer; none is assumed.
+    if (http.method === 'POST' && Array.isArray(http.body)) response.headers.set('cache-control', 'no-store');
+    return response;
   }
 }
