@@ -1,8 +1,15 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { postGraphQL, send, subgraphUrlEnv } from '@fedgw/test-support';
-import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  closedPortUrl,
+  postGraphQL,
+  send,
+  startTestHttpServer,
+  type TestHttpServer,
+  subgraphUrlEnv,
+} from '@fedgw/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scrape } from '../contract/metrics-scrape.js';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 
@@ -145,5 +152,42 @@ describe('one operation of a batch lends nothing to the others', () => {
     expect(result.status).toBe(200);
     expect(codes(result.answers[0])).toEqual(['RESPONSE_TOO_LARGE']);
     for (const answer of result.answers.slice(1)) expect(answer).toEqual(medium.body);
+  });
+});
+
+describe("one operation's cache-control is not the batch's", () => {
+  const CACHEABLE = '{ topProducts(first: 1) { name } }';
+  let products: TestHttpServer | undefined;
+  let unreachable = '';
+  // A products subgraph whose answers may be cached for a minute, and which answers after the
+  // other operation of the batch is done.
+  beforeAll(async () => {
+    unreachable = await closedPortUrl();
+    products = await startTestHttpServer((_request, response) => {
+      setTimeout(() => {
+        response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'public, max-age=60' });
+        response.end(JSON.stringify({ data: { topProducts: [{ name: 'Chair' }] } }));
+      }, 100);
+    });
+  });
+  afterAll(async () => {
+    await products?.close();
+  });
+  const gateway = gatewayForBlock('fastify', () => ({
+    SUBGRAPH_PRODUCTS_URL: products?.url ?? '',
+    SUBGRAPH_USERS_URL: unreachable,
+    SUBGRAPH_REVIEWS_URL: unreachable,
+    BATCHING_MAX_OPERATIONS: String(MAX_OPERATIONS),
+    GATEWAY_PLUGINS: 'header-rules',
+    HEADER_RULES: JSON.stringify({ response: [{ name: 'cache-control' }] }),
+  }));
+
+  it("a batch answer is no-store, though header rules pass a cacheable operation its subgraph's max-age", async () => {
+    const alone = await postGraphQL(gateway().url, { query: CACHEABLE });
+    expect(alone.headers.get('cache-control')).toBe('public, max-age=60');
+    // `{ __typename }` asks no subgraph: its answer (not cacheable) is done first.
+    const result = await postBatch(gateway().url, [{ query: CACHEABLE }, { query: '{ __typename }' }]);
+    expect(result.answers).toEqual([{ data: { topProducts: [{ name: 'Chair' }] } }, { data: { __typename: 'Query' } }]);
+    expect(result.headers.get('cache-control')).toBe('no-store');
   });
 });
