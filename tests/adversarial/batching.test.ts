@@ -6,8 +6,8 @@ import {
   postGraphQL,
   send,
   startTestHttpServer,
-  type TestHttpServer,
   subgraphUrlEnv,
+  type TestHttpServer,
 } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scrape } from '../contract/metrics-scrape.js';
