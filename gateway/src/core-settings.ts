@@ -28,6 +28,8 @@ export interface CoreSettings extends ResilienceSettings, OriginSettings {
   /** Replace internal error messages with a generic one and strip non-code extensions. */
   readonly maskErrors: boolean;
   readonly maxTokens: number;
+  /** BATCHING_MAX_OPERATIONS: operations one HTTP request may batch; 0: batching off. */
+  readonly batchingMaxOperations: number;
   /** Subgraph bytes one request may merge into its answer; past it, RESPONSE_TOO_LARGE. */
   readonly maxResponseBytes: number;
   /** SUBSCRIPTIONS and SUBSCRIPTION_*: graphql-ws and graphql-sse at the GraphQL path. */

@@ -19,6 +19,8 @@ export const CLIENT_ERRORS = {
   /** A client header a header rule would forward is over HEADER_RULES_MAX_VALUE_BYTES / _TOTAL_BYTES. */
   REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, clientSafe: true },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, clientSafe: true },
+  /** A batch (a JSON array of operations) holds more than BATCHING_MAX_OPERATIONS: none of it ran. */
+  BATCH_TOO_LARGE: { status: 400, clientSafe: true },
   GRAPHQL_PARSE_FAILED: { status: 400, clientSafe: true },
   GRAPHQL_VALIDATION_FAILED: { status: 400, clientSafe: true },
   BAD_USER_INPUT: { status: 400, clientSafe: true },

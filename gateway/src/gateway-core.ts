@@ -1,8 +1,8 @@
-import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { GraphQLError } from 'graphql';
 import { newApolloGateway } from './apollo-telemetry.js';
+import { apolloServerWithBatching } from './batching/index.js';
 import { type CostOf, createContext } from './context.js';
 import type { GatewayContext, GatewayPlugin, Identity, MountableGateway, RequestScope } from './contract/index.js';
 import type { CoreSettings } from './core-settings.js';
@@ -128,7 +128,8 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     logger: logger.child({ component: 'subscriptions' }),
   });
 
-  const server = new ApolloServer<GatewayContext>({
+  // BATCHING_MAX_OPERATIONS > 0: batches served, each operation its own request (batching/).
+  const server = apolloServerWithBatching(config.batchingMaxOperations, {
     // Plugins' aroundExecute (inbound deduplication) run after auth, rate limit and every check, per caller.
     gateway: withExecuteHooks(executor, plugins),
     introspection: config.introspection,

@@ -30,6 +30,12 @@ export interface RequestScope {
    */
   refusedBeforeParsing?: boolean;
   /**
+   * Set on a batched request (BATCHING_MAX_OPERATIONS): one scope per operation, in the
+   * batch's order. Apollo plugins see an operation's own scope (its operationName,
+   * trustedDocument… are its own), which reads everything else from the request's.
+   */
+  batchOperations?: RequestScope[] | undefined;
+  /**
    * Adds a response header, keeping earlier values of the same name (so several
    * `set-cookie` headers survive, which Apollo Server's HeaderMap cannot hold).
    * Call it before the response is written, e.g. from an Apollo `willSendResponse` hook.

@@ -75,6 +75,13 @@ export const LIMIT_FIELDS: readonly FieldSpec[] = [
     meaning: 'list size assumed when neither a slicing argument nor `@listSize` gives one',
   },
   {
+    key: 'batchingMaxOperations',
+    env: 'BATCHING_MAX_OPERATIONS',
+    parse: withDefault(integer(0, 1000), 0),
+    meaning:
+      "operations one HTTP request may batch (a JSON array, as Apollo Client's `BatchHttpLink` sends); `0` turns batching off (a batch gets 400). A larger batch gets 400 `BATCH_TOO_LARGE` before any of it runs; each operation is rate limited and checked on its own. See [Batching](operations.md#batching)",
+  },
+  {
     key: 'maxResponseBytes',
     env: 'MAX_RESPONSE_BYTES',
     parse: withDefault(byteSize(1024, 1024 ** 3), 10 * 1024 ** 2),

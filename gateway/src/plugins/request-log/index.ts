@@ -68,6 +68,10 @@ export function logRequest(
       method: scope.method,
       path: scope.url.split('?')[0],
       operationName: scope.operationName ?? null,
+      // A batch: each operation's name, in order (its length is the number of operations).
+      ...(scope.batchOperations && {
+        batch: scope.batchOperations.map((operation) => operation.operationName ?? null),
+      }),
       status,
       durationMs: Math.round(durationMs * 1000) / 1000,
       ...(identity?.subject !== undefined && { subject: identity.subject }),
