@@ -29,8 +29,10 @@ export function scopesOf(context: GatewayContext, scopeClaim: string): Set<strin
   return new Set();
 }
 
+/** Signed in: any verified JWT (with or without `sub`, as Apollo Router decides), or an API key. */
 export function isAuthenticated(context: GatewayContext): boolean {
-  return context.identity.subject !== undefined || context.identity.consumer !== undefined;
+  const { claims, subject, consumer } = context.identity;
+  return claims !== undefined || subject !== undefined || consumer !== undefined;
 }
 
 /** Whether `rights` meet one requirement: OR over the groups, AND within one. */

@@ -78,7 +78,8 @@ export function jwtAuth(options: JwtAuthOptions): GatewayPlugin {
       }
       const claims = Object.freeze({ ...payload });
       return {
-        ...(typeof payload.sub === 'string' ? { subject: payload.sub } : {}),
+        // An empty `sub` names nobody: no `sub:` key for the rate limit or subscriptions to share.
+        ...(typeof payload.sub === 'string' && payload.sub !== '' ? { subject: payload.sub } : {}),
         claims,
         ...(forwardToken ? { token: credential.token } : {}),
       };
