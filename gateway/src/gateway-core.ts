@@ -290,7 +290,5 @@ function subscriptionSettingsOf(config: CoreSettings): SubscriptionSettings {
     connectionInitTimeoutMs: config.subscriptionConnectionInitTimeoutMs,
     idleTimeoutMs: config.subscriptionIdleTimeoutMs,
     maxResponseBytes: config.maxResponseBytes,
-    maxEventBytes: config.subgraphMaxResponseBytes,
-    connectTimeoutMs: config.subgraphTimeoutMs,
   };
 }

@@ -71,6 +71,16 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     return this.#options.url;
   }
 
+  /** Its timeout (SUBGRAPH_<NAME>_TIMEOUT_MS, else SUBGRAPH_TIMEOUT_MS): its subscriptions connect within it too. */
+  get timeoutMs(): number {
+    return this.#options.timeoutMs;
+  }
+
+  /** Its answer size limit (SUBGRAPH_<NAME>_MAX_RESPONSE_BYTES, else the global one): each subscription event too. */
+  get maxResponseBytes(): number {
+    return this.#maxResponseBytes;
+  }
+
   async process(options: ProcessOptions): Promise<SubgraphAnswer> {
     const { request } = options;
     const startedAt = performance.now();

@@ -19,8 +19,4 @@ export interface SubscriptionSettings {
   readonly idleTimeoutMs: number;
   /** Per event, what a request may merge (MAX_RESPONSE_BYTES). */
   readonly maxResponseBytes: number;
-  /** A larger subgraph event closes the subgraph socket (SUBGRAPH_MAX_RESPONSE_BYTES). */
-  readonly maxEventBytes: number;
-  /** Bounds the subgraph connection and its acknowledgement (SUBGRAPH_TIMEOUT_MS). */
-  readonly connectTimeoutMs: number;
 }

@@ -141,8 +141,9 @@ function start(
       variables,
       operationName: primary.operationName,
       maxBufferedEvents: settings.maxBufferedEvents,
-      maxEventBytes: settings.maxEventBytes,
-      connectTimeoutMs: settings.connectTimeoutMs,
+      // The subgraph's own limits (its SUBGRAPH_<NAME>_* overrides), as its HTTP fetches have them.
+      maxEventBytes: source.maxResponseBytes,
+      connectTimeoutMs: source.timeoutMs,
       keepAliveMs: settings.heartbeatMs,
     });
   };

@@ -1,0 +1,42 @@
+import { addReview, openStream, subgraphUrlEnv, type TestStream } from '@fedgw/test-support';
+import { describe, expect, it } from 'vitest';
+import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
+
+// Class: a subgraph limit that one path forgets. An operator's SUBGRAPH_<NAME>_* override bounds
+// that subgraph's answers over HTTP; its subscription events came through the global values, so
+// a subgraph limited to 1 KB could push a 2 KB event (or take the global timeout to connect).
+
+const subgraphs = subgraphsForFile();
+const WARM_UP = 'warm-up';
+const REVIEW_ADDED = 'subscription { reviewAdded(productId: "product-3") { comment } }';
+
+async function untilLive(reviewsUrl: string, stream: TestStream): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (stream.events.length === 0) {
+    if (Date.now() > deadline) throw new Error('no warm-up event after 10 s');
+    await addReview(reviewsUrl, { productId: 'product-3', rating: 1, comment: WARM_UP });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+describe("a subgraph's own size limit bounds its subscription events", () => {
+  const gateway = gatewayForBlock('fastify', () => ({
+    ...subgraphUrlEnv(subgraphs()),
+    SUBGRAPH_MAX_RESPONSE_BYTES: '10mb',
+    SUBGRAPH_REVIEWS_MAX_RESPONSE_BYTES: '1kb',
+  }));
+
+  it('an event over SUBGRAPH_REVIEWS_MAX_RESPONSE_BYTES ends the subscription (SUBSCRIPTION_SOURCE_CLOSED)', async () => {
+    const stream = openStream('ws', gateway().url, { query: REVIEW_ADDED });
+    try {
+      await untilLive(subgraphs().reviews.url, stream);
+      await addReview(subgraphs().reviews.url, { productId: 'product-3', rating: 5, comment: 'x'.repeat(1900) });
+      expect(await stream.ended).toEqual({ how: 'complete' });
+      const last = stream.events.at(-1);
+      expect(last?.errors?.map((error) => error.extensions?.code)).toEqual(['SUBSCRIPTION_SOURCE_CLOSED']);
+      expect(JSON.stringify(stream.events)).not.toContain('x'.repeat(1900));
+    } finally {
+      stream.stop();
+    }
+  });
+});
