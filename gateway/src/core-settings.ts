@@ -32,6 +32,8 @@ export interface CoreSettings extends ResilienceSettings {
   /** SUBSCRIPTIONS and SUBSCRIPTION_*: graphql-ws and graphql-sse at the GraphQL path. */
   readonly subscriptionsEnabled: boolean;
   readonly subscriptionMaxConnections: number;
+  /** Unset: a tenth of subscriptionMaxConnections (connectionsPerClient). */
+  readonly subscriptionMaxConnectionsPerClient?: number | undefined;
   readonly subscriptionMaxPerConnection: number;
   readonly subscriptionMaxPerClient: number;
   readonly subscriptionMaxBufferedEvents: number;

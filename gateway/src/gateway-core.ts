@@ -20,7 +20,7 @@ import { SubgraphDataSource } from './subgraph-fetch/data-source.js';
 import { subgraphKey } from './subgraph-overrides.js';
 import { subscriptionEndpoint } from './subscriptions/endpoint.js';
 import { withSubscriptions } from './subscriptions/index.js';
-import type { SubscriptionSettings } from './subscriptions/settings.js';
+import { connectionsPerClient, type SubscriptionSettings } from './subscriptions/settings.js';
 import { SubscriptionRegistry } from './subscriptions/subscription-registry.js';
 import { supergraphHook } from './supergraph/hot-reload.js';
 import { DataSourceRetirement } from './supergraph/retire.js';
@@ -273,6 +273,10 @@ function subscriptionSettingsOf(config: CoreSettings): SubscriptionSettings {
   return {
     enabled: config.subscriptionsEnabled,
     maxConnections: config.subscriptionMaxConnections,
+    maxConnectionsPerClient: connectionsPerClient(
+      config.subscriptionMaxConnections,
+      config.subscriptionMaxConnectionsPerClient,
+    ),
     maxPerConnection: config.subscriptionMaxPerConnection,
     maxPerClient: config.subscriptionMaxPerClient,
     maxBufferedEvents: config.subscriptionMaxBufferedEvents,
@@ -282,6 +286,7 @@ function subscriptionSettingsOf(config: CoreSettings): SubscriptionSettings {
     idleTimeoutMs: config.subscriptionIdleTimeoutMs,
     maxResponseBytes: config.maxResponseBytes,
     maxEventBytes: config.subgraphMaxResponseBytes,
+    maxTokens: config.maxTokens,
     connectTimeoutMs: config.subgraphTimeoutMs,
   };
 }
