@@ -31,18 +31,19 @@ export class ConnectionSlots {
       return refused(503, ClientErrorCode.SHUTTING_DOWN, 'The gateway is shutting down; connect to another instance.');
     const client = `ip:${address}`;
     const held = this.#perClient.get(client) ?? 0;
-    if (held >= this.#maxPerClient) {
-      return refused(
-        429,
-        ClientErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED,
-        `This address has ${this.#maxPerClient} streaming connections open, the most it may (SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT).`,
-      );
-    }
+    // All taken: 503 whoever asks (a share as large as the whole is no cap).
     if (this.#open >= this.#max) {
       return refused(
         503,
         ClientErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED,
         'No more streaming connections now (SUBSCRIPTION_MAX_CONNECTIONS).',
+      );
+    }
+    if (held >= this.#maxPerClient) {
+      return refused(
+        429,
+        ClientErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED,
+        `This address has ${this.#maxPerClient} streaming connections open, the most it may (SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT).`,
       );
     }
     this.#open += 1;
