@@ -17,6 +17,7 @@ import {
   subgraphUrlEnv,
   type TestStream,
 } from '@fedgw/test-support';
+import { createClient as createSseClient } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 
@@ -514,8 +515,16 @@ describe('connections: SUBSCRIPTION_MAX_CONNECTIONS=3, reservations, idle connec
     const opened = Date.now();
     const idle = await fetch(gateway().url, { headers });
     expect(idle.status).toBe(200);
-    // graphql-sse's first comment line, then nothing until the gateway ends it.
-    expect(await idle.text()).toBe(':\n\n');
+    // Nothing but graphql-sse's first comment line until the gateway cuts it.
+    const reader = idle.body?.getReader();
+    const read = new TextDecoder().decode((await reader?.read())?.value);
+    expect(read).toBe(':\n\n');
+    expect(
+      await reader?.read().then(
+        (step) => (step.done ? 'ended' : 'more'),
+        () => 'cut',
+      ),
+    ).toBe('cut');
     expect(Date.now() - opened).toBeGreaterThanOrEqual(1000);
     // Forgotten: its token opens nothing any more.
     const again = await fetch(gateway().url, { headers });
@@ -526,6 +535,29 @@ describe('connections: SUBSCRIPTION_MAX_CONNECTIONS=3, reservations, idle connec
     const more = [await openLive('ws', productId), await openLive('sse', productId)];
     await stillReceive([subscribed, ...more], productId);
     for (const stream of [subscribed, ...more]) stream.stop();
+  });
+
+  it("graphql-sse's client keeping its single connection open goes on after the gateway closed it idle", async () => {
+    const client = createSseClient({
+      url: gateway().url,
+      singleConnection: true,
+      lazyCloseTimeout: 60_000,
+      retryAttempts: 0,
+    });
+    const query = { query: '{ product(id: "product-1") { id } }' };
+    const results = async () => {
+      const all: unknown[] = [];
+      for await (const result of client.iterate(query)) all.push(result);
+      return all;
+    };
+    try {
+      expect(await results()).toEqual([{ data: { product: { id: 'product-1' } } }]);
+      // Past SUBSCRIPTION_IDLE_TIMEOUT_MS (1.5 s) its stream was closed; its next operation opens another.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(await results()).toEqual([{ data: { product: { id: 'product-1' } } }]);
+    } finally {
+      client.dispose();
+    }
   });
 
   it('every connection held (all clients together) gets 503 for more (WS upgrade, SSE); closing one frees a slot', async () => {

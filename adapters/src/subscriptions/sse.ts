@@ -144,12 +144,17 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
     },
   });
 
-  /** An opened single-connection stream with nothing running ends after SUBSCRIPTION_IDLE_TIMEOUT_MS, as an idle WebSocket closes. */
+  /**
+   * An opened single-connection stream with nothing running is closed after
+   * SUBSCRIPTION_IDLE_TIMEOUT_MS, as an idle WebSocket is. Cut, not ended: graphql-sse's client
+   * forgets a connection only when its stream fails; one that ends cleanly it would keep
+   * using, its token unknown, for every later operation.
+   */
   const restIdle = (reservation: Reservation): void => {
     clearTimeout(reservation.idle);
     const res = reservation.flow?.res;
     if (!res || reservation.operations > 0 || reservation.busy > 0) return;
-    reservation.idle = setTimeout(() => res.end(), limits.idleTimeoutMs);
+    reservation.idle = setTimeout(() => res.destroy(), limits.idleTimeoutMs);
     reservation.idle.unref();
   };
 

@@ -78,7 +78,7 @@ export const SUBSCRIPTION_FIELDS: readonly FieldSpec[] = [
     env: 'SUBSCRIPTION_IDLE_TIMEOUT_MS',
     parse: withDefault(duration(1000, 86_400_000), 60_000),
     meaning:
-      'a WebSocket (closed with 1000) or an opened SSE single-connection stream (ended) with no operation running for this long is closed',
+      'a WebSocket (closed with 1000) or an opened SSE single-connection stream with no operation running for this long is closed',
     feature: 'subscriptions',
   },
 ];
