@@ -58,7 +58,7 @@ export type SseHandler = (req: IncomingMessage, res: ServerResponse, body: unkno
  * events for a stream without bound, so each stream counts what it was handed against what it
  * wrote: a client more than SUBSCRIPTION_MAX_BUFFERED_EVENTS behind is disconnected.
  * Single-connection reservations count as connections and expire unopened; an opened one with
- * no operation ends after SUBSCRIPTION_IDLE_TIMEOUT_MS. Once a stream is accepted, a refused or
+ * no operation is closed after SUBSCRIPTION_IDLE_TIMEOUT_MS. Once a stream is accepted, a refused or
  * invalid operation is sent on it as a `next` event with the errors, then `complete`, as the
  * protocol asks (an HTTP error would reach an EventSource, or graphql-sse's client, without
  * its message); only what keeps a stream from opening (connection caps, draining, an unknown
