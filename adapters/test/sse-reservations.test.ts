@@ -23,8 +23,11 @@ const endpoint: SubscriptionEndpoint = {
   },
   openConnection: () => {
     slots += 1;
-    return () => {
-      slots -= 1;
+    return {
+      granted: true,
+      release: () => {
+        slots -= 1;
+      },
     };
   },
   authenticate: async () => {},

@@ -35,6 +35,8 @@ export interface CoreSettings extends ResilienceSettings, OriginSettings {
   /** SUBSCRIPTIONS and SUBSCRIPTION_*: graphql-ws and graphql-sse at the GraphQL path. */
   readonly subscriptionsEnabled: boolean;
   readonly subscriptionMaxConnections: number;
+  /** Unset: a tenth of subscriptionMaxConnections (connectionsPerClient). */
+  readonly subscriptionMaxConnectionsPerClient?: number | undefined;
   readonly subscriptionMaxPerConnection: number;
   readonly subscriptionMaxPerClient: number;
   readonly subscriptionMaxBufferedEvents: number;

@@ -22,7 +22,7 @@ import { SubgraphDataSource } from './subgraph-fetch/data-source.js';
 import { subgraphKey } from './subgraph-overrides.js';
 import { subscriptionEndpoint } from './subscriptions/endpoint.js';
 import { withSubscriptions } from './subscriptions/index.js';
-import type { SubscriptionSettings } from './subscriptions/settings.js';
+import { connectionsPerClient, type SubscriptionSettings } from './subscriptions/settings.js';
 import { SubscriptionRegistry } from './subscriptions/subscription-registry.js';
 import { supergraphHook } from './supergraph/hot-reload.js';
 import { DataSourceRetirement } from './supergraph/retire.js';
@@ -282,6 +282,10 @@ function subscriptionSettingsOf(config: CoreSettings): SubscriptionSettings {
   return {
     enabled: config.subscriptionsEnabled,
     maxConnections: config.subscriptionMaxConnections,
+    maxConnectionsPerClient: connectionsPerClient(
+      config.subscriptionMaxConnections,
+      config.subscriptionMaxConnectionsPerClient,
+    ),
     maxPerConnection: config.subscriptionMaxPerConnection,
     maxPerClient: config.subscriptionMaxPerClient,
     maxBufferedEvents: config.subscriptionMaxBufferedEvents,
@@ -290,5 +294,6 @@ function subscriptionSettingsOf(config: CoreSettings): SubscriptionSettings {
     connectionInitTimeoutMs: config.subscriptionConnectionInitTimeoutMs,
     idleTimeoutMs: config.subscriptionIdleTimeoutMs,
     maxResponseBytes: config.maxResponseBytes,
+    maxTokens: config.maxTokens,
   };
 }

@@ -48,6 +48,25 @@ export interface StreamClient {
   dispose(): Promise<void>;
 }
 
+/**
+ * The errors a refused operation reached a real client with, checked to have come the way its
+ * protocol says: graphql-ws as an `error` message; graphql-sse (either mode, once the stream is
+ * accepted) as one `next` event holding the errors and no data, then `complete`.
+ */
+export async function refusalOf(protocol: StreamProtocol, stream: TestStream): Promise<GraphQLFormattedError[]> {
+  const end = await stream.ended;
+  const seen = JSON.stringify({ end, events: stream.events });
+  if (protocol === 'ws') {
+    if (end.how !== 'error' || !end.errors || stream.events.length > 0)
+      throw new Error(`not a graphql-ws error: ${seen}`);
+    return [...end.errors];
+  }
+  const [event] = stream.events;
+  if (end.how !== 'complete' || stream.events.length !== 1 || !event?.errors || 'data' in event)
+    throw new Error(`not one error event then complete: ${seen}`);
+  return [...event.errors];
+}
+
 /** A real graphql-ws or graphql-sse client on `graphqlUrl` (http://…/graphql), never retrying. */
 export function streamClient(protocol: StreamProtocol, graphqlUrl: string, options: StreamOptions = {}): StreamClient {
   return protocol === 'ws' ? wsClient(graphqlUrl, options) : sseClient(graphqlUrl, protocol === 'sse-single', options);

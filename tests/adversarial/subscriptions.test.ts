@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import {
   addReview,
@@ -6,6 +7,7 @@ import {
   openStream,
   type RunningGateway,
   type RunningSubgraph,
+  refusalOf,
   STREAM_PROTOCOLS,
   type StreamEnd,
   type StreamOptions,
@@ -15,12 +17,13 @@ import {
   subgraphUrlEnv,
   type TestStream,
 } from '@fedgw/test-support';
+import { createClient as createSseClient } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 
 // Class: one client of the subscription transports (graphql-ws, graphql-sse in both modes)
-// working against the others: holding more than its share of subscriptions, connections or
-// single-connection reservations, sending what graphql-ws forbids (no connection_init, not
+// working against the others: holding more than its share of subscriptions, connections
+// (from one address: WebSockets, SSE streams, single-connection reservations), sending what graphql-ws forbids (no connection_init, not
 // JSON, unknown messages, a message over the body limit, a duplicate id), subscribing over its
 // rate limit or past the operation limits, or slipping headers into connection_init. Each
 // attacker is refused or closed, and the other clients keep subscribing and receiving events.
@@ -216,6 +219,48 @@ async function reserve(graphqlUrl: string): Promise<{ status: number; text: stri
   return { status: response.status, text: await response.text() };
 }
 
+/** A request from another loopback address (127.0.0.2…: another client to the gateway); its body read on demand. */
+function requestFrom(localAddress: string, url: string, method: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: () => Promise<string>; close: () => void }>((resolve, reject) => {
+    const request = httpRequest(url, { method, headers, localAddress }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      const ended = new Promise<string>((done) => response.once('end', () => done(text)));
+      resolve({ status: response.statusCode ?? 0, body: () => ended, close: () => request.destroy() });
+    });
+    request.once('error', reject);
+    request.end();
+  });
+}
+
+/** A graphql-transport-ws upgrade from `localAddress`: the socket (connection_init sent), or the HTTP answer instead. */
+function upgradeFrom(localAddress: string, graphqlUrl: string) {
+  return new Promise<{ ws?: WebSocket; status?: number; body?: string }>((resolve) => {
+    const ws = new WebSocket(graphqlUrl.replace(/^http/, 'ws'), 'graphql-transport-ws', { localAddress });
+    ws.on('error', () => {});
+    ws.once('unexpected-response', (_request, response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      response.once('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    ws.once('open', () => {
+      ws.send(JSON.stringify({ type: 'connection_init' }));
+      resolve({ ws });
+    });
+  });
+}
+
+const codeIn = (body: string | undefined) =>
+  (JSON.parse(body ?? '{}') as { errors?: { extensions?: { code?: string } }[] }).errors?.map(
+    (error) => error.extensions?.code,
+  );
+
 // ---------------------------------------------------------------------------------------------
 
 describe('caps, hostile messages, limits and headers, per client (api keys)', () => {
@@ -247,10 +292,7 @@ describe('caps, hostile messages, limits and headers, per client (api keys)', ()
     // A third, on a new connection of any protocol, is refused; nothing reaches it.
     for (const protocol of STREAM_PROTOCOLS) {
       const third = open(protocol, productId, withKey(protocol, 'a'));
-      const end = await third.ended;
-      expect(codesOf(end), `${protocol}: ${JSON.stringify(end)}`).toEqual(['SUBSCRIPTION_LIMIT_EXCEEDED']);
-      if (protocol !== 'ws') expect(end.status).toBe(429);
-      expect(third.events).toEqual([]);
+      expect(codesOf({ errors: await refusalOf(protocol, third) }), protocol).toEqual(['SUBSCRIPTION_LIMIT_EXCEEDED']);
     }
     // Another client is not counted with a: it holds its own two, and everyone gets the events.
     const others = [
@@ -344,10 +386,7 @@ describe('caps, hostile messages, limits and headers, per client (api keys)', ()
     for (const protocol of STREAM_PROTOCOLS) {
       for (const query of [TOO_DEEP, TOO_MANY_ALIASES]) {
         const stream = openStream(protocol, gateway().url, { query }, withKey(protocol, 'd'));
-        const end = await stream.ended;
-        expect(codesOf(end), `${protocol}: ${JSON.stringify(end)}`).toEqual(['OPERATION_LIMIT_EXCEEDED']);
-        if (protocol !== 'ws') expect(end.status).toBe(400);
-        expect(stream.events).toEqual([]);
+        expect(codesOf({ errors: await refusalOf(protocol, stream) }), protocol).toEqual(['OPERATION_LIMIT_EXCEEDED']);
       }
     }
     await addReview(reviews.url, { productId, rating: 2, comment: 'nobody listens' });
@@ -399,6 +438,8 @@ describe('connections: SUBSCRIPTION_MAX_CONNECTIONS=3, reservations, idle connec
   const gateway = gatewayForBlock('fastify', () => ({
     ...subgraphEnv(),
     SUBSCRIPTION_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
+    // Every test client is 127.0.0.1: its share is the whole, to reach the cap of all clients.
+    SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT: String(MAX_CONNECTIONS),
     SUBSCRIPTION_CONNECTION_INIT_TIMEOUT_MS: '3000',
     SUBSCRIPTION_IDLE_TIMEOUT_MS: '1500',
   }));
@@ -461,7 +502,65 @@ describe('connections: SUBSCRIPTION_MAX_CONNECTIONS=3, reservations, idle connec
     subscribed.stop();
   });
 
-  it('one client holding every connection gets 503 for more (WS upgrade, SSE); closing one frees a slot', async () => {
+  it('an opened single-connection stream with no operation ends after SUBSCRIPTION_IDLE_TIMEOUT_MS and frees its slot; one with a subscription does not', async () => {
+    const productId = 'product-44';
+    const subscribed = await openLive('sse-single', productId);
+    let token = '';
+    await eventually(async () => {
+      const reservation = await reserve(gateway().url);
+      expect(reservation.status, reservation.text).toBe(201);
+      token = reservation.text;
+    }, 15_000);
+    const headers = { accept: 'text/event-stream', 'x-graphql-event-stream-token': token };
+    const opened = Date.now();
+    const idle = await fetch(gateway().url, { headers });
+    expect(idle.status).toBe(200);
+    // Nothing but graphql-sse's first comment line until the gateway cuts it.
+    const reader = idle.body?.getReader();
+    const read = new TextDecoder().decode((await reader?.read())?.value);
+    expect(read).toBe(':\n\n');
+    expect(
+      await reader?.read().then(
+        (step) => (step.done ? 'ended' : 'more'),
+        () => 'cut',
+      ),
+    ).toBe('cut');
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(1000);
+    // Forgotten: its token opens nothing any more.
+    const again = await fetch(gateway().url, { headers });
+    await again.body?.cancel();
+    expect(again.status).toBe(404);
+    // The subscribed stream is open past the idle timeout, and its slot and the idle one's
+    // successor fill the three: the idle stream's slot was freed.
+    const more = [await openLive('ws', productId), await openLive('sse', productId)];
+    await stillReceive([subscribed, ...more], productId);
+    for (const stream of [subscribed, ...more]) stream.stop();
+  });
+
+  it("graphql-sse's client keeping its single connection open goes on after the gateway closed it idle", async () => {
+    const client = createSseClient({
+      url: gateway().url,
+      singleConnection: true,
+      lazyCloseTimeout: 60_000,
+      retryAttempts: 0,
+    });
+    const query = { query: '{ product(id: "product-1") { id } }' };
+    const results = async () => {
+      const all: unknown[] = [];
+      for await (const result of client.iterate(query)) all.push(result);
+      return all;
+    };
+    try {
+      expect(await results()).toEqual([{ data: { product: { id: 'product-1' } } }]);
+      // Past SUBSCRIPTION_IDLE_TIMEOUT_MS (1.5 s) its stream was closed; its next operation opens another.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(await results()).toEqual([{ data: { product: { id: 'product-1' } } }]);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('every connection held (all clients together) gets 503 for more (WS upgrade, SSE); closing one frees a slot', async () => {
     const productId = 'product-42';
     const held = [await openLive('ws', productId), await openLive('sse', productId), await openLive('ws', productId)];
     await expectNoConnection(productId);
@@ -479,6 +578,59 @@ describe('connections: SUBSCRIPTION_MAX_CONNECTIONS=3, reservations, idle connec
 });
 
 // ---------------------------------------------------------------------------------------------
+
+describe('connections per address: SUBSCRIPTION_MAX_CONNECTIONS=30, so by default 3 per client address', () => {
+  const ATTACKER = '127.0.0.2';
+  const gateway = gatewayForBlock('fastify', () => ({
+    ...subgraphEnv(),
+    SUBSCRIPTION_MAX_CONNECTIONS: '30',
+    // The attacker's reservation is held, not expired, for the whole test.
+    SUBSCRIPTION_CONNECTION_INIT_TIMEOUT_MS: '30000',
+  }));
+  const streams: TestStream[] = [];
+  afterAll(() => {
+    for (const stream of streams) stream.stop();
+  });
+
+  it('one address holding its share (a WebSocket, an SSE stream, a reservation) is refused a fourth of each kind with 429; another address connects and gets events', async () => {
+    const productId = 'product-46';
+    const url = gateway().url;
+    const subscribeOverGet = `${url}?query=${encodeURIComponent(`subscription { reviewAdded(productId: "${productId}") { rating } }`)}`;
+    const socket = await upgradeFrom(ATTACKER, url);
+    const stream = await requestFrom(ATTACKER, subscribeOverGet, 'GET', { accept: 'text/event-stream' });
+    const reservation = await requestFrom(ATTACKER, url, 'PUT');
+    try {
+      expect([socket.ws !== undefined, stream.status, reservation.status]).toEqual([true, 200, 201]);
+      // A fourth, of any kind, is refused before any stream opens or the upgrade happens.
+      const upgrade = await upgradeFrom(ATTACKER, url);
+      expect([upgrade.status, codeIn(upgrade.body)]).toEqual([429, ['SUBSCRIPTION_LIMIT_EXCEEDED']]);
+      for (const refused of [
+        await requestFrom(ATTACKER, subscribeOverGet, 'GET', { accept: 'text/event-stream' }),
+        await requestFrom(ATTACKER, url, 'PUT'),
+      ]) {
+        expect([refused.status, codeIn(await refused.body())]).toEqual([429, ['SUBSCRIPTION_LIMIT_EXCEEDED']]);
+      }
+      // Other clients (127.0.0.1) connect by every protocol and get the events.
+      const others = STREAM_PROTOCOLS.map((protocol) => {
+        const other = openStream(protocol, url, { query: REVIEW_ADDED, variables: { productId } });
+        streams.push(other);
+        return other;
+      });
+      await untilLive(others, productId);
+      await stillReceive(others, productId);
+      // Closing one of its connections gives the address one back.
+      stream.close();
+      await eventually(async () => {
+        const again = await requestFrom(ATTACKER, url, 'PUT');
+        expect(again.status, await again.body()).toBe(201);
+      }, 15_000);
+    } finally {
+      socket.ws?.terminate();
+      stream.close();
+      reservation.close();
+    }
+  });
+});
 
 describe('rate limit on subscribe (rate-limit keyed by api-key, RATE_LIMIT_MAX=2)', () => {
   const gateway = gatewayForBlock('fastify', () => ({
@@ -510,10 +662,7 @@ describe('rate limit on subscribe (rate-limit keyed by api-key, RATE_LIMIT_MAX=2
     await untilLive(within, productId);
     for (const protocol of STREAM_PROTOCOLS) {
       const over = open(protocol, productId, 'a');
-      const end = await over.ended;
-      expect(codesOf(end), `${protocol}: ${JSON.stringify(end)}`).toEqual(['RATE_LIMITED']);
-      if (protocol !== 'ws') expect(end.status).toBe(429);
-      expect(over.events).toEqual([]);
+      expect(codesOf({ errors: await refusalOf(protocol, over) }), protocol).toEqual(['RATE_LIMITED']);
     }
     const other = [open('ws', productId, 'b'), open('sse-single', productId, 'b')];
     await untilLive(other, productId);

@@ -11,6 +11,7 @@ import {
   postGraphQL,
   type RunningGateway,
   type RunningSubgraph,
+  refusalOf,
   STREAM_PROTOCOLS,
   type StreamOptions,
   type StreamProtocol,
@@ -22,6 +23,7 @@ import {
   type TestStream,
 } from '@fedgw/test-support';
 import type { FormattedExecutionResult } from 'graphql';
+import { createClient as createSseClient, NetworkError } from 'graphql-sse';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subgraphsForFile } from '../support/lifecycle.js';
@@ -159,9 +161,15 @@ describe.each(MOUNTS)('subscriptions on %s', (mount) => {
 
     it('refuses a client without an API key, before any subscription', async () => {
       const stream = open(protocol, productId, {});
+      if (protocol === 'sse') {
+        // The stream is accepted; the refusal comes on it.
+        expect(codesOf({ errors: await refusalOf(protocol, stream) })).toEqual(['UNAUTHENTICATED']);
+        return;
+      }
       const end = await stream.ended;
       if (protocol === 'ws') expect(end).toEqual({ how: 'error', closeCode: 4403 });
       else {
+        // Single connection mode: the reservation (PUT) itself is refused, so no stream is opened.
         expect(end.status).toBe(401);
         expect(end.errors?.map((error) => error.extensions?.code)).toEqual(['UNAUTHENTICATED']);
       }
@@ -176,10 +184,7 @@ describe.each(MOUNTS)('subscriptions on %s', (mount) => {
 
     it('applies operation limits to the subscription document', async () => {
       const stream = openStream(protocol, gateway.url, { query: TOO_DEEP }, withKey(protocol));
-      const end = await stream.ended;
-      expect(end.errors?.map((error) => error.extensions?.code)).toEqual(['OPERATION_LIMIT_EXCEEDED']);
-      if (protocol !== 'ws') expect(end.status).toBe(400);
-      expect(stream.events).toEqual([]);
+      expect(codesOf({ errors: await refusalOf(protocol, stream) })).toEqual(['OPERATION_LIMIT_EXCEEDED']);
     });
 
     it.skipIf(protocol === 'sse')(
@@ -191,8 +196,7 @@ describe.each(MOUNTS)('subscriptions on %s', (mount) => {
           const [first, second] = [client.subscribe(payload), client.subscribe(payload)];
           await untilLive(reviews.url, [first, second], productId);
           const third = client.subscribe(payload);
-          const end = await third.ended;
-          expect(end.errors?.map((error) => error.extensions?.code)).toEqual(['SUBSCRIPTION_LIMIT_EXCEEDED']);
+          expect(codesOf({ errors: await refusalOf(protocol, third) })).toEqual(['SUBSCRIPTION_LIMIT_EXCEEDED']);
           // The two it holds keep going.
           const before = [first.events.length, second.events.length];
           await addReview(reviews.url, { productId, rating: 3, comment: 'after the refusal' });
@@ -201,6 +205,86 @@ describe.each(MOUNTS)('subscriptions on %s', (mount) => {
           await client.dispose();
         }
       },
+    );
+  });
+
+  // graphql-sse's own client, nothing wrapped: an HTTP error would reach it as
+  // `Server responded with 400:` and nothing more, so every refusal on an accepted stream is an event.
+  describe.each([
+    ['distinct', false],
+    ['single', true],
+  ])("graphql-sse's client in %s connection mode", (_mode, singleConnection) => {
+    const iterate = async (payload: { query: string; operationName?: string }, headers = { 'x-api-key': API_KEY }) => {
+      const client = createSseClient({ url: gateway.url, singleConnection, headers, retryAttempts: 0 });
+      const results: unknown[] = [];
+      try {
+        for await (const result of client.iterate(payload)) results.push(result);
+      } finally {
+        client.dispose();
+      }
+      return results;
+    };
+
+    it.each([
+      [
+        'a validation error',
+        { query: 'subscription { reviewAdded { nope } }' },
+        'GRAPHQL_VALIDATION_FAILED',
+        /Cannot query field "nope" on type "Review"/,
+      ],
+      ['a syntax error', { query: 'subscription {' }, 'GRAPHQL_PARSE_FAILED', /Syntax Error/],
+      ['the operation limits', { query: TOO_DEEP }, 'OPERATION_LIMIT_EXCEEDED', /levels deep; the limit is 4/],
+      [
+        'an unknown operation name',
+        { query: REVIEW_ADDED, operationName: 'Missing' },
+        'OPERATION_RESOLUTION_FAILURE',
+        /Missing/,
+      ],
+    ])('receives %s as one event with its message and code, then completes', async (_name, payload, code, message) => {
+      expect(await iterate(payload)).toEqual([
+        {
+          errors: [
+            expect.objectContaining({
+              message: expect.stringMatching(message),
+              extensions: expect.objectContaining({ code }),
+            }),
+          ],
+        },
+      ]);
+    });
+
+    it('receives the authentication refusal (distinct: an event; single: the reservation is refused, 401)', async () => {
+      const anonymous = iterate({ query: REVIEW_ADDED }, { 'x-api-key': 'not-a-key-0123456789' });
+      if (!singleConnection) {
+        expect(await anonymous).toEqual([
+          {
+            errors: [
+              {
+                message: expect.stringMatching(/API key/i),
+                extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }),
+              },
+            ],
+          },
+        ]);
+        return;
+      }
+      const error = await anonymous.then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as NetworkError<Response>).response?.status).toBe(401);
+    });
+  });
+
+  it('answers a distinct-mode request graphql-sse cannot read (no query) on the stream, 400 BAD_REQUEST as an event', async () => {
+    const response = await fetch(`${gateway.url}?variables=%7B%7D`, {
+      headers: { accept: 'text/event-stream', 'x-api-key': API_KEY },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(await response.text()).toBe(
+      'event: next\ndata: {"errors":[{"message":"Missing query","extensions":{"code":"BAD_REQUEST"}}]}\n\nevent: complete\ndata: \n\n',
     );
   });
 
@@ -278,8 +362,13 @@ describe.each(MOUNTS)('subscriptions with JWT on %s', (mount) => {
     const forged = `${(await jwt('user-1', 60)).slice(0, -4)}AAAA`;
     for (const protocol of STREAM_PROTOCOLS) {
       const stream = openStream(protocol, gateway.url, { query: REVIEW_ADDED }, bearer(protocol, forged));
+      if (protocol === 'sse') {
+        expect(codesOf({ errors: await refusalOf(protocol, stream) })).toEqual(['UNAUTHENTICATED']);
+        continue;
+      }
       const end = await stream.ended;
       if (protocol === 'ws') expect(end).toEqual({ how: 'error', closeCode: 4403 });
+      // Single connection mode: the reservation is refused, no stream opens.
       else expect([end.status, codesOf({ errors: end.errors })]).toEqual([401, ['UNAUTHENTICATED']]);
     }
   });
@@ -363,9 +452,7 @@ describe('subscriptions with trusted documents (enforce) on fastify', () => {
   it.each(STREAM_PROTOCOLS)('over %s: runs the listed subscription and refuses any other', async (protocol) => {
     const other = `subscription { reviewAdded(productId: "product-32") { rating } }`;
     const refused = openStream(protocol, gateway.url, { query: other });
-    const end = await refused.ended;
-    expect(end.errors?.map((error) => error.extensions?.code)).toEqual(['QUERY_NOT_IN_SAFELIST']);
-    if (protocol !== 'ws') expect(end.status).toBe(400);
+    expect(codesOf({ errors: await refusalOf(protocol, refused) })).toEqual(['QUERY_NOT_IN_SAFELIST']);
     const listed = openStream(protocol, gateway.url, { query: REVIEW_ADDED, variables: { productId: 'product-32' } });
     await untilLive(subgraphs().reviews.url, [listed], 'product-32');
     listed.stop();

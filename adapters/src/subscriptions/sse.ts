@@ -4,7 +4,7 @@ import type { MountableGateway, StreamOutcome, SubscriptionEndpoint } from '@fed
 import { GraphQLSchema } from 'graphql';
 import { createHandler, type Request as SseRequest } from 'graphql-sse';
 import { closeWhenIdle } from './close-when-idle.js';
-import { isRefusal, STAND_IN, streamScope } from './stream-scope.js';
+import { STAND_IN, streamScope } from './stream-scope.js';
 
 const TOKEN_HEADER = 'x-graphql-event-stream-token';
 const NO_SCHEMA = new GraphQLSchema({});
@@ -29,8 +29,19 @@ interface Reservation {
   readonly release: () => void;
   readonly expiry: NodeJS.Timeout;
   flow?: Flow;
+  /** Subscriptions running on it. */
   operations: number;
+  /** Operations being answered (any kind), so the idle clock waits for them. */
+  busy: number;
+  idle?: NodeJS.Timeout;
 }
+
+const EVENT_STREAM_HEADERS = {
+  connection: 'keep-alive',
+  'cache-control': 'no-cache',
+  'content-encoding': 'none',
+  'content-type': 'text/event-stream; charset=utf-8',
+};
 
 /** Requests that belong to the graphql-sse protocol rather than to plain GraphQL over HTTP. */
 export function isSseRequest(method: string, headers: IncomingMessage['headers'], url: string): boolean {
@@ -46,7 +57,12 @@ export type SseHandler = (req: IncomingMessage, res: ServerResponse, body: unkno
  * path. Each operation goes through the gateway as a request of its own. graphql-sse queues
  * events for a stream without bound, so each stream counts what it was handed against what it
  * wrote: a client more than SUBSCRIPTION_MAX_BUFFERED_EVENTS behind is disconnected.
- * Single-connection reservations count as connections and expire unopened.
+ * Single-connection reservations count as connections and expire unopened; an opened one with
+ * no operation is closed after SUBSCRIPTION_IDLE_TIMEOUT_MS. Once a stream is accepted, a refused or
+ * invalid operation is sent on it as a `next` event with the errors, then `complete`, as the
+ * protocol asks (an HTTP error would reach an EventSource, or graphql-sse's client, without
+ * its message); only what keeps a stream from opening (connection caps, draining, an unknown
+ * token) is an HTTP status.
  */
 export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): SseHandler | undefined {
   const endpoint = gateway.subscriptions;
@@ -74,34 +90,47 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
       if (token && !reservations.has(token)) return [null, { status: 404, statusText: 'Not Found' }];
       return token ?? null;
     },
+    // Reached only for an accepted stream (a distinct one, or a known token's): any refusal is
+    // an answer like a query's, so graphql-sse sends it as `next` then `complete`.
     onSubscribe: async (req, params) => {
       const token = tokenOf(req);
       const reservation = token ? reservations.get(token) : undefined;
       if (reservation && reservation.operations >= limits.maxPerConnection) {
-        return answer(429, {
-          errors: [
-            {
-              message: `A stream may run ${limits.maxPerConnection} operations at once (SUBSCRIPTION_MAX_PER_CONNECTION).`,
-              extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED' },
-            },
-          ],
+        return answerArgs({
+          kind: 'answer',
+          status: 429,
+          result: {
+            errors: [
+              {
+                message: `A stream may run ${limits.maxPerConnection} operations at once (SUBSCRIPTION_MAX_PER_CONNECTION).`,
+                extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED' },
+              },
+            ],
+          },
         });
       }
       const raw = req.raw as IncomingMessage;
       const scope = streamScope(raw.method ?? 'POST', raw, raw.headers);
-      const outcome = await endpoint.operate(scope, {
-        query: typeof params.query === 'string' ? params.query : undefined,
-        variables: params.variables ?? null,
-        operationName: params.operationName ?? null,
-        extensions: params.extensions ?? null,
-      });
-      if (isRefusal(outcome)) return answer(outcome.status, outcome.result);
-      const counted = reservation && outcome.kind === 'stream' ? countedEvents(outcome.events, reservation) : outcome;
-      return {
-        schema: NO_SCHEMA,
-        document: outcome.kind === 'stream' ? STAND_IN.stream : STAND_IN.answer,
-        contextValue: { outcome: counted as StreamOutcome },
-      };
+      if (reservation) {
+        reservation.busy += 1;
+        clearTimeout(reservation.idle);
+      }
+      try {
+        const outcome = await endpoint.operate(scope, {
+          query: typeof params.query === 'string' ? params.query : undefined,
+          variables: params.variables ?? null,
+          operationName: params.operationName ?? null,
+          extensions: params.extensions ?? null,
+        });
+        return answerArgs(
+          reservation && outcome.kind === 'stream' ? countedEvents(outcome.events, reservation, restIdle) : outcome,
+        );
+      } finally {
+        if (reservation) {
+          reservation.busy -= 1;
+          restIdle(reservation);
+        }
+      }
     },
     execute: (args) => (args.contextValue.outcome as Extract<StreamOutcome, { kind: 'answer' }>).result as never,
     subscribe: (args) =>
@@ -114,6 +143,20 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
       if (flow.produced - flow.written > maxBehind) flow.res.destroy();
     },
   });
+
+  /**
+   * An opened single-connection stream with nothing running is closed after
+   * SUBSCRIPTION_IDLE_TIMEOUT_MS, as an idle WebSocket is. Cut, not ended: graphql-sse's client
+   * forgets a connection only when its stream fails; one that ends cleanly it would keep
+   * using, its token unknown, for every later operation.
+   */
+  const restIdle = (reservation: Reservation): void => {
+    clearTimeout(reservation.idle);
+    const res = reservation.flow?.res;
+    if (!res || reservation.operations > 0 || reservation.busy > 0) return;
+    reservation.idle = setTimeout(() => res.destroy(), limits.idleTimeoutMs);
+    reservation.idle.unref();
+  };
 
   /**
    * graphql-sse keeps a reserved stream until its connection closes, so one never opened would
@@ -142,13 +185,15 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
       clearTimeout(reservation.expiry);
       reservation.flow = flow;
     }
-    // A distinct-mode stream is a connection of its own (SUBSCRIPTION_MAX_CONNECTIONS), as a WebSocket is.
-    const releaseDistinct = opensStream && !token ? endpoint.openConnection() : undefined;
-    if (opensStream && !token && !releaseDistinct) {
-      const [text, refusal] = tooManyConnections();
+    // A distinct-mode stream is a connection of its own (SUBSCRIPTION_MAX_CONNECTIONS, _PER_CLIENT), as a WebSocket is.
+    const distinct = opensStream && !token;
+    const slot = distinct ? endpoint.openConnection(req.socket.remoteAddress ?? '') : undefined;
+    if (slot && !slot.granted) {
+      const [text, refusal] = answer(slot.status, { errors: [slot.error] });
       res.writeHead(refusal.status, refusal.headers).end(text);
       return;
     }
+    const releaseDistinct = slot?.release;
     whenClosed(res, () => releaseDistinct?.());
     const [responseBody, init] = await handler({
       method: req.method ?? 'GET',
@@ -158,6 +203,12 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
       raw: req,
       context: { res, flow },
     });
+    if (distinct && init.status === 400 && typeof responseBody === 'string') {
+      // graphql-sse could not read the request (no query, bad JSON): an invalid operation on an accepted stream too.
+      releaseDistinct?.();
+      res.writeHead(200, EVENT_STREAM_HEADERS).end(unreadableAsEvents(responseBody));
+      return;
+    }
     res.writeHead(init.status, init.statusText, init.headers as Record<string, string>);
     if (!responseBody || typeof responseBody === 'string') {
       releaseDistinct?.();
@@ -165,10 +216,12 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
       return;
     }
     open.set(res, reservation && opensStream ? () => reservation.operations === 0 : () => false);
+    if (reservation && opensStream) restIdle(reservation);
     whenClosed(res, () => {
       open.delete(res);
       void responseBody.return?.(undefined);
       if (token && reservation && opensStream) {
+        clearTimeout(reservation.idle);
         reservations.delete(token);
         reservation.release();
       }
@@ -222,8 +275,9 @@ async function reserve(
   } catch {
     return answer(401, { errors: [{ message: 'Unauthenticated', extensions: { code: 'UNAUTHENTICATED' } }] });
   }
-  const release = endpoint.openConnection();
-  if (!release) return tooManyConnections();
+  const slot = endpoint.openConnection(raw.socket.remoteAddress ?? '');
+  if (!slot.granted) return answer(slot.status, { errors: [slot.error] });
+  const { release } = slot;
   const token = randomUUID();
   // Not opened in time: forget it, so reservations nobody uses cannot pile up.
   const expiry = setTimeout(() => {
@@ -236,17 +290,31 @@ async function reserve(
     }
   }, expiresMs);
   expiry.unref();
-  reservations.set(token, { release, expiry, operations: 0 });
+  reservations.set(token, { release, expiry, operations: 0, busy: 0 });
   return token;
 }
 
-function countedEvents(events: AsyncIterableIterator<unknown>, reservation: Reservation): StreamOutcome {
+/** What graphql-sse runs for an operation: the gateway's outcome, behind a stand-in document of its type. */
+function answerArgs(outcome: StreamOutcome) {
+  return {
+    schema: NO_SCHEMA,
+    document: outcome.kind === 'stream' ? STAND_IN.stream : STAND_IN.answer,
+    contextValue: { outcome },
+  };
+}
+
+function countedEvents(
+  events: AsyncIterableIterator<unknown>,
+  reservation: Reservation,
+  onIdle: (reservation: Reservation) => void,
+): StreamOutcome {
   reservation.operations += 1;
   let done = false;
   const finish = () => {
     if (!done) {
       done = true;
       reservation.operations -= 1;
+      onIdle(reservation);
     }
   };
   const counted: AsyncIterableIterator<unknown> = {
@@ -282,16 +350,22 @@ function asGenerator(events: AsyncIterableIterator<unknown>): AsyncIterableItera
   return generator;
 }
 
-/** SUBSCRIPTION_MAX_CONNECTIONS reached, or the gateway is draining. */
-function tooManyConnections() {
-  return answer(503, {
-    errors: [
-      {
-        message: 'No more streaming connections now (SUBSCRIPTION_MAX_CONNECTIONS, or shutting down).',
-        extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED' },
-      },
-    ],
-  });
+/** graphql-sse's 400 for a request it could not read, as the `next` and `complete` events of a distinct stream; coded. */
+function unreadableAsEvents(body: string): string {
+  let errors: unknown;
+  try {
+    errors = (JSON.parse(body) as { errors?: unknown }).errors;
+  } catch {
+    errors = undefined;
+  }
+  const messages = Array.isArray(errors) ? errors.map((error) => String((error as { message?: unknown }).message)) : [];
+  const result = {
+    errors: (messages.length > 0 ? messages : ['The request could not be read.']).map((message) => ({
+      message,
+      extensions: { code: 'BAD_REQUEST' },
+    })),
+  };
+  return `event: next\ndata: ${JSON.stringify(result)}\n\nevent: complete\ndata: \n\n`;
 }
 
 function answer(

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { MountableGateway, StreamOutcome } from '@fedgw/gateway/contract';
 import { GraphQLError, GraphQLSchema } from 'graphql';
@@ -21,7 +21,7 @@ const NO_SCHEMA = new GraphQLSchema({});
  * Serves graphql-ws (subprotocol `graphql-transport-ws`) on the gateway's path of `server`,
  * whatever framework answers its HTTP requests. Each connection is authenticated at
  * `connection_init` (upgrade headers and the payload's); each operation then goes through
- * the gateway as a request of its own. Caps: connections (shared with SSE), operations per
+ * the gateway as a request of its own. Caps: connections (all and per address, shared with SSE), operations per
  * connection, messages (GraphQL body limit); a connection idle or silent too long is closed.
  */
 export function serveWebSocket(
@@ -49,10 +49,11 @@ export function serveWebSocket(
     if (pathOf(request) !== gateway.path) return reject(socket, 404, 'Not Found');
     // A browser sends the user's cookie on a WebSocket from any site: the origin policy decides.
     if (crossOriginStreamRefusal(gateway, request.headers)) return reject(socket, 403, 'Forbidden');
-    const release = endpoint.openConnection();
-    if (!release) return reject(socket, 503, 'Service Unavailable');
+    const slot = endpoint.openConnection(request.socket.remoteAddress ?? '');
+    if (!slot.granted)
+      return reject(socket, slot.status, STATUS_CODES[slot.status] ?? 'Refused', { errors: [slot.error] });
     sockets.handleUpgrade(request, socket, head, (client) => {
-      client.once('close', release);
+      client.once('close', slot.release);
       sockets.emit('connection', client, request);
     });
   });
@@ -143,6 +144,11 @@ function pathOf(request: IncomingMessage): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-function reject(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+/** An HTTP answer instead of the upgrade; with a body, the GraphQL errors saying why (their code). */
+function reject(socket: Duplex, status: number, text: string, body?: unknown): void {
+  const content = body === undefined ? '' : JSON.stringify(body);
+  const type = body === undefined ? '' : 'Content-Type: application/json; charset=utf-8\r\n';
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(content)}\r\n\r\n${content}`,
+  );
 }

@@ -29,4 +29,10 @@ export type {
   Supergraph,
 } from './plugin.js';
 export type { RequestScope } from './request-scope.js';
-export type { StreamOutcome, StreamParams, SubscriptionEndpoint, SubscriptionLimits } from './subscriptions.js';
+export type {
+  ConnectionGrant,
+  StreamOutcome,
+  StreamParams,
+  SubscriptionEndpoint,
+  SubscriptionLimits,
+} from './subscriptions.js';

@@ -1,4 +1,4 @@
-import type { FormattedExecutionResult } from 'graphql';
+import type { FormattedExecutionResult, GraphQLFormattedError } from 'graphql';
 import type { RequestScope } from './request-scope.js';
 
 /** One operation as a streaming transport received it (graphql-ws `subscribe`, a graphql-sse request). */
@@ -17,6 +17,14 @@ export type StreamOutcome =
   | { readonly kind: 'answer'; readonly status: number; readonly result: FormattedExecutionResult }
   | { readonly kind: 'stream'; readonly events: AsyncIterableIterator<FormattedExecutionResult> };
 
+/**
+ * A streaming connection slot: its release, or why there is none, with the HTTP status the
+ * transport answers before any stream opens (429 this client's share is taken, 503 all are, or draining).
+ */
+export type ConnectionGrant =
+  | { readonly granted: true; readonly release: () => void }
+  | { readonly granted: false; readonly status: number; readonly error: GraphQLFormattedError };
+
 export interface SubscriptionLimits {
   readonly maxConnections: number;
   readonly maxPerConnection: number;
@@ -32,8 +40,11 @@ export interface SubscriptionLimits {
  */
 export interface SubscriptionEndpoint {
   readonly limits: SubscriptionLimits;
-  /** A connection slot (SUBSCRIPTION_MAX_CONNECTIONS): its release, or undefined when full or draining. */
-  openConnection(): (() => void) | undefined;
+  /**
+   * A connection slot for a client at `address` (the socket's: nothing is authenticated yet when
+   * a WebSocket upgrades), within SUBSCRIPTION_MAX_CONNECTIONS and SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT.
+   */
+  openConnection(address: string): ConnectionGrant;
   /** Authenticates a connection (its headers, `connection_init`'s merged in); rejects with the refusal's GraphQLError. */
   authenticate(scope: RequestScope): Promise<void>;
   operate(scope: RequestScope, params: StreamParams): Promise<StreamOutcome>;

@@ -8,8 +8,10 @@ import type {
   SubscriptionEndpoint,
 } from '../contract/index.js';
 import { CLIENT_ERRORS, ClientErrorCode, isClientErrorCode } from '../error-registry.js';
+import { ConnectionSlots } from './connection-slots.js';
 import type { SubscriptionSettings } from './settings.js';
 import { openStreamSink } from './stream-sink.js';
+import { methodForApollo, searchOf } from './transport-method.js';
 
 export interface EndpointParts {
   readonly settings: SubscriptionSettings;
@@ -30,7 +32,7 @@ export interface EndpointParts {
 export function subscriptionEndpoint(parts: EndpointParts): SubscriptionEndpoint & { drain(): void } {
   const { settings } = parts;
   const drainListeners: (() => void)[] = [];
-  let connections = 0;
+  const connections = new ConnectionSlots(settings.maxConnections, settings.maxConnectionsPerClient);
   let draining = false;
 
   const operate = async (scope: RequestScope, params: StreamParams): Promise<StreamOutcome> => {
@@ -41,13 +43,17 @@ export function subscriptionEndpoint(parts: EndpointParts): SubscriptionEndpoint
       return refused(error, parts);
     }
     const sink = openStreamSink(context);
+    const method = methodForApollo(scope, params, settings.maxTokens);
     const response = await parts.server.executeOperation(
       {
         query: params.query ?? '',
         variables: (params.variables ?? undefined) as Record<string, unknown> | undefined,
         operationName: params.operationName ?? undefined,
         extensions: (params.extensions ?? undefined) as Record<string, unknown> | undefined,
-        http: { method: 'POST', headers: headerMapOf(scope), search: '', body: params },
+        http:
+          method === 'GET'
+            ? { method, headers: headerMapOf(scope), search: searchOf(scope.url), body: undefined }
+            : { method, headers: headerMapOf(scope), search: '', body: params },
       },
       { contextValue: context },
     );
@@ -61,16 +67,7 @@ export function subscriptionEndpoint(parts: EndpointParts): SubscriptionEndpoint
 
   return {
     limits: settings,
-    openConnection() {
-      if (draining || connections >= settings.maxConnections) return undefined;
-      connections += 1;
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        connections -= 1;
-      };
-    },
+    openConnection: (address) => connections.open(address),
     async authenticate(scope) {
       await parts.context(scope);
     },
@@ -86,6 +83,7 @@ export function subscriptionEndpoint(parts: EndpointParts): SubscriptionEndpoint
     drain() {
       if (draining) return;
       draining = true;
+      connections.drain();
       for (const listener of drainListeners) listener();
     },
   };

@@ -4,6 +4,8 @@ export interface SubscriptionSettings {
   readonly enabled: boolean;
   /** WebSocket and SSE connections open at once, all clients together. */
   readonly maxConnections: number;
+  /** Connections one client address may hold at once (SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT). */
+  readonly maxConnectionsPerClient: number;
   /** Subscriptions one connection may hold (graphql-ws, SSE single-connection mode). */
   readonly maxPerConnection: number;
   /** Subscriptions one client may hold across its connections (subject, API key consumer, else address). */
@@ -19,4 +21,16 @@ export interface SubscriptionSettings {
   readonly idleTimeoutMs: number;
   /** Per event, what a request may merge (MAX_RESPONSE_BYTES). */
   readonly maxResponseBytes: number;
+  /** Bounds the parse that tells a subscription sent over GET from a mutation (MAX_TOKENS). */
+  readonly maxTokens: number;
+}
+
+/**
+ * SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT when set, else a tenth of SUBSCRIPTION_MAX_CONNECTIONS
+ * (at least 1): a share that grows with the total an operator sized, so at least ten addresses
+ * are needed to fill the gateway, while a NAT or office behind one address still gets a thousand
+ * of the default 10,000. A fixed number would not follow a raised total.
+ */
+export function connectionsPerClient(maxConnections: number, configured: number | undefined): number {
+  return configured ?? Math.max(1, Math.floor(maxConnections / 10));
 }

@@ -19,6 +19,15 @@ export const SUBSCRIPTION_FIELDS: readonly FieldSpec[] = [
     feature: 'subscriptions',
   },
   {
+    key: 'subscriptionMaxConnectionsPerClient',
+    env: 'SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT',
+    parse: integer(1, 1_000_000),
+    docDefault: 'a tenth of SUBSCRIPTION_MAX_CONNECTIONS, at least 1',
+    meaning:
+      "connections one client address may hold at once (WebSockets, SSE streams, unopened SSE reservations), so one client cannot take every slot; one more is refused with 429 `SUBSCRIPTION_LIMIT_EXCEEDED`. Behind a proxy that hides client addresses every client shares the proxy's: raise it to `SUBSCRIPTION_MAX_CONNECTIONS` there. See [Subscriptions](subscriptions.md#limits-slow-clients-heartbeats)",
+    feature: 'subscriptions',
+  },
+  {
     key: 'subscriptionMaxPerConnection',
     env: 'SUBSCRIPTION_MAX_PER_CONNECTION',
     parse: withDefault(integer(1, 10_000), 25),
@@ -68,7 +77,8 @@ export const SUBSCRIPTION_FIELDS: readonly FieldSpec[] = [
     key: 'subscriptionIdleTimeoutMs',
     env: 'SUBSCRIPTION_IDLE_TIMEOUT_MS',
     parse: withDefault(duration(1000, 86_400_000), 60_000),
-    meaning: 'a WebSocket with no operation running for this long is closed (1000)',
+    meaning:
+      'a WebSocket (closed with 1000) or an opened SSE single-connection stream with no operation running for this long is closed',
     feature: 'subscriptions',
   },
 ];

@@ -1,0 +1,68 @@
+import type { ConnectionGrant } from '../contract/index.js';
+import { ClientErrorCode } from '../error-registry.js';
+
+/**
+ * The streaming connections open at once (WebSockets, SSE streams, unopened single-connection
+ * reservations): all clients together (SUBSCRIPTION_MAX_CONNECTIONS) and per client address
+ * (SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT), so that one address holding connections it never
+ * uses cannot leave everyone else with 503. Keyed by the socket's address, as
+ * SUBSCRIPTION_MAX_PER_CLIENT falls back to: a slot is taken before anything is authenticated
+ * (a WebSocket's credentials arrive in `connection_init`, after the upgrade).
+ */
+export class ConnectionSlots {
+  readonly #perClient = new Map<string, number>();
+  readonly #max: number;
+  readonly #maxPerClient: number;
+  #open = 0;
+  #draining = false;
+
+  constructor(max: number, maxPerClient: number) {
+    this.#max = max;
+    this.#maxPerClient = maxPerClient;
+  }
+
+  /** No new connection from now on (the gateway is shutting down). */
+  drain(): void {
+    this.#draining = true;
+  }
+
+  open(address: string): ConnectionGrant {
+    if (this.#draining)
+      return refused(503, ClientErrorCode.SHUTTING_DOWN, 'The gateway is shutting down; connect to another instance.');
+    const client = `ip:${address}`;
+    const held = this.#perClient.get(client) ?? 0;
+    // All taken: 503 whoever asks (a share as large as the whole is no cap).
+    if (this.#open >= this.#max) {
+      return refused(
+        503,
+        ClientErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED,
+        'No more streaming connections now (SUBSCRIPTION_MAX_CONNECTIONS).',
+      );
+    }
+    if (held >= this.#maxPerClient) {
+      return refused(
+        429,
+        ClientErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED,
+        `This address has ${this.#maxPerClient} streaming connections open, the most it may (SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT).`,
+      );
+    }
+    this.#open += 1;
+    this.#perClient.set(client, held + 1);
+    let released = false;
+    return {
+      granted: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#open -= 1;
+        const left = (this.#perClient.get(client) ?? 1) - 1;
+        if (left === 0) this.#perClient.delete(client);
+        else this.#perClient.set(client, left);
+      },
+    };
+  }
+}
+
+function refused(status: number, code: ClientErrorCode, message: string): ConnectionGrant {
+  return { granted: false, status, error: { message, extensions: { code } } };
+}

@@ -1,0 +1,152 @@
+import { addReview, MOUNTS, postGraphQL, streamClient, subgraphUrlEnv } from '@fedgw/test-support';
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
+
+// Class: a cross-site page making the browser run a mutation over a streaming transport. An
+// `EventSource` is a GET that any page may open to any origin, with the user's cookies, and no
+// preflight: `new EventSource('https://api/graphql?query=mutation{…}')`. Plain HTTP refuses a
+// mutation over GET (405); the SSE transport must too, in both graphql-sse modes, while a query
+// or a subscription over GET (reading) is still served. The credential here is a bearer header
+// standing for the cookie a browser would attach: what is refused is the method, whoever asks.
+
+const SECRET = 'cross-site-streams-secret-long-enough-0123456789';
+const REVIEWS_OF = 'query ReviewsOf($id: ID!) { product(id: $id) { reviews { comment } } }';
+const GET_MUTATION_REFUSED = {
+  message: 'GET requests only support query operations, not mutation operations',
+  extensions: { code: 'BAD_REQUEST' },
+};
+
+const subgraphs = subgraphsForFile();
+
+async function bearer(subject: string): Promise<Record<string, string>> {
+  const token = await new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(subject)
+    .setExpirationTime('5m')
+    .sign(new TextEncoder().encode(SECRET));
+  return { authorization: `Bearer ${token}` };
+}
+
+const addReviewDocument = (productId: string, comment: string) =>
+  `mutation { addReview(productId: "${productId}", rating: 5, comment: "${comment}") { id } }`;
+
+/** The SSE messages of a text/event-stream body: `[event, data]` pairs, data parsed (null when empty). */
+function messagesOf(body: string): [string, unknown][] {
+  return body
+    .split('\n\n')
+    .filter((block) => block.startsWith('event: '))
+    .map((block) => {
+      const [event, data] = block.split('\n');
+      const json = (data ?? '').replace(/^data: ?/, '');
+      return [(event ?? '').slice('event: '.length), json === '' ? null : JSON.parse(json)];
+    });
+}
+
+/** Reads a streamed response until `done(text so far)`, then stops reading; the text. */
+async function readUntil(response: Response, done: (text: string) => boolean): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) throw new Error('no body');
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!done(text)) {
+    const { value, done: ended } = await reader.read();
+    if (ended) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  await reader.cancel();
+  return text;
+}
+
+describe.each(MOUNTS)('mutations over a GET stream on %s', (mount) => {
+  const gateway = gatewayForBlock(mount, () => ({
+    ...subgraphUrlEnv(subgraphs()),
+    GATEWAY_PLUGINS: 'jwt',
+    JWT_SECRET: SECRET,
+    JWT_ALGORITHMS: 'HS256',
+    // Reading needs no one; adding a review needs a signed-in user.
+    JWT_REQUIRED: 'false',
+  }));
+  const productId = `product-${60 + MOUNTS.indexOf(mount)}`;
+  const commentsOf = async () => {
+    const result = await postGraphQL(gateway().url, { query: REVIEWS_OF, variables: { id: productId } });
+    const reviews = (result.body.data as { product: { reviews: { comment: string }[] } }).product.reviews;
+    return reviews.map((review) => review.comment);
+  };
+  const getStream = async (query: string, headers: Record<string, string> = {}) =>
+    fetch(`${gateway().url}?query=${encodeURIComponent(query)}`, {
+      headers: { accept: 'text/event-stream', ...headers },
+    });
+
+  it('distinct mode: a mutation over GET is refused as an event (405 BAD_REQUEST) and never reaches the subgraph; over POST it runs', async () => {
+    const headers = await bearer('user-4');
+    const refused = `cross-site GET ${mount}`;
+    const response = await getStream(addReviewDocument(productId, refused), headers);
+    expect(response.status).toBe(200);
+    expect(messagesOf(await response.text())).toEqual([
+      ['next', { errors: [GET_MUTATION_REFUSED] }],
+      ['complete', null],
+    ]);
+    // The control: the same mutation POSTed over SSE (graphql-sse's client) runs, and shows up.
+    const allowed = `same-site POST ${mount}`;
+    const client = streamClient('sse', gateway().url, { headers });
+    const posted = client.subscribe({ query: addReviewDocument(productId, allowed) });
+    expect(await posted.ended).toEqual({ how: 'complete' });
+    expect(posted.events[0]?.errors).toBeUndefined();
+    await client.dispose();
+    const comments = await commentsOf();
+    expect(comments).toContain(allowed);
+    expect(comments).not.toContain(refused);
+  });
+
+  it('single connection mode: a mutation sent by GET with the token is refused on the stream and never runs', async () => {
+    const headers = await bearer('user-4');
+    const put = await fetch(gateway().url, { method: 'PUT', headers });
+    expect(put.status).toBe(201);
+    const token = await put.text();
+    const stream = await fetch(gateway().url, {
+      headers: { ...headers, accept: 'text/event-stream', 'x-graphql-event-stream-token': token },
+    });
+    expect(stream.status).toBe(200);
+    const refused = `cross-site single ${mount}`;
+    const search = new URLSearchParams({
+      query: addReviewDocument(productId, refused),
+      extensions: JSON.stringify({ operationId: 'op-1' }),
+      token,
+    });
+    const operation = await fetch(`${gateway().url}?${search}`, { headers });
+    await operation.body?.cancel();
+    expect(operation.status).toBe(202);
+    const text = await readUntil(stream, (sofar) => sofar.includes('event: complete'));
+    expect(messagesOf(text)).toEqual([
+      ['next', { id: 'op-1', payload: { errors: [GET_MUTATION_REFUSED] } }],
+      ['complete', { id: 'op-1' }],
+    ]);
+    expect(await commentsOf()).not.toContain(refused);
+  });
+
+  it('a query over GET is still answered on the stream', async () => {
+    const response = await getStream('{ product(id: "product-1") { id } }');
+    expect(messagesOf(await response.text())).toEqual([
+      ['next', { data: { product: { id: 'product-1' } } }],
+      ['complete', null],
+    ]);
+  });
+
+  it('a subscription over GET (as an EventSource opens one) is served: it only reads', async () => {
+    const subscribed = `product-${70 + MOUNTS.indexOf(mount)}`;
+    const response = await getStream(`subscription { reviewAdded(productId: "${subscribed}") { comment } }`);
+    expect(response.status).toBe(200);
+    // Reviews until one arrives: the subscription is live at the subgraph only once the stream is open.
+    let arrived = '';
+    const reading = readUntil(response, (text) => text.includes('event: next')).then((text) => {
+      arrived = text;
+    });
+    const deadline = Date.now() + 10_000;
+    while (!arrived && Date.now() < deadline) {
+      await addReview(subgraphs().reviews.url, { productId: subscribed, rating: 3, comment: 'seen over GET' });
+      await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 150))]);
+    }
+    expect(messagesOf(arrived)[0]).toEqual(['next', { data: { reviewAdded: { comment: 'seen over GET' } } }]);
+  });
+});
