@@ -660,13 +660,29 @@ describe('rate limit on subscribe (rate-limit keyed by api-key, RATE_LIMIT_MAX=2
     const productId = 'product-51';
     const within = [open('ws', productId, 'a'), open('sse', productId, 'a')];
     await untilLive(within, productId);
-    for (const protocol of STREAM_PROTOCOLS) {
+    for (const protocol of ['ws', 'sse'] as const) {
       const over = open(protocol, productId, 'a');
       expect(codesOf({ errors: await refusalOf(protocol, over) }), protocol).toEqual(['RATE_LIMITED']);
     }
-    const other = [open('ws', productId, 'b'), open('sse-single', productId, 'b')];
+    // A single-connection stream is refused at its reservation (PUT), which is charged too.
+    const single = await open('sse-single', productId, 'a').ended;
+    expect(single.status).toBe(429);
+    expect(codesOf(single)).toEqual(['RATE_LIMITED']);
+    const other = [open('ws', productId, 'b'), open('sse', productId, 'b')];
     await untilLive(other, productId);
     await stillReceive([...within, ...other], productId);
+  });
+
+  it('charges each reservation PUT too: the third from one key is refused (429 RATE_LIMITED), not reserved', async () => {
+    const put = () => fetch(gateway().url, { method: 'PUT', headers: { 'x-api-key': KEYS.c as string } });
+    expect((await put()).status).toBe(201);
+    expect((await put()).status).toBe(201);
+    const refused = await put();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe(
+      'RATE_LIMITED',
+    );
   });
 });
 

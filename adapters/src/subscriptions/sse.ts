@@ -64,7 +64,7 @@ export type SseHandler = (req: IncomingMessage, res: ServerResponse, body: unkno
  * its message); only what keeps a stream from opening (connection caps, draining, an unknown
  * token) is an HTTP status.
  */
-export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): SseHandler | undefined {
+export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions' | 'admit'>): SseHandler | undefined {
   const endpoint = gateway.subscriptions;
   if (!endpoint) return undefined;
   const { limits } = endpoint;
@@ -86,7 +86,8 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions'>): Ss
     validate: () => [],
     authenticate: async (req) => {
       const token = tokenOf(req);
-      if (req.method === 'PUT') return reserve(req, endpoint, reservations, limits.connectionInitTimeoutMs, forget);
+      if (req.method === 'PUT')
+        return reserve(req, endpoint, gateway.admit, reservations, limits.connectionInitTimeoutMs, forget);
       if (token && !reservations.has(token)) return [null, { status: 404, statusText: 'Not Found' }];
       return token ?? null;
     },
@@ -265,16 +266,22 @@ async function writeStream(res: ServerResponse, messages: AsyncIterable<string>,
 async function reserve(
   req: SseRequest<IncomingMessage, Context>,
   endpoint: SubscriptionEndpoint,
+  admit: MountableGateway['admit'],
   reservations: Map<string, Reservation>,
   expiresMs: number,
   forget: (token: string) => Promise<void>,
 ) {
   const raw = req.raw as IncomingMessage;
+  const scope = streamScope('PUT', raw, raw.headers);
   try {
-    await endpoint.authenticate(streamScope('PUT', raw, raw.headers));
+    await endpoint.authenticate(scope);
   } catch {
     return answer(401, { errors: [{ message: 'Unauthenticated', extensions: { code: 'UNAUTHENTICATED' } }] });
   }
+  // Charged like any request (rate limit), by the identity it was authenticated with.
+  const refusal = await admit?.(scope);
+  if (refusal)
+    return [refusal.body, { status: refusal.status, statusText: '', headers: { ...refusal.headers } }] as const;
   const slot = endpoint.openConnection(raw.socket.remoteAddress ?? '');
   if (!slot.granted) return answer(slot.status, { errors: [slot.error] });
   const { release } = slot;
