@@ -54,6 +54,13 @@ describe.each(MOUNTS)('compression on %s', (mount) => {
     expect(decoded(answer)).toEqual({ data: expectedDashboard() });
   });
 
+  it('many large answers compressed at once all arrive whole (the compressor waits for slow sockets, never stalls)', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => post(gateway().url, DASHBOARD, i % 2 ? 'gzip' : 'br')),
+    );
+    for (const answer of answers) expect(decoded(answer)).toEqual({ data: expectedDashboard() });
+  });
+
   it.each([
     ['no Accept-Encoding', undefined],
     ['identity', 'identity'],
