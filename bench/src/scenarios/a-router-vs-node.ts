@@ -28,7 +28,7 @@ export function planA(context: PlanContext): ScenarioPlan {
       `"· apollo executor" rows: the first mount with QUERY_PLAN_EXECUTOR=apollo (@apollo/gateway's own ` +
       `executeQueryPlan instead of the lean executor). "· dedup" rows: the Router with traffic_shaping.all.deduplicate_query, the first mount with ` +
       `SUBGRAPH_DEDUPLICATE and INBOUND_DEDUPLICATE. "· compressed" rows: the first mount, every request sending ` +
-      `\`Accept-Encoding: gzip, deflate, br\` (the others send none, so get identity): brotli at quality 4 for ` +
+      `\`Accept-Encoding: gzip, deflate, br\` (the others send none, so get identity): gzip (the tie's winner) for ` +
       `answers of COMPRESSION_MIN_BYTES (1024) or more, i.e. ComplexQuery; GetUserWithProducts' is smaller.`,
     kind: 'closed-loop',
     rows: [

@@ -84,7 +84,7 @@ export function planF(context: PlanContext): ScenarioPlan {
       `@apollo/gateway's executor ("· apollo executor": QUERY_PLAN_EXECUTOR=apollo) and with each of its ` +
       `dedups alone ("· no dedup": SUBGRAPH_DEDUPLICATE_REPRESENTATIONS=false; "· subgraph dedup": ` +
       `SUBGRAPH_DEDUPLICATE; "· inbound dedup": INBOUND_DEDUPLICATE); ` +
-      `with clients that send \`Accept-Encoding: gzip, deflate, br\` ("· compressed": brotli, quality 4; ` +
+      `with clients that send \`Accept-Encoding: gzip, deflate, br\` ("· compressed": gzip, the tie's winner; ` +
       `the other rows send none and get identity); ` +
       `then with its own dedup ("· dedup"): the Router with traffic_shaping.all.deduplicate_query, our ` +
       `first mount with SUBGRAPH_DEDUPLICATE and INBOUND_DEDUPLICATE, Hive Gateway with ` +

@@ -259,7 +259,7 @@ export async function createSetups(): Promise<Setups> {
       headers: {},
     }),
     // Compression is on by default, but the load sends no Accept-Encoding elsewhere, so `none`
-    // answers uncompressed; here every request asks for it as browsers do (both codings, br wins).
+    // answers uncompressed; here every request asks for it as browsers do (both codings: gzip wins the tie).
     // Vary proves the gateway's compression code ran (answers below COMPRESSION_MIN_BYTES say it too).
     compression: setup('compression', {
       gatewayEnv: () => ({ COMPRESSION: 'true' }),
