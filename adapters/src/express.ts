@@ -5,6 +5,8 @@ import type { BaseContext } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { MountableGateway, RequestScope } from '@fedgw/gateway/contract';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
+import { compressResponse } from './compression/compress-response.js';
+import { BodyCodingError, requestCoding } from './compression/decode-request.js';
 import type { ListeningServer, ListenOptions } from './contract.js';
 import { answerHeaders, crossOriginStreamRefusal, preflightAnswer } from './cross-origin.js';
 import { spareGatewayPath } from './express-host-parsers.js';
@@ -73,6 +75,13 @@ export function mountExpress<TContext extends BaseContext>(
   };
   const limit = gateway.bodyLimitBytes;
   const parseBody = [
+    // The body parser inflates gzip, deflate and br itself, its limit counting inflated bytes;
+    // this refuses the codings the Fastify mounts cannot read (zstd, stacked), so all answer alike.
+    ((req, res, next) => {
+      const coding = requestCoding(req.headers);
+      if (gateway.compression) compressResponse(req, res, gateway.compression);
+      next(coding instanceof BodyCodingError ? coding : undefined);
+    }) satisfies RequestHandler,
     // Refused as Fastify's parser refuses them (400): no `__proto__` or `constructor.prototype` key reaches a plugin.
     express.json({ limit, reviver: refusePrototypeKeys }),
     // Non-JSON bodies reach Apollo Server as text, so its CSRF check answers (400), as on Fastify.

@@ -2,6 +2,8 @@ import type { BaseContext } from '@apollo/server';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { MountableGateway, RequestScope } from '@fedgw/gateway/contract';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { compressResponse } from './compression/compress-response.js';
+import { BodyCodingError, decodeBody, requestCoding } from './compression/decode-request.js';
 import type { ListeningServer, ListenOptions } from './contract.js';
 import { answerHeaders, crossOriginStreamRefusal, preflightAnswer } from './cross-origin.js';
 import { closeGracefully } from './graceful-close.js';
@@ -79,6 +81,15 @@ export async function mountFastify<TContext extends BaseContext>(
       const answer = await preflightAnswer(gateway, scopeOf(scopes, request));
       reply.code(answer.status).headers(answer.headers);
       return answer.body === undefined ? reply.send() : reply.send(answer.body);
+    });
+    const { compression } = gateway;
+    if (compression)
+      graphql.addHook('onRequest', async (request, reply) => compressResponse(request.raw, reply.raw, compression));
+    // Bodies in gzip, deflate or br are decoded here, Fastify's bodyLimit counting decoded bytes.
+    graphql.addHook('preParsing', async (request, _reply, payload) => {
+      const coding = requestCoding(request.headers);
+      if (coding instanceof BodyCodingError) throw coding;
+      return coding ? decodeBody(payload, coding, gateway.bodyLimitBytes) : payload;
     });
     graphql.addHook('onResponse', async (request, reply) => {
       const scope = scopes.get(request);

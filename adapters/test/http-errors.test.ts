@@ -126,3 +126,32 @@ describe('the error registry', () => {
     }
   });
 });
+
+describe('httpErrorResponse: request body codings', () => {
+  it('maps an unsupported Content-Encoding (ours or body-parser’s) to 415 UNSUPPORTED_MEDIA_TYPE, naming the header', () => {
+    const answer = parsed({ statusCode: 415, type: 'encoding.unsupported' });
+    expect(answer.status).toBe(415);
+    expect(answer.body).toEqual(
+      graphqlError('Unsupported Content-Encoding: send gzip, deflate, br or identity.', 'UNSUPPORTED_MEDIA_TYPE'),
+    );
+  });
+
+  it("maps zlib's errors (a truncated or corrupt body), with or without a status, to 400 BAD_REQUEST", () => {
+    for (const error of [
+      { errno: -5, code: 'Z_BUF_ERROR', message: 'unexpected end of file' },
+      { errno: -3, code: 'Z_DATA_ERROR', statusCode: 400 },
+      { errno: -14, code: 'ERR__ERROR_FORMAT_PADDING_1' },
+    ]) {
+      expect(parsed(error)).toMatchObject({
+        status: 400,
+        body: graphqlError('Malformed request body: it cannot be decoded as its Content-Encoding says.', 'BAD_REQUEST'),
+      });
+    }
+  });
+
+  it('leaves a charset 415 from the body parser as an unsupported Content-Type', () => {
+    expect(parsed({ statusCode: 415, type: 'charset.unsupported' }).body).toEqual(
+      graphqlError('Unsupported Content-Type.', 'UNSUPPORTED_MEDIA_TYPE'),
+    );
+  });
+});

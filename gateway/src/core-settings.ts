@@ -23,6 +23,9 @@ export interface CoreSettings extends ResilienceSettings, OriginSettings {
   /** Who runs a query plan: `lean` (ours, executor/) or `apollo` (@apollo/gateway's own executeQueryPlan). */
   readonly queryPlanExecutor: 'lean' | 'apollo';
   readonly bodyLimitBytes: number;
+  /** COMPRESSION; absent reads as off, so settings built by hand need not name it. */
+  readonly compression?: boolean;
+  readonly compressionMinBytes?: number;
   readonly introspection: boolean;
   readonly landingPage: boolean;
   /** Replace internal error messages with a generic one and strip non-code extensions. */

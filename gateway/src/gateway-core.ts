@@ -198,6 +198,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     ...(admit && { admit }),
     path: config.graphqlPath,
     bodyLimitBytes: config.bodyLimitBytes,
+    ...(config.compression && { compression: { minBytes: config.compressionMinBytes ?? 1024 } }),
     context,
     ...(streaming && { subscriptions: streaming }),
     isReady: () => state === 'ready' && readinessHolds.every((plugin) => plugin.isReady?.() !== false),

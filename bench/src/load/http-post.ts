@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { request } from 'undici';
 
 export interface PostResult {
@@ -23,5 +24,18 @@ export async function postJson(
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
-  return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
+  const bytes = Buffer.from(await response.body.arrayBuffer());
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    text: decode(bytes, response.headers['content-encoding']),
+  };
+}
+
+/** The answer as text, decoded when the request asked for compression (the `compression` setup). */
+function decode(bytes: Buffer, coding: string | string[] | undefined): string {
+  if (coding === 'gzip') return gunzipSync(bytes).toString('utf8');
+  if (coding === 'br') return brotliDecompressSync(bytes).toString('utf8');
+  if (coding === 'deflate') return inflateSync(bytes).toString('utf8');
+  return bytes.toString('utf8');
 }

@@ -2,7 +2,7 @@ import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY } from '../load/queries.js';
 import type { PlanContext, ScenarioPlan } from '../run/plan.js';
 import { externalsIn, makeRow, primaryMount, runsSetup } from '../run/plan.js';
 import { ROUTER } from '../targets/targets.js';
-import { apolloExecutorVariant, dedupVariant } from './dedup-rows.js';
+import { apolloExecutorVariant, compressedVariant, dedupVariant } from './dedup-rows.js';
 
 /**
  * Seed §A: every target (externals declared `none`), both queries, 100 connections; memory after
@@ -27,7 +27,9 @@ export function planA(context: PlanContext): ScenarioPlan {
       `starts); one process serves both queries, so the ComplexQuery row's starts from what the first row left. ` +
       `"· apollo executor" rows: the first mount with QUERY_PLAN_EXECUTOR=apollo (@apollo/gateway's own ` +
       `executeQueryPlan instead of the lean executor). "· dedup" rows: the Router with traffic_shaping.all.deduplicate_query, the first mount with ` +
-      `SUBGRAPH_DEDUPLICATE and INBOUND_DEDUPLICATE.`,
+      `SUBGRAPH_DEDUPLICATE and INBOUND_DEDUPLICATE. "· compressed" rows: the first mount, every request sending ` +
+      `\`Accept-Encoding: gzip, deflate, br\` (the others send none, so get identity): gzip (the tie's winner) for ` +
+      `answers of COMPRESSION_MIN_BYTES (1024) or more, i.e. ComplexQuery; GetUserWithProducts' is smaller.`,
     kind: 'closed-loop',
     rows: [
       ...targets.flatMap((target) =>
@@ -44,6 +46,20 @@ export function planA(context: PlanContext): ScenarioPlan {
               target,
               setup: context.setups['apollo-executor'],
               variant: apolloExecutorVariant(query.name),
+              query,
+              load,
+            }),
+          ),
+        ),
+      // The first mount with clients that ask for compression: what compressing costs in CPU.
+      ...[primaryMount(context), ...externalsIn(context, ['compression'])]
+        .filter((target) => target !== undefined)
+        .flatMap((target) =>
+          [GET_USER_WITH_PRODUCTS_QUERY, COMPLEX].map((query) =>
+            makeRow(context, {
+              target,
+              setup: context.setups.compression,
+              variant: compressedVariant(query.name),
               query,
               load,
             }),

@@ -14,3 +14,8 @@ export function dedupVariant(query: string): string {
 export function apolloExecutorVariant(query: string): string {
   return `${query} · apollo executor`;
 }
+
+/** The variant name of a row whose requests ask for a compressed answer (the `compression` setup). */
+export function compressedVariant(query: string): string {
+  return `${query} · compressed`;
+}

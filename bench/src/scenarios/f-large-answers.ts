@@ -2,7 +2,7 @@ import { DASHBOARD, DASHBOARD_ANSWER_BYTES } from '../load/queries.js';
 import type { PlanContext, RowPlan, ScenarioPlan } from '../run/plan.js';
 import { externalsIn, makeRow, primaryMount, runsSetup } from '../run/plan.js';
 import { ROUTER } from '../targets/targets.js';
-import { apolloExecutorVariant, dedupVariant, OUR_DEDUP_VARIANTS } from './dedup-rows.js';
+import { apolloExecutorVariant, compressedVariant, dedupVariant, OUR_DEDUP_VARIANTS } from './dedup-rows.js';
 
 /**
  * §F (ours, not the seed's): one large answer full of repeated entities, the same operation
@@ -49,6 +49,18 @@ export function planF(context: PlanContext): ScenarioPlan {
           }),
         ),
     ),
+    // Our first mount with clients that ask for compression (brotli at quality 4): its CPU cost on a large answer.
+    ...[primaryMount(context), ...externalsIn(context, ['compression'])]
+      .filter((target) => target !== undefined)
+      .map((target) =>
+        makeRow(context, {
+          target,
+          setup: context.setups.compression,
+          variant: compressedVariant(DASHBOARD.name),
+          query: DASHBOARD,
+          load,
+        }),
+      ),
     ...dedup.map((target) =>
       makeRow(context, {
         target,
@@ -72,6 +84,8 @@ export function planF(context: PlanContext): ScenarioPlan {
       `@apollo/gateway's executor ("· apollo executor": QUERY_PLAN_EXECUTOR=apollo) and with each of its ` +
       `dedups alone ("· no dedup": SUBGRAPH_DEDUPLICATE_REPRESENTATIONS=false; "· subgraph dedup": ` +
       `SUBGRAPH_DEDUPLICATE; "· inbound dedup": INBOUND_DEDUPLICATE); ` +
+      `with clients that send \`Accept-Encoding: gzip, deflate, br\` ("· compressed": gzip, the tie's winner; ` +
+      `the other rows send none and get identity); ` +
       `then with its own dedup ("· dedup"): the Router with traffic_shaping.all.deduplicate_query, our ` +
       `first mount with SUBGRAPH_DEDUPLICATE and INBOUND_DEDUPLICATE, Hive Gateway with ` +
       `inboundInflightRequestDeduplication. CPU per request is given for the gateway and the subgraphs ` +

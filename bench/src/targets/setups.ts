@@ -73,7 +73,8 @@ export type SetupKey =
   | 'dedup'
   | 'no-dedup'
   | 'subgraph-dedup'
-  | 'inbound-dedup';
+  | 'inbound-dedup'
+  | 'compression';
 
 export type Setups = Readonly<Record<SetupKey, Setup>>;
 
@@ -256,6 +257,15 @@ export async function createSetups(): Promise<Setups> {
       gatewayEnv: () => ({ SUBGRAPH_DEDUPLICATE: 'true' }),
       router: { skip: NOT_OURS },
       headers: {},
+    }),
+    // Compression is on by default, but the load sends no Accept-Encoding elsewhere, so `none`
+    // answers uncompressed; here every request asks for it as browsers do (both codings: gzip wins the tie).
+    // Vary proves the gateway's compression code ran (answers below COMPRESSION_MIN_BYTES say it too).
+    compression: setup('compression', {
+      gatewayEnv: () => ({ COMPRESSION: 'true' }),
+      router: { skip: 'compares our own compression on and off' },
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+      expectHeaders: ['vary'],
     }),
     'inbound-dedup': setup('inbound-dedup', {
       gatewayEnv: () => ({ INBOUND_DEDUPLICATE: 'true' }),

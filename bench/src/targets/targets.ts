@@ -47,6 +47,8 @@ export const EXTERNAL_SETUPS: readonly SetupKey[] = [
   'no-dedup',
   'subgraph-dedup',
   'inbound-dedup',
+  // Its requests send Accept-Encoding, no credential: an endpoint started with compression on (§A, §F).
+  'compression',
 ];
 export const CREDENTIAL_SETUPS: readonly SetupKey[] = [
   'jwt-client-awareness',

@@ -34,6 +34,7 @@ export const FEATURES = {
     enabledBy: 'SUBSCRIPTIONS=true (the default)',
     isOn: (values) => values.subscriptionsEnabled !== false,
   },
+  compression: { enabledBy: 'COMPRESSION=true (the default)', isOn: (values) => values.compression !== false },
   'supergraph-url': { enabledBy: 'SUPERGRAPH_URL', isOn: (values) => values.supergraphUrl !== undefined },
   retries: { enabledBy: 'SUBGRAPH_RETRIES above 0', isOn: (values) => (values.subgraphRetries as number) > 0 },
   'circuit-breaker': {

@@ -58,6 +58,10 @@ export interface GatewayConfig extends CoreSettings, TracingConfig, LoggerSettin
   readonly supergraphUrlTimeoutMs: number;
   /** A larger answer from `supergraphUrl` is abandoned mid-read. */
   readonly supergraphUrlMaxBytes: number;
+  /** Answers in gzip or brotli when the client accepts them (COMPRESSION). */
+  readonly compression: boolean;
+  /** Answers smaller than this (bytes) are sent uncompressed. */
+  readonly compressionMinBytes: number;
   /** A client must send its whole request within this (then 408); the same on every mount. */
   readonly requestTimeoutMs: number;
   /** A client must send its headers within this; at most `requestTimeoutMs`. */

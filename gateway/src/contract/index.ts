@@ -17,7 +17,7 @@ export type {
   TrustedDocumentsLoadEvent,
 } from './events.js';
 export type { Identity } from './identity.js';
-export type { MetricsEndpoint, MetricsScrape, MountableGateway } from './mountable-gateway.js';
+export type { MetricsEndpoint, MetricsScrape, MountableGateway, ResponseCompression } from './mountable-gateway.js';
 export type { OriginPolicy, PreflightAnswer, Refusal } from './origin-policy.js';
 export type {
   ExecutionRequest,

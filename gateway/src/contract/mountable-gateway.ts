@@ -14,6 +14,8 @@ export interface MountableGateway<TContext extends BaseContext = BaseContext> {
   readonly path: string;
   /** Larger request bodies get HTTP 413. */
   readonly bodyLimitBytes: number;
+  /** Answers are compressed as clients ask (COMPRESSION); absent: they are sent as they are. */
+  readonly compression?: ResponseCompression;
   context(scope: RequestScope): Promise<TContext>;
   /** `/ready` answers 503 while this is false (loading, or draining before shutdown). */
   isReady(): boolean;
@@ -41,6 +43,11 @@ export interface MountableGateway<TContext extends BaseContext = BaseContext> {
   readonly subscriptions?: SubscriptionEndpoint;
   /** Prometheus metrics (METRICS_ENABLED); absent when they are off. */
   readonly metrics?: MetricsEndpoint;
+}
+
+export interface ResponseCompression {
+  /** Answers with fewer bytes than this are sent uncompressed. */
+  readonly minBytes: number;
 }
 
 /** What a scrape answers: the Prometheus text exposition format. */

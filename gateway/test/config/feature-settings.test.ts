@@ -65,12 +65,14 @@ const SAMPLE: Readonly<Record<string, string>> = {
   SUBSCRIPTION_HEARTBEAT_MS: '5000',
   SUBSCRIPTION_CONNECTION_INIT_TIMEOUT_MS: '1000',
   SUBSCRIPTION_IDLE_TIMEOUT_MS: '10000',
+  COMPRESSION_MIN_BYTES: '2048',
 };
 /** What turns each feature off where its default is on. */
 const OFF: Readonly<Record<string, Record<string, string>>> = {
   'SUBGRAPH_RETRIES above 0': { SUBGRAPH_RETRIES: '0' },
   'SUBGRAPH_CIRCUIT_BREAKER=true': { SUBGRAPH_CIRCUIT_BREAKER: 'false' },
   'SUBSCRIPTIONS=true (the default)': { SUBSCRIPTIONS: 'false' },
+  'COMPRESSION=true (the default)': { COMPRESSION: 'false' },
 };
 
 const warningsFor = (env: Record<string, string>) => {

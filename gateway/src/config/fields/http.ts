@@ -3,7 +3,7 @@ import { LOG_LEVELS } from '../types.js';
 
 import type { FieldSpec } from './spec.js';
 
-/** The HTTP side: body limit, client timeouts, introspection and landing page, errors, shutdown, logs. */
+/** The HTTP side: body limit, compression, client timeouts, introspection and landing page, errors, shutdown, logs. */
 export const HTTP_FIELDS: readonly FieldSpec[] = [
   {
     key: 'bodyLimitBytes',
@@ -11,6 +11,20 @@ export const HTTP_FIELDS: readonly FieldSpec[] = [
     parse: withDefault(byteSize(1024, 100 * 1024 ** 2), 2 * 1024 ** 2),
     meaning: 'larger bodies get 413; bytes or `512kb`, `2mb`',
     docDefault: '`2mb`',
+  },
+  {
+    key: 'compression',
+    env: 'COMPRESSION',
+    parse: withDefault(boolean, true),
+    meaning:
+      "answers in gzip or brotli as the client's `Accept-Encoding` asks (streamed ones, SSE and multipart, never); request bodies in gzip, deflate or br are accepted whatever this says (see [Compression](operations.md#compression))",
+  },
+  {
+    key: 'compressionMinBytes',
+    env: 'COMPRESSION_MIN_BYTES',
+    parse: withDefault(integer(0, 100 * 1024 ** 2), 1024),
+    meaning: 'smaller answers are sent uncompressed (compressing them costs more than it saves)',
+    feature: 'compression',
   },
   {
     key: 'requestTimeoutMs',

@@ -1,0 +1,119 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { constants, createBrotliCompress, createGzip, type Gzip } from 'node:zlib';
+import type { ResponseCompression } from '@fedgw/gateway/contract';
+import { negotiateCoding, type ResponseCoding } from './negotiate.js';
+
+// Quality 4 is brotli's usual pick for dynamic content: the default 11 costs about 100 times as much
+// CPU per answer. Level 6 is gzip's default (figures: docs/performance.md#compression).
+const BROTLI_QUALITY = 4;
+const GZIP_LEVEL = 6;
+// text/event-stream and multipart/mixed are streams of events: a compressor would hold each one
+// back until its buffer fills, so they are never compressed.
+const COMPRESSIBLE = /^(?:text\/(?!event-stream)|application\/(?:[\w.+-]*\+)?json\b)/i;
+
+/**
+ * Compresses the answer `res` is about to send to `req` with gzip or brotli, as the client's
+ * Accept-Encoding asks, through a node:zlib stream between the caller's writes and the socket.
+ * The same code on every mount: it wraps the Node response (`writeHead`, `write`, `end`)
+ * that Express, Fastify and Nest all write through. Only answers whose size is known when
+ * their headers go out (Content-Length: every complete GraphQL answer) and at least
+ * `minBytes` are compressed; streamed ones (SSE, multipart incremental delivery) are not.
+ */
+export function compressResponse(req: IncomingMessage, res: ServerResponse, settings: ResponseCompression): void {
+  const { writeHead, write, end } = res as unknown as Record<'writeHead' | 'write' | 'end', Loose>;
+  let encoder: Gzip | undefined;
+
+  res.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
+    // writeHead(status, [reason], [headers]): Fastify passes its headers here rather than setting them.
+    const reason = typeof rest[0] === 'string' ? rest[0] : undefined;
+    const headers = rest[reason === undefined ? 0 : 1];
+    if (headers !== undefined) setAll(this, headers as OutgoingHttpHeaders | unknown[]);
+    const coding = chooseCoding(req, this, statusCode, settings);
+    if (coding) {
+      encoder = startEncoder(this, coding, Number(this.getHeader('content-length')), write, end);
+      this.setHeader('content-encoding', coding);
+      this.removeHeader('content-length');
+    }
+    return reason === undefined ? writeHead.call(this, statusCode) : writeHead.call(this, statusCode, reason);
+  } as ServerResponse['writeHead'];
+
+  res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    if (!this.headersSent) this.writeHead(this.statusCode);
+    if (!encoder) return write.call(this, chunk, ...rest) as boolean;
+    const [encoding, callback] = typeof rest[0] === 'function' ? [undefined, rest[0]] : rest;
+    return encoder.write(chunk, (encoding ?? 'utf8') as BufferEncoding, callback as (() => void) | undefined);
+  } as ServerResponse['write'];
+
+  res.end = function (this: ServerResponse, ...args: unknown[]) {
+    if (!this.headersSent) this.writeHead(this.statusCode);
+    if (!encoder) return end.apply(this, args) as ServerResponse;
+    const callback = args.find((arg) => typeof arg === 'function') as (() => void) | undefined;
+    const [chunk, encoding] = args;
+    if (callback) this.once('finish', callback);
+    if (chunk === null || chunk === undefined || typeof chunk === 'function') encoder.end();
+    else encoder.end(chunk, (typeof encoding === 'string' ? encoding : 'utf8') as BufferEncoding);
+    return this;
+  } as ServerResponse['end'];
+}
+
+/** The response's own methods, called with whatever arguments the framework passed. */
+type Loose = (this: ServerResponse, ...args: unknown[]) => unknown;
+
+/** The coding for this answer, or undefined; adds `Vary: Accept-Encoding` to every compressible one. */
+function chooseCoding(
+  req: IncomingMessage,
+  res: ServerResponse,
+  statusCode: number,
+  settings: ResponseCompression,
+): ResponseCoding | undefined {
+  if (req.method === 'HEAD' || statusCode < 200 || statusCode === 204 || statusCode === 304) return undefined;
+  if (res.hasHeader('content-encoding')) return undefined;
+  if (!COMPRESSIBLE.test(String(res.getHeader('content-type') ?? ''))) return undefined;
+  // Whether it is compressed depends on Accept-Encoding, so a cache must key on it, whatever the size.
+  addVary(res, 'Accept-Encoding');
+  if (/\bno-transform\b/i.test(String(res.getHeader('cache-control') ?? ''))) return undefined;
+  const length = Number(res.getHeader('content-length') ?? Number.NaN);
+  if (!Number.isFinite(length) || length < settings.minBytes) return undefined;
+  return negotiateCoding(req.headers['accept-encoding']);
+}
+
+/** A compressor whose output goes to the socket through the response's own write/end, with backpressure. */
+function startEncoder(res: ServerResponse, coding: ResponseCoding, length: number, write: Loose, end: Loose): Gzip {
+  const encoder =
+    coding === 'br'
+      ? createBrotliCompress({
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+            [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+            [constants.BROTLI_PARAM_SIZE_HINT]: length,
+          },
+        })
+      : createGzip({ level: GZIP_LEVEL });
+  encoder.on('data', (chunk: Buffer) => {
+    if (!write.call(res, chunk)) encoder.pause();
+  });
+  res.on('drain', () => encoder.resume());
+  encoder.on('end', () => end.call(res));
+  // zlib fails only on a bug or out of memory: the answer cannot be finished, so the socket goes.
+  encoder.on('error', (error) => res.destroy(error));
+  res.on('close', () => encoder.destroy());
+  return encoder as Gzip;
+}
+
+function setAll(res: ServerResponse, headers: OutgoingHttpHeaders | unknown[]): void {
+  if (Array.isArray(headers)) {
+    for (let i = 0; i + 1 < headers.length; i += 2) res.setHeader(String(headers[i]), headers[i + 1] as string);
+    return;
+  }
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value);
+}
+
+function addVary(res: ServerResponse, field: string): void {
+  const existing = res.getHeader('vary');
+  const current = (Array.isArray(existing) ? existing.join(',') : String(existing ?? ''))
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (current.some((name) => name === '*' || name.toLowerCase() === field.toLowerCase())) return;
+  res.setHeader('vary', [...current, field].join(', '));
+}
