@@ -11,6 +11,7 @@ import { trackConnections } from './open-connections.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
 import { applyServerTimeouts } from './server-timeouts.js';
+import { type MultipartTransport, multipartTransport } from './subscriptions/multipart.js';
 import { isSseRequest, type SseHandler, sseHandler } from './subscriptions/sse.js';
 import { serveWebSocket } from './subscriptions/websocket.js';
 
@@ -86,6 +87,7 @@ export async function mountFastify<TContext extends BaseContext>(
         }
       : apollo;
     const sse = sseHandler(gateway);
+    const multipart = multipartTransport(gateway);
     // Apollo's handler answers a string; the same generic lets the wrapper below type-check.
     graphql.route<{ Reply: string }>({
       method: sse ? ['GET', 'POST', 'PUT', 'DELETE'] : ['GET', 'POST'],
@@ -93,6 +95,8 @@ export async function mountFastify<TContext extends BaseContext>(
       bodyLimit: gateway.bodyLimitBytes,
       handler: sse
         ? function (request, reply) {
+            const params = multipart?.claim(request.raw, request.body);
+            if (multipart && params) return serveMultipart(multipart, params, request, reply);
             if (!isSseRequest(request.method, request.headers, request.url))
               return graphqlHandler.call(this, request, reply);
             return serveSse(sse, request, reply);
@@ -113,6 +117,17 @@ async function serveSse(sse: SseHandler, request: FastifyRequest, reply: Fastify
     if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
     reply.raw.end();
   }
+}
+
+/** Apollo Client's multipart subscriptions: written to the response directly, as SSE is. */
+async function serveMultipart(
+  multipart: MultipartTransport,
+  params: Parameters<MultipartTransport['serve']>[2],
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  reply.hijack();
+  await multipart.serve(request.raw, reply.raw, params).catch(() => reply.raw.destroy());
 }
 
 /** A bare Fastify server (no NestJS) serving the gateway. */
