@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import {
   startGateway,
   subgraphUrlEnv,
 } from '@fedgw/test-support';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subgraphsForFile } from '../support/lifecycle.js';
 
@@ -265,3 +267,107 @@ describe.each(MOUNTS)(
     });
   },
 );
+
+describe('multipart subscriptions with trusted documents (enforce) on express', () => {
+  const PRODUCT_NAME = '{ product(id: "product-1") { name } }';
+  const idOf = (body: string) => createHash('sha256').update(body).digest('hex');
+  const byId = (body: string, variables: Record<string, unknown> = {}) => ({
+    variables,
+    extensions: { persistedQuery: { version: 1, sha256Hash: idOf(body) } },
+  });
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    const manifest = join(await mkdtemp(join(tmpdir(), 'multipart-manifest-')), 'manifest.json');
+    const operations = [
+      { id: idOf(REVIEW_ADDED), name: 'OnReview', type: 'subscription', body: REVIEW_ADDED },
+      { id: idOf(PRODUCT_NAME), name: null, type: 'query', body: PRODUCT_NAME },
+    ];
+    await writeFile(manifest, JSON.stringify({ format: 'apollo-persisted-query-manifest', version: 1, operations }));
+    gateway = await startGateway('express', { ...subgraphUrlEnv(subgraphs()), TRUSTED_DOCUMENTS: manifest });
+  });
+  afterAll(async () => {
+    expect(await gateway?.stop()).toBe(0);
+  });
+
+  it('streams a listed subscription sent by id alone (no document to read its type from)', async () => {
+    const productId = 'product-49';
+    const response = await openMultipart(gateway.url, byId(REVIEW_ADDED, { productId }));
+    try {
+      expect(response.status).toBe(200);
+      await untilLive(productId, () => payloads(response).length > 0);
+      expect(payloads(response)[0]).toEqual({ payload: { data: expectedReview(productId, 1, WARM_UP, 'user-3') } });
+    } finally {
+      response.abort();
+    }
+  });
+
+  it('answers a listed query sent by id with the multipart Accept once, as JSON', async () => {
+    const response = await openMultipart(gateway.url, byId(PRODUCT_NAME));
+    await response.ended;
+    expect([response.status, response.headers.get('content-type')]).toEqual([
+      200,
+      'application/graphql-response+json; charset=utf-8',
+    ]);
+    expect(JSON.parse(response.text())).toEqual({ data: { product: { name: getProduct('product-1')?.name } } });
+  });
+
+  it('refuses a subscription not in the manifest with 400 QUERY_NOT_IN_SAFELIST', async () => {
+    const response = await openMultipart(gateway.url, { query: TOO_DEEP });
+    await response.ended;
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.text()).errors[0].extensions.code).toBe('QUERY_NOT_IN_SAFELIST');
+  });
+});
+
+describe('multipart subscriptions with JWT on fastify', () => {
+  const JWT_SECRET = 'multipart-contract-secret-long-enough-0123456789';
+  const jwt = (seconds: number, scope: string) =>
+    new SignJWT({ scope })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('user-1')
+      .setExpirationTime(Math.floor(Date.now() / 1000) + seconds)
+      .sign(new TextEncoder().encode(JWT_SECRET));
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    gateway = await startGateway('fastify', {
+      ...subgraphUrlEnv(subgraphs()),
+      GATEWAY_PLUGINS: 'jwt',
+      JWT_SECRET,
+      JWT_ALGORITHMS: 'HS256',
+      JWT_REQUIRED: 'true',
+      JWT_CLOCK_TOLERANCE_S: '0',
+    });
+  });
+  afterAll(async () => {
+    expect(await gateway?.stop()).toBe(0);
+  });
+
+  it('applies authorization directives to each event, and ends the stream with SUBSCRIPTION_TOKEN_EXPIRED', async () => {
+    const productId = 'product-48';
+    const HISTORY = `subscription ($productId: ID) { reviewAdded(productId: $productId) { author { name orderHistory { id } } } }`;
+    const response = await openMultipart(
+      gateway.url,
+      { query: HISTORY, variables: { productId } },
+      { authorization: `Bearer ${await jwt(3, 'profile')}` },
+    );
+    await untilLive(productId, () => payloads(response).length > 0);
+    expect(payloads(response)[0]).toEqual({
+      payload: {
+        data: null,
+        errors: [
+          {
+            message: 'Unauthorized field or type',
+            path: ['reviewAdded', 'author', 'orderHistory'],
+            extensions: { code: 'UNAUTHORIZED_FIELD_OR_TYPE' },
+          },
+        ],
+      },
+    });
+    await response.ended;
+    expect(response.closed()).toBe(true);
+    expect(response.parts().at(-1)).toEqual({
+      payload: null,
+      errors: [expect.objectContaining({ extensions: { code: 'SUBSCRIPTION_TOKEN_EXPIRED' } })],
+    });
+  });
+});
