@@ -117,8 +117,9 @@ export function mountExpress<TContext extends BaseContext>(
     router.all(gateway.path, (req, res, next) => {
       if (!wantsMultipartSubscription(req.headers.accept)) return next();
       readJson(req, res, (error?: unknown) => {
-        const params = error ? undefined : multipart.claim(req, req.body);
-        if (!params) return next(error);
+        if (error) return answerParseErrors(error, req, res, next);
+        const params = multipart.claim(req, req.body);
+        if (!params) return next();
         multipart.serve(req, res, params).catch(() => res.destroy());
       });
     });

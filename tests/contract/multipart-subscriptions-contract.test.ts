@@ -162,6 +162,16 @@ describe.each(MOUNTS)('multipart subscriptions on %s', (mount) => {
     expect(await response.json()).toEqual({ data: { product: { name: getProduct('product-1')?.name } } });
   });
 
+  it('answers a malformed body sent with the multipart Accept as plain HTTP does: 400 BAD_REQUEST', async () => {
+    const response = await fetch(gateway.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: MULTIPART_ACCEPT, 'x-api-key': API_KEY },
+      body: '{"query": "subscription { reviewAdded { id } }"',
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as Result['error'])?.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+  });
+
   it('refuses before the stream opens with the HTTP status and a coded JSON body', async () => {
     const unauthenticated = await openMultipart(gateway.url, { query: REVIEW_ADDED }, {});
     await unauthenticated.ended;
