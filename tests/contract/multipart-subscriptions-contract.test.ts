@@ -34,6 +34,7 @@ const TOO_DEEP = 'subscription { reviewAdded { product { reviews { author { revi
 const WARM_UP = 'warm-up';
 const IN_STOCK = '  inStock: Boolean! @join__field(graph: PRODUCTS)\n';
 const HEARTBEAT_MS = 100;
+const MULTIPART_CONTENT_TYPE = 'multipart/mixed;boundary="graphql";subscriptionSpec="1.0"';
 
 const subgraphs = subgraphsForFile();
 
@@ -136,7 +137,7 @@ describe.each(MOUNTS)('multipart subscriptions on %s', (mount) => {
     );
     try {
       expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toBe('multipart/mixed;boundary="graphql";subscriptionSpec="1.0"');
+      expect(response.headers.get('content-type')).toBe(MULTIPART_CONTENT_TYPE);
       expect(response.headers.get('x-request-id')).toBeTruthy();
       expect(await response.take(3)).toEqual([{}, {}, {}]);
       expect(response.text().startsWith('\r\n--graphql\r\ncontent-type: application/json\r\n\r\n{}\r\n--graphql')).toBe(
@@ -149,6 +150,21 @@ describe.each(MOUNTS)('multipart subscriptions on %s', (mount) => {
     } finally {
       response.abort();
     }
+  });
+
+  it('serves a GET subscription that carries a CSRF-prevention header; one without is refused as plain HTTP refuses it', async () => {
+    const url = `${gateway.url}?query=${encodeURIComponent(REVIEW_ADDED)}&variables=${encodeURIComponent(JSON.stringify({ productId }))}`;
+    const headers = { accept: MULTIPART_ACCEPT, 'x-api-key': API_KEY };
+    const controller = new AbortController();
+    const served = await fetch(url, {
+      headers: { ...headers, 'apollo-require-preflight': 'true' },
+      signal: controller.signal,
+    });
+    controller.abort();
+    expect([served.status, served.headers.get('content-type')]).toEqual([200, MULTIPART_CONTENT_TYPE]);
+    const refused = await fetch(url, { headers });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('Cross-Site Request Forgery');
   });
 
   it('answers a query sent with the multipart Accept as plain HTTP does: one JSON answer', async () => {
