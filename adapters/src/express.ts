@@ -19,6 +19,7 @@ import { trackConnections } from './open-connections.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
 import { applyServerTimeouts } from './server-timeouts.js';
+import { multipartTransport, wantsMultipartSubscription } from './subscriptions/multipart.js';
 import { isSseRequest, sseHandler } from './subscriptions/sse.js';
 import { serveWebSocket } from './subscriptions/websocket.js';
 
@@ -144,6 +145,22 @@ export function mountExpress<TContext extends BaseContext>(
       sse(req, res, undefined).catch((error: unknown) => {
         if (!res.headersSent) return next(error);
         res.destroy();
+      });
+    });
+  }
+  const multipart = multipartTransport(gateway);
+  if (multipart) {
+    // Apollo Client's subscriptions (Accept: multipart/mixed;subscriptionSpec=1.0); anything else it leaves to Apollo.
+    const readJson = express.json({ limit });
+    router.all(gateway.path, (req, res, next) => {
+      if (!wantsMultipartSubscription(req.headers.accept)) return next();
+      readJson(req, res, (error?: unknown) => {
+        if (error) return answerParseErrors(error, req, res, next);
+        const params = multipart.claim(req, req.body);
+        if (!params) return next();
+        const refused = crossOriginStreamRefusal(gateway, req.headers);
+        if (refused) return res.status(refused.status).type('application/json; charset=utf-8').send(refused.body);
+        multipart.serve(req, res, params).catch(() => res.destroy());
       });
     });
   }

@@ -15,6 +15,7 @@ import { trackConnections } from './open-connections.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
 import { applyServerTimeouts } from './server-timeouts.js';
+import { type MultipartTransport, multipartTransport } from './subscriptions/multipart.js';
 import { isSseRequest, type SseHandler, sseHandler } from './subscriptions/sse.js';
 import { serveWebSocket } from './subscriptions/websocket.js';
 
@@ -106,6 +107,7 @@ export async function mountFastify<TContext extends BaseContext>(
         }
       : apollo;
     const sse = sseHandler(gateway);
+    const multipart = multipartTransport(gateway);
     // Apollo's handler answers a string; the same generic lets the wrapper below type-check.
     graphql.route<{ Reply: string }>({
       method: sse ? ['GET', 'POST', 'PUT', 'DELETE'] : ['GET', 'POST'],
@@ -113,13 +115,15 @@ export async function mountFastify<TContext extends BaseContext>(
       bodyLimit: gateway.bodyLimitBytes,
       handler: sse
         ? function (request, reply) {
-            if (!isSseRequest(request.method, request.headers, request.url))
-              return graphqlHandler.call(this, request, reply);
+            const params = multipart?.claim(request.raw, request.body);
+            const streaming = (multipart && params) || isSseRequest(request.method, request.headers, request.url);
+            if (!streaming) return graphqlHandler.call(this, request, reply);
             const refused = crossOriginStreamRefusal(gateway, request.headers);
             if (refused) {
               reply.code(refused.status).type('application/json; charset=utf-8').send(refused.body);
               return;
             }
+            if (multipart && params) return serveMultipart(multipart, params, request, reply);
             return serveSse(sse, request, reply);
           }
         : graphqlHandler,
@@ -129,18 +133,33 @@ export async function mountFastify<TContext extends BaseContext>(
   serveWebSocket(app.server, gateway);
 }
 
-/** graphql-sse writes the response itself: Fastify leaves it alone (hijack). */
-async function serveSse(sse: SseHandler, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  // Headers set so far (the CORS ones, x-request-id) go on the response graphql-sse writes itself.
+/** Hands the response to a transport that writes it itself, with the headers set so far (CORS, x-request-id). */
+function hijackWithHeaders(reply: FastifyReply): void {
   for (const [name, value] of Object.entries(reply.getHeaders()))
     if (value !== undefined) reply.raw.setHeader(name, value);
   reply.hijack();
+}
+
+/** graphql-sse writes the response itself: Fastify leaves it alone (hijack). */
+async function serveSse(sse: SseHandler, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  hijackWithHeaders(reply);
   try {
     await sse(request.raw, reply.raw, request.body ?? '');
   } catch {
     if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
     reply.raw.end();
   }
+}
+
+/** Apollo Client's multipart subscriptions: written to the response directly, as SSE is. */
+async function serveMultipart(
+  multipart: MultipartTransport,
+  params: Parameters<MultipartTransport['serve']>[2],
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  hijackWithHeaders(reply);
+  await multipart.serve(request.raw, reply.raw, params).catch(() => reply.raw.destroy());
 }
 
 /** A bare Fastify server (no NestJS) serving the gateway. */

@@ -17,6 +17,7 @@ const endpoint: SubscriptionEndpoint = {
     maxConnections: 10,
     maxPerConnection: 10,
     heartbeatMs: 10_000,
+    multipartHeartbeatMs: 10_000,
     connectionInitTimeoutMs: EXPIRES_MS,
     idleTimeoutMs: 10_000,
     maxBufferedEvents: 10,

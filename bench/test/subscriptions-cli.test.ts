@@ -32,19 +32,23 @@ function runCli(args: string[]): Promise<{ code: number | null; output: string }
 }
 
 describe('node bench/dist/subscriptions-cli.js (a few seconds)', () => {
-  it('delivers every event to every subscriber through the gateway, and says why the Router has no numbers', async () => {
+  it('delivers every event to every subscriber through the gateway (WebSocket and multipart clients), and says why the Router has no numbers', async () => {
     out = await mkdtemp(join(tmpdir(), 'bench-subscriptions-'));
     const basePort = await freeConsecutivePorts(4);
     const { code, output } = await runCli([
-      ...['--targets', 'fastify,apollo-router', '--subscribers', '1,3'],
+      ...['--targets', 'fastify,nest-fastify+multipart,apollo-router', '--subscribers', '1,3'],
       ...['--events', '10', '--warmup-events', '2', '--no-pin'],
       ...['--base-port', String(basePort), '--out', out],
     ]);
     expect(code, output).toBe(0);
     const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as SubscriptionResults;
     expect(results.kind).toBe('subscriptions');
-    const [one, three, router] = results.rows;
-    for (const row of [one, three]) {
+    const [one, three, multipartOne, multipartThree, router] = results.rows;
+    expect([multipartOne?.target, multipartThree?.target]).toEqual([
+      'nest-fastify+multipart',
+      'nest-fastify+multipart',
+    ]);
+    for (const row of [one, three, multipartOne, multipartThree]) {
       expect(row?.status, JSON.stringify(row)).toBe('ok');
       expect(row?.events).toBe(10);
       expect(row?.delivered).toBe(10 * (row?.subscribers ?? 0));

@@ -45,6 +45,7 @@ export interface CoreSettings extends ResilienceSettings, OriginSettings {
   readonly subscriptionMaxBufferedEvents: number;
   readonly subscriptionDeduplicate: boolean;
   readonly subscriptionHeartbeatMs: number;
+  readonly subscriptionMultipartHeartbeatMs: number;
   readonly subscriptionConnectionInitTimeoutMs: number;
   readonly subscriptionIdleTimeoutMs: number;
   /** APOLLO_TELEMETRY: let @apollo/gateway send its usage metrics to Apollo (off: no outbound connection). */

@@ -292,6 +292,7 @@ function subscriptionSettingsOf(config: CoreSettings): SubscriptionSettings {
     maxBufferedEvents: config.subscriptionMaxBufferedEvents,
     deduplicate: config.subscriptionDeduplicate,
     heartbeatMs: config.subscriptionHeartbeatMs,
+    multipartHeartbeatMs: config.subscriptionMultipartHeartbeatMs,
     connectionInitTimeoutMs: config.subscriptionConnectionInitTimeoutMs,
     idleTimeoutMs: config.subscriptionIdleTimeoutMs,
     maxResponseBytes: config.maxResponseBytes,

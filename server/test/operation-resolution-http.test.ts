@@ -56,7 +56,7 @@ describe('operation resolution', () => {
       'a subscription over HTTP',
       JSON.stringify({ query: 'subscription { reviewAdded { id } }' }),
       'SUBSCRIPTION_NOT_SUPPORTED',
-      'Subscriptions are served over a WebSocket (graphql-transport-ws) or Server-Sent Events (Accept: text/event-stream), not plain HTTP.',
+      'Subscriptions are served over a WebSocket (graphql-transport-ws), Server-Sent Events (Accept: text/event-stream) or multipart HTTP (Accept: multipart/mixed;subscriptionSpec=1.0), not plain HTTP.',
     ],
   ];
 

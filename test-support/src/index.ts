@@ -11,6 +11,7 @@ export { type Gate, startGate } from './gate.js';
 export { type GraphQLResult, postGraphQL, send } from './graphql.js';
 export * from './http-server.js';
 export * from './jwt-keys.js';
+export * from './multipart.js';
 export { available, ENABLE, findRedisServer, onPath, type Program, SKIP_LOG_ENV } from './needs.js';
 export { closedPortUrl, freePort } from './ports.js';
 export { killAllGroups, spawnInGroup } from './process-group.js';

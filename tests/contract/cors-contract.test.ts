@@ -16,11 +16,13 @@ const PREVIEW = 'https://pr-42.preview.example.com';
 const EVIL = 'https://evil.example.net';
 const RATE_LIMIT_MAX = 25;
 const ADDRESS = '{ user(id: "user-3") { id address } }';
+let COOKIE = '';
 
 const subgraphs = subgraphsForFile();
 let users: ChaosSubgraph;
 beforeAll(async () => {
   users = await startChaosSubgraph({ target: subgraphs().users.url });
+  COOKIE = await sessionCookie();
 });
 afterAll(async () => {
   await users?.close();
@@ -169,6 +171,30 @@ describe.each(MOUNTS)('origin policy on %s', (mount) => {
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get('access-control-allow-origin')).toBe(APP);
     expect(await allowed.text()).toContain('address');
+  });
+
+  it("a multipart subscription (Apollo Client's HttpLink) with the cookie from a disallowed origin is refused (403)", async () => {
+    const subscribe = (origin: string) =>
+      fetch(gateway().url, {
+        method: 'POST',
+        headers: {
+          accept: 'multipart/mixed;subscriptionSpec="1.0", application/json',
+          'content-type': 'application/json',
+          origin,
+          cookie: COOKIE,
+        },
+        body: JSON.stringify({ query: 'subscription { reviewAdded { id } }' }),
+      });
+    const refused = await subscribe(EVIL);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe(
+      'ORIGIN_NOT_ALLOWED',
+    );
+    const allowed = await subscribe(APP);
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('content-type')).toMatch(/^multipart\/mixed/);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(APP);
+    await allowed.body?.cancel();
   });
 
   it('preflights are charged to the client (429 past the limit) and never reach a subgraph', async () => {

@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util';
 import { HIVE_GATEWAY, HIVE_GATEWAY_RUST, ROUTER } from '../targets/targets.js';
-import { NEST_FASTIFY_OWN_SOCKETS, NEST_FASTIFY_SUBGRAPH_DEDUP } from './target-setup.js';
+import { NEST_FASTIFY_MULTIPART, NEST_FASTIFY_OWN_SOCKETS, NEST_FASTIFY_SUBGRAPH_DEDUP } from './target-setup.js';
 
 /** Targets the subscription bench knows: our mounts that serve graphql-ws, Hive Gateway, and the Router's row. */
 export const SUBSCRIPTION_TARGETS = [
   'nest-fastify',
   NEST_FASTIFY_SUBGRAPH_DEDUP,
   NEST_FASTIFY_OWN_SOCKETS,
+  NEST_FASTIFY_MULTIPART,
   'nest-express',
   'fastify',
   'express',
@@ -18,6 +19,7 @@ export const DEFAULT_SUBSCRIPTION_TARGETS = [
   'nest-fastify',
   NEST_FASTIFY_SUBGRAPH_DEDUP,
   NEST_FASTIFY_OWN_SOCKETS,
+  NEST_FASTIFY_MULTIPART,
   'fastify',
   HIVE_GATEWAY,
   ROUTER,
@@ -42,7 +44,7 @@ export interface SubscriptionOptions {
 
 export const SUBSCRIPTIONS_HELP = `Usage: node bench/dist/subscriptions-cli.js [options]   (pnpm bench:subscriptions)
 
-Federated subscriptions: N WebSocket clients (graphql-ws) each subscribe to
+Federated subscriptions: N WebSocket clients (graphql-ws; multipart HTTP on one row) each subscribe to
 reviewAdded(productId: "product-4") with the author (users) and the product (products) in every
 event; addReview mutations sent straight to the reviews subgraph publish the events, a few in
 flight at a time (closed loop). Per target and N: events and deliveries per second, latency
@@ -55,6 +57,8 @@ Options:
                           ${NEST_FASTIFY_SUBGRAPH_DEDUP} is nest-fastify with SUBGRAPH_DEDUPLICATE=true
                           (Hive Gateway shares identical subgraph requests in flight by default);
                           ${NEST_FASTIFY_OWN_SOCKETS} is nest-fastify with SUBSCRIPTION_DEDUPLICATE=false;
+                          ${NEST_FASTIFY_MULTIPART} is nest-fastify with multipart HTTP clients
+                          (Apollo Client's HttpLink protocol) instead of WebSockets;
                           apollo-router is a row saying why it is not measured
   --subscribers <list>    subscriber counts (default 1,100,1000)
   --events <n>            events timed per row (default 200)

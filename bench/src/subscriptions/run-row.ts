@@ -3,13 +3,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { readCpuSeconds, readPeakRssMb, resetPeakRss } from '../measure/proc-stats.js';
 import { DeliveryTracker } from './delivery-tracker.js';
 import { publishReview, SUBSCRIPTION_DOCUMENT } from './event-source.js';
+import { openMultipartSubscribers } from './multipart-subscribers.js';
 import type { SubscriptionRow } from './results.js';
 import { openSubscribers, type SubscriberPool } from './subscribers.js';
+import type { SubscriptionTransport } from './target-setup.js';
 
 export interface RowContext {
   readonly target: string;
-  /** The gateway's graphql-ws endpoint (ws://…/graphql). */
-  readonly wsUrl: string;
+  /** The gateway's GraphQL endpoint (http://…/graphql); graphql-ws clients use it as ws://. */
+  readonly url: string;
+  /** How the clients subscribe. */
+  readonly transport: SubscriptionTransport;
   /** The reviews subgraph's HTTP endpoint: mutations go there. */
   readonly reviewsUrl: string;
   readonly gatewayPid: number;
@@ -44,7 +48,10 @@ export async function measureRow(
   const started = performance.now();
   let pool: SubscriberPool;
   try {
-    pool = await openSubscribers(context.wsUrl, subscribers, SUBSCRIPTION_DOCUMENT);
+    pool =
+      context.transport === 'multipart'
+        ? await openMultipartSubscribers(context.url, subscribers, SUBSCRIPTION_DOCUMENT)
+        : await openSubscribers(context.url.replace(/^http/, 'ws'), subscribers, SUBSCRIPTION_DOCUMENT);
   } catch (error) {
     return { target, subscribers, status: 'failed', message: (error as Error).message };
   }

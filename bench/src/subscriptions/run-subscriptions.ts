@@ -10,6 +10,7 @@ import { eventsFor, type SubscriptionOptions } from './options.js';
 import type { SubscriptionResults, SubscriptionRow } from './results.js';
 import { measureRow } from './run-row.js';
 import {
+  NEST_FASTIFY_MULTIPART,
   NEST_FASTIFY_OWN_SOCKETS,
   NEST_FASTIFY_SUBGRAPH_DEDUP,
   NOT_MEASURED,
@@ -19,7 +20,9 @@ import {
 
 export const METHOD =
   'Each of N clients opens its own WebSocket to the gateway (graphql-ws, graphql-transport-ws) and holds one ' +
-  'subscription. Events are published by addReview mutations sent straight to the reviews subgraph (the event ' +
+  `subscription (on the ${NEST_FASTIFY_MULTIPART} row, its own multipart HTTP request and response instead, ` +
+  "Apollo's protocol, as Apollo Client's HttpLink subscribes). Events are published by addReview mutations " +
+  'sent straight to the reviews subgraph (the event ' +
   'source), so the gateway does only the fan-out: the upstream subscription (ours share one per identical ' +
   'subscription unless SUBSCRIPTION_DEDUPLICATE=false), and per delivery the entity fetches for author (users) ' +
   'and product (products). Closed loop: a few events in flight; ' +
@@ -72,7 +75,8 @@ export async function runSubscriptions(
           const row = await measureRow(
             {
               target: name,
-              wsUrl: running.url.replace(/^http/, 'ws'),
+              url: running.url,
+              transport: measured.transport,
               reviewsUrl: subgraphs.urls.reviews,
               gatewayPid: running.process?.pid as number,
               subgraphPids: subgraphs.processes.map((p) => p.pid),
@@ -108,7 +112,8 @@ export async function runSubscriptions(
         `${NEST_FASTIFY_SUBGRAPH_DEDUP} is nest-fastify with SUBGRAPH_DEDUPLICATE=true: identical subgraph requests in ` +
           'flight share one (Hive Gateway does this by default); ' +
           `${NEST_FASTIFY_OWN_SOCKETS} is nest-fastify with SUBSCRIPTION_DEDUPLICATE=false: a subgraph socket per client ` +
-          'subscription; the other rows of ours run with the defaults.',
+          `subscription; ${NEST_FASTIFY_MULTIPART} is nest-fastify with its clients on multipart HTTP; ` +
+          'the other rows of ours run with the defaults.',
         'Hive Gateway ran with the reviews subgraph\'s subscriptions over WebSocket (transportEntries: subscriptions: { kind: "ws" }).',
       ],
     }),

@@ -18,23 +18,34 @@ export const NEST_FASTIFY_SUBGRAPH_DEDUP = 'nest-fastify+subgraph-dedup';
  */
 export const NEST_FASTIFY_OWN_SOCKETS = 'nest-fastify+own-sockets';
 
-/** A subscription target's process (a built-in target name) and the settings it adds to it. */
+/**
+ * nest-fastify with its clients on multipart HTTP (Apollo's protocol, Apollo Client's HttpLink)
+ * instead of WebSockets: against plain nest-fastify, it shows what the transport costs.
+ */
+export const NEST_FASTIFY_MULTIPART = 'nest-fastify+multipart';
+
+/** How the clients subscribe: graphql-ws, or multipart HTTP responses. */
+export type SubscriptionTransport = 'ws' | 'multipart';
+
+/** A subscription target's process (a built-in target name), the settings it adds to it, its clients' transport. */
 export interface SubscriptionTarget {
   /** The name the rows carry. */
   readonly name: string;
   /** The built-in target started (nest-fastify, hive-gateway...). */
   readonly base: string;
   readonly extraEnv: Readonly<Record<string, string>>;
+  readonly transport: SubscriptionTransport;
 }
 
 export function subscriptionTarget(name: string): SubscriptionTarget {
   if (name === NEST_FASTIFY_SUBGRAPH_DEDUP) {
-    return { name, base: 'nest-fastify', extraEnv: { SUBGRAPH_DEDUPLICATE: 'true' } };
+    return { name, base: 'nest-fastify', extraEnv: { SUBGRAPH_DEDUPLICATE: 'true' }, transport: 'ws' };
   }
   if (name === NEST_FASTIFY_OWN_SOCKETS) {
-    return { name, base: 'nest-fastify', extraEnv: { SUBSCRIPTION_DEDUPLICATE: 'false' } };
+    return { name, base: 'nest-fastify', extraEnv: { SUBSCRIPTION_DEDUPLICATE: 'false' }, transport: 'ws' };
   }
-  return { name, base: name, extraEnv: {} };
+  if (name === NEST_FASTIFY_MULTIPART) return { name, base: 'nest-fastify', extraEnv: {}, transport: 'multipart' };
+  return { name, base: name, extraEnv: {}, transport: 'ws' };
 }
 
 /** Targets that have a row but are never started, and why. */

@@ -29,6 +29,7 @@ export interface SubscriptionLimits {
   readonly maxConnections: number;
   readonly maxPerConnection: number;
   readonly heartbeatMs: number;
+  readonly multipartHeartbeatMs: number;
   readonly connectionInitTimeoutMs: number;
   readonly idleTimeoutMs: number;
   readonly maxBufferedEvents: number;

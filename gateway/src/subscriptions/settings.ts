@@ -2,7 +2,7 @@
 export interface SubscriptionSettings {
   /** SUBSCRIPTIONS: serve graphql-ws and graphql-sse at the GraphQL path. */
   readonly enabled: boolean;
-  /** WebSocket and SSE connections open at once, all clients together. */
+  /** WebSocket, SSE and multipart connections open at once, all clients together. */
   readonly maxConnections: number;
   /** Connections one client address may hold at once (SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT). */
   readonly maxConnectionsPerClient: number;
@@ -16,6 +16,8 @@ export interface SubscriptionSettings {
   readonly deduplicate: boolean;
   /** WebSocket ping interval (clients and subgraphs); a peer that misses a pong is closed. SSE: graphql-sse's own 12 s. */
   readonly heartbeatMs: number;
+  /** Multipart HTTP: an empty `{}` part this often; a client reading nothing for two of them is cut off. */
+  readonly multipartHeartbeatMs: number;
   /** A WebSocket must send `connection_init` within this; and a connection without subscriptions closes after it. */
   readonly connectionInitTimeoutMs: number;
   readonly idleTimeoutMs: number;

@@ -8,7 +8,7 @@ export interface StreamSink {
 
 // On the request's context itself (Apollo Server hands plugins and the executor a shallow copy of
 // it, so a WeakMap keyed by the original would miss). Only a transport that can stream (WebSocket,
-// SSE) opens one, so a subscription sent over plain HTTP finds none and is refused.
+// SSE, multipart) opens one, so a subscription sent over plain HTTP finds none and is refused.
 const SINK = Symbol('stream sink');
 
 export function openStreamSink(context: GatewayContext): StreamSink {

@@ -61,7 +61,7 @@ export function subscriptionExecutor(
     if (!sink)
       return refusal(
         ClientErrorCode.SUBSCRIPTION_NOT_SUPPORTED,
-        'Subscriptions need a WebSocket or Server-Sent Events.',
+        'Subscriptions need a WebSocket, Server-Sent Events or a multipart HTTP response.',
       );
     const internals = readInternals(gateway, true);
     const operationContext = buildOperationContext({

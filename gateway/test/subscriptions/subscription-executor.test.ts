@@ -74,7 +74,9 @@ describe('subscriptionExecutor: before planning', () => {
     expect(next).not.toHaveBeenCalled();
     expect(result.errors).toHaveLength(1);
     expect(result.errors?.[0]?.extensions?.code).toBe('SUBSCRIPTION_NOT_SUPPORTED');
-    expect(result.errors?.[0]?.message).toBe('Subscriptions need a WebSocket or Server-Sent Events.');
+    expect(result.errors?.[0]?.message).toBe(
+      'Subscriptions need a WebSocket, Server-Sent Events or a multipart HTTP response.',
+    );
   });
 });
 

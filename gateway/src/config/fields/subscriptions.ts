@@ -9,13 +9,13 @@ export const SUBSCRIPTION_FIELDS: readonly FieldSpec[] = [
     env: 'SUBSCRIPTIONS',
     parse: withDefault(boolean, true),
     meaning:
-      'serve subscriptions (and any operation) over WebSocket (`graphql-transport-ws`) and Server-Sent Events (`graphql-sse`) at `GRAPHQL_PATH`; see [Subscriptions](subscriptions.md)',
+      'serve subscriptions (and any operation) over WebSocket (`graphql-transport-ws`), Server-Sent Events (`graphql-sse`) and multipart HTTP (Apollo Client `HttpLink`) at `GRAPHQL_PATH`; see [Subscriptions](subscriptions.md)',
   },
   {
     key: 'subscriptionMaxConnections',
     env: 'SUBSCRIPTION_MAX_CONNECTIONS',
     parse: withDefault(integer(1, 1_000_000), 10_000),
-    meaning: 'WebSocket and SSE connections open at once, all clients together; one more is refused',
+    meaning: 'WebSocket, SSE and multipart connections open at once, all clients together; one more is refused',
     feature: 'subscriptions',
   },
   {
@@ -64,6 +64,14 @@ export const SUBSCRIPTION_FIELDS: readonly FieldSpec[] = [
     parse: withDefault(duration(1000, 600_000), 12_000),
     meaning:
       "WebSocket ping interval to clients and subgraphs (a peer that misses a pong is closed); SSE streams get graphql-sse's comment line every 12 s whatever this says",
+    feature: 'subscriptions',
+  },
+  {
+    key: 'subscriptionMultipartHeartbeatMs',
+    env: 'SUBSCRIPTION_MULTIPART_HEARTBEAT_MS',
+    parse: withDefault(duration(100, 600_000), 5000),
+    meaning:
+      "multipart HTTP subscriptions (Apollo Client's `HttpLink`): an empty `{}` part this often, so proxies keep the response open (Apollo Router's interval); a client that reads nothing for two intervals is cut off",
     feature: 'subscriptions',
   },
   {

@@ -6,7 +6,7 @@ import { streamSinkOf } from '../../subscriptions/stream-sink.js';
 /**
  * Answers 400 for operations the request does not resolve to one runnable operation:
  * an unknown `operationName`, several operations and no name, a subscription over plain
- * HTTP (only the WebSocket and SSE transports, which open a stream sink, can carry one).
+ * HTTP (only the WebSocket, SSE and multipart transports, which open a stream sink, can carry one).
  * With a gateway, Apollo Server leaves this to @apollo/gateway's executor, which fails
  * with a 500 INVALID_GRAPHQL logged as a server error: a client's mistake filling the
  * error log. Always on, and first: the other checks need a resolved operation.
@@ -37,7 +37,7 @@ export function operationResolution(): GatewayPlugin {
               throw httpError(
                 ClientErrorCode.SUBSCRIPTION_NOT_SUPPORTED,
                 schema.getSubscriptionType()
-                  ? 'Subscriptions are served over a WebSocket (graphql-transport-ws) or Server-Sent Events (Accept: text/event-stream), not plain HTTP.'
+                  ? 'Subscriptions are served over a WebSocket (graphql-transport-ws), Server-Sent Events (Accept: text/event-stream) or multipart HTTP (Accept: multipart/mixed;subscriptionSpec=1.0), not plain HTTP.'
                   : 'The schema has no subscription root type; subscriptions are not supported.',
               );
             }

@@ -41,7 +41,7 @@ describe('operationResolution', () => {
       errors: [
         expect.objectContaining({
           message:
-            'Subscriptions are served over a WebSocket (graphql-transport-ws) or Server-Sent Events (Accept: text/event-stream), not plain HTTP.',
+            'Subscriptions are served over a WebSocket (graphql-transport-ws), Server-Sent Events (Accept: text/event-stream) or multipart HTTP (Accept: multipart/mixed;subscriptionSpec=1.0), not plain HTTP.',
           extensions: { code: 'SUBSCRIPTION_NOT_SUPPORTED' },
         }),
       ],
