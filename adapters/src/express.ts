@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net';
 import type { BaseContext } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { MountableGateway, RequestScope } from '@fedgw/gateway/contract';
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
 import { compressResponse } from './compression/compress-response.js';
 import { BodyCodingError, requestCoding } from './compression/decode-request.js';
 import type { ListeningServer, ListenOptions } from './contract.js';
@@ -75,6 +81,7 @@ export function mountExpress<TContext extends BaseContext>(
     next();
   };
   const limit = gateway.bodyLimitBytes;
+  const readText = express.text({ limit, type: () => true });
   const parseBody = [
     // The body parser inflates gzip, deflate and br itself, its limit counting inflated bytes;
     // this refuses the codings the Fastify mounts cannot read (zstd, stacked), so all answer alike.
@@ -86,13 +93,18 @@ export function mountExpress<TContext extends BaseContext>(
     // Refused as Fastify's parser refuses them (400): no `__proto__` or `constructor.prototype` key reaches a plugin.
     express.json({ limit, reviver: refusePrototypeKeys }),
     // Non-JSON bodies reach Apollo Server as text, so its CSRF check answers (400), as on Fastify.
-    express.text({ limit, type: () => true }),
+    readText,
     ((req, _res, next) => {
       // The Apollo integration insists `body` exists, even for GET.
       if (!Object.hasOwn(req, 'body')) req.body = undefined;
       next();
     }) satisfies RequestHandler,
   ];
+  const readSseBody = (req: Request, res: Response, done: (error?: unknown) => void) => {
+    const coding = requestCoding(req.headers);
+    if (coding instanceof BodyCodingError) return done(coding);
+    readText(req, res, done);
+  };
   const answerParseErrors: ErrorRequestHandler = (error, _req, res, _next) => {
     const { status, body } = httpErrorResponse(error, limit);
     res.status(status).type('application/json; charset=utf-8').send(body);
@@ -142,9 +154,13 @@ export function mountExpress<TContext extends BaseContext>(
       if (!isSseRequest(req.method, req.headers, req.originalUrl)) return next();
       const refused = crossOriginStreamRefusal(gateway, req.headers);
       if (refused) return res.status(refused.status).type('application/json; charset=utf-8').send(refused.body);
-      sse(req, res, undefined).catch((error: unknown) => {
-        if (!res.headersSent) return next(error);
-        res.destroy();
+      // Its body through the same parser as every request: BODY_LIMIT (decoded bytes), Content-Encoding.
+      readSseBody(req, res, (error?: unknown) => {
+        if (error) return answerParseErrors(error, req, res, next);
+        sse(req, res, typeof req.body === 'string' ? req.body : '').catch(() => {
+          if (!res.headersSent) return answerParseErrors(new Error('stream failed'), req, res, next);
+          res.destroy();
+        });
       });
     });
   }

@@ -1,11 +1,13 @@
 import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { MOUNTS, postGraphQL, subgraphUrlEnv } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 
 // Class: a difference between mounts that a client can see and use. Every mount must answer
 // the same: one Host header (RFC 9112: two get 400), the gateway's path exactly as configured
-// (a path-based ingress rule must not be slipped past with `/GRAPHQL` or `/graphql/`), a JSON
+// (a path-based ingress rule must not be slipped past with `/GRAPHQL` or `/graphql/`), BODY_LIMIT
+// and Content-Encoding on the SSE transport's bodies as on every other, a JSON
 // body with `__proto__` refused the same way, and MAX_CHARACTERS counting characters (code
 // points), not UTF-16 units.
 
@@ -69,6 +71,24 @@ describe.each(MOUNTS)('what a client sees is the same on %s', (mount) => {
       const answer = (await response.json()) as { errors: { extensions: { code: string } }[] };
       expect(answer.errors[0]?.extensions.code).toBe('BAD_REQUEST');
     }
+  });
+
+  it('a graphql-sse POST is held to BODY_LIMIT and decoded like any body (Express read it without a limit)', async () => {
+    const over = await fetch(gateway().url, {
+      method: 'POST',
+      headers: { accept: 'text/event-stream', 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }', variables: { padding: 'x'.repeat(3 * 1024 * 1024) } }),
+    });
+    expect(over.status).toBe(413);
+    const answer = (await over.json()) as { errors: { extensions: { code: string } }[] };
+    expect(answer.errors[0]?.extensions.code).toBe('PAYLOAD_TOO_LARGE');
+    const zipped = await fetch(gateway().url, {
+      method: 'POST',
+      headers: { accept: 'text/event-stream', 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(JSON.stringify({ query: '{ user(id: "user-1") { id } }' })),
+    });
+    expect(zipped.status).toBe(200);
+    expect(await zipped.text()).toContain('"user-1"');
   });
 
   it('MAX_CHARACTERS counts characters: 9,950 emoji (19,900 UTF-16 units) fit a limit of 10,000', async () => {

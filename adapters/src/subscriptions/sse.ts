@@ -50,6 +50,7 @@ export function isSseRequest(method: string, headers: IncomingMessage['headers']
   return headers[TOKEN_HEADER] !== undefined || /[?&]token=/.test(url);
 }
 
+/** `body`: the request's body, already read within BODY_LIMIT by the mount (text, or JSON Fastify parsed; '' when none). */
 export type SseHandler = (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>;
 
 /**
@@ -200,7 +201,7 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions' | 'ad
       method: req.method ?? 'GET',
       url: req.url ?? '/',
       headers: { get: (name) => headerOf(req, name) },
-      body: body === undefined ? () => readBody(req) : (body as string),
+      body: (body ?? '') as string,
       raw: req,
       context: { res, flow },
     });
@@ -394,16 +395,4 @@ function tokenOf(req: { headers: { get(name: string): string | null | undefined 
 function headerOf(req: IncomingMessage, name: string): string | null {
   const value = req.headers[name.toLowerCase()];
   return Array.isArray(value) ? value.join('\n') : (value ?? null);
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    req.once('error', reject);
-    req.once('end', () => resolve(body));
-  });
 }
