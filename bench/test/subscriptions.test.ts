@@ -68,12 +68,13 @@ describe('DeliveryTracker', () => {
 });
 
 describe('subscription bench options', () => {
-  it('defaults to our two Fastify mounts (nest-fastify also with subgraph dedup and with a socket per subscription), Hive Gateway and the Router row, N = 1, 100, 1000', () => {
+  it('defaults to our two Fastify mounts (nest-fastify also with subgraph dedup, with a socket per subscription and over multipart), Hive Gateway and the Router row, N = 1, 100, 1000', () => {
     expect(parseSubscriptionOptions([])).toMatchObject({
       targets: [
         'nest-fastify',
         'nest-fastify+subgraph-dedup',
         'nest-fastify+own-sockets',
+        'nest-fastify+multipart',
         'fastify',
         'hive-gateway',
         'apollo-router',

@@ -65,6 +65,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   SUBSCRIPTION_HEARTBEAT_MS: '5000',
   SUBSCRIPTION_CONNECTION_INIT_TIMEOUT_MS: '1000',
   SUBSCRIPTION_IDLE_TIMEOUT_MS: '10000',
+  SUBSCRIPTION_MULTIPART_HEARTBEAT_MS: '2000',
   COMPRESSION_MIN_BYTES: '2048',
 };
 /** What turns each feature off where its default is on. */
