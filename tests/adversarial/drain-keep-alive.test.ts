@@ -1,6 +1,13 @@
 import { Agent, request } from 'node:http';
-import { connect } from 'node:net';
-import { closedPortUrl, MOUNTS, startGateway, startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
+import { connect, type Socket } from 'node:net';
+import {
+  closedPortUrl,
+  MOUNTS,
+  type Mount,
+  startGateway,
+  startTestHttpServer,
+  type TestHttpServer,
+} from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Class: a shutdown that drops clients or hangs. SIGTERM under a keep-alive load, on every
@@ -107,51 +114,47 @@ describe.each(MOUNTS)('SIGTERM under keep-alive load on %s', (mount) => {
   });
 });
 
+/**
+ * A gateway with a client connection that `send`s something (or nothing) and goes silent; after
+ * SIGTERM, the gateway must close that socket and exit 0 well inside its 5 s grace.
+ */
+async function drainsPast(mount: Mount, send: (socket: Socket, url: URL) => Promise<void>): Promise<void> {
+  const gateway = await startGateway(mount, {
+    SUBGRAPH_PRODUCTS_URL: products.url,
+    SUBGRAPH_USERS_URL: await closedPortUrl(),
+    SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
+    SHUTDOWN_DELAY_MS: '0',
+    SHUTDOWN_GRACE_MS: '5000',
+    REQUEST_TIMEOUT_MS: '60000',
+  });
+  const url = new URL(gateway.url);
+  const socket = connect(Number(url.port), url.hostname);
+  socket.on('error', () => {});
+  await new Promise((resolve) => socket.once('connect', resolve));
+  await send(socket, url);
+  const closedByGateway = new Promise((resolve) => socket.once('close', resolve));
+  const code = await gateway.stop('SIGTERM');
+  expect(code, gateway.output().slice(-2000)).toBe(0);
+  await closedByGateway;
+}
+
 describe.each(MOUNTS)('a client that connected and sent nothing, on %s', (mount) => {
   it('does not hold the drain: the gateway exits 0 (its socket is closed, as an idle one is)', async () => {
-    const gateway = await startGateway(mount, {
-      SUBGRAPH_PRODUCTS_URL: products.url,
-      SUBGRAPH_USERS_URL: await closedPortUrl(),
-      SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
-      SHUTDOWN_DELAY_MS: '0',
-      SHUTDOWN_GRACE_MS: '5000',
-    });
     // A browser's or a balancer's preconnect: Node's closeIdleConnections() leaves it open, and
     // it held the drain for its whole grace (exit 1).
-    const url = new URL(gateway.url);
-    const silent = connect(Number(url.port), url.hostname);
-    silent.on('error', () => {});
-    await new Promise((resolve) => silent.once('connect', resolve));
-    const closedByGateway = new Promise((resolve) => silent.once('close', resolve));
-    const code = await gateway.stop('SIGTERM');
-    expect(code, gateway.output().slice(-2000)).toBe(0);
-    await closedByGateway;
+    await drainsPast(mount, async () => {});
   });
 });
 
 describe.each(MOUNTS)('a request whose body never arrives, on %s', (mount) => {
   it('is cut at drain, not waited for: the gateway exits 0 well inside a long grace', async () => {
-    const gateway = await startGateway(mount, {
-      SUBGRAPH_PRODUCTS_URL: products.url,
-      SUBGRAPH_USERS_URL: await closedPortUrl(),
-      SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
-      SHUTDOWN_DELAY_MS: '0',
-      SHUTDOWN_GRACE_MS: '5000',
-      REQUEST_TIMEOUT_MS: '60000',
-    });
     // Content-Length 100, 10 bytes sent, then silence: it held the drain for the whole grace (exit 1).
-    const url = new URL(gateway.url);
-    const halfSent = connect(Number(url.port), url.hostname);
-    halfSent.on('error', () => {});
-    await new Promise((resolve) => halfSent.once('connect', resolve));
-    halfSent.write(
-      `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":`,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const closedByGateway = new Promise((resolve) => halfSent.once('close', resolve));
-    const code = await gateway.stop('SIGTERM');
-    expect(code, gateway.output().slice(-2000)).toBe(0);
-    await closedByGateway;
+    await drainsPast(mount, async (socket, url) => {
+      socket.write(
+        `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
   });
 });
 
