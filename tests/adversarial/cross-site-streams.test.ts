@@ -1,6 +1,7 @@
 import { addReview, MOUNTS, postGraphQL, streamClient, subgraphUrlEnv } from '@fedgw/test-support';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 
 // Class: a cross-site page making the browser run a mutation over a streaming transport. An
@@ -148,5 +149,70 @@ describe.each(MOUNTS)('mutations over a GET stream on %s', (mount) => {
       await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 150))]);
     }
     expect(messagesOf(arrived)[0]).toEqual(['next', { data: { reviewAdded: { comment: 'seen over GET' } } }]);
+  });
+});
+
+// The same class with the credential where browsers keep it, a cookie (JWT_COOKIE): a page on
+// any site opens a WebSocket, or POSTs `text/plain` (no preflight) with `Accept:
+// text/event-stream`, and the browser attaches the user's cookie. The origin policy refuses both
+// before any operation is read; the app's own origin (CORS_ORIGINS, with credentials) is served.
+const APP = 'https://app.example.com';
+const EVIL = 'https://evil.example.net';
+
+/** How a WebSocket upgrade ends: the HTTP status of a refusal, or 101. */
+function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url.replace(/^http/, 'ws'), 'graphql-transport-ws', { headers });
+    socket.once('unexpected-response', (_request, response) => {
+      resolve(response.statusCode ?? 0);
+      socket.terminate();
+    });
+    socket.once('open', () => {
+      resolve(101);
+      socket.close();
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe.each(MOUNTS)('a cross-site page with the user cookie on %s', (mount) => {
+  const gateway = gatewayForBlock(mount, () => ({
+    ...subgraphUrlEnv(subgraphs()),
+    GATEWAY_PLUGINS: 'jwt',
+    JWT_SECRET: SECRET,
+    JWT_ALGORITHMS: 'HS256',
+    JWT_REQUIRED: 'false',
+    JWT_COOKIE: 'session',
+    CORS_ORIGINS: APP,
+    CORS_ALLOW_CREDENTIALS: 'true',
+  }));
+  const productId = `product-${70 + MOUNTS.indexOf(mount)}`;
+  const cookie = async () => `session=${(await bearer('user-5')).authorization?.slice('Bearer '.length)}`;
+  // The attacker's page sends text/plain (no preflight); the app's own sends JSON after its preflight.
+  const ssePost = async (origin: string, comment: string, contentType = 'text/plain') =>
+    fetch(gateway().url, {
+      method: 'POST',
+      headers: { origin, cookie: await cookie(), accept: 'text/event-stream', 'content-type': contentType },
+      body: JSON.stringify({ query: addReviewDocument(productId, comment) }),
+    });
+
+  it('cross-site WebSocket hijacking: an upgrade with the cookie from another site is refused (403)', async () => {
+    expect(await upgradeStatus(gateway().url, { origin: EVIL, cookie: await cookie() })).toBe(403);
+    expect(await upgradeStatus(gateway().url, { origin: APP, cookie: await cookie() })).toBe(101);
+  });
+
+  it('a cross-site text/plain POST to the SSE transport is refused (403 ORIGIN_NOT_ALLOWED) and its mutation never runs', async () => {
+    const refused = await ssePost(EVIL, `cross-site POST ${mount}`);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('ORIGIN_NOT_ALLOWED');
+    const allowed = await ssePost(APP, `app POST ${mount}`, 'application/json');
+    expect(allowed.status).toBe(200);
+    await allowed.text();
+    const result = await postGraphQL(gateway().url, { query: REVIEWS_OF, variables: { id: productId } });
+    const comments = (result.body.data as { product: { reviews: { comment: string }[] } }).product.reviews.map(
+      (review) => review.comment,
+    );
+    expect(comments).toContain(`app POST ${mount}`);
+    expect(comments).not.toContain(`cross-site POST ${mount}`);
   });
 });

@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import type { OriginPolicy, PreflightAnswer } from '../contract/origin-policy.js';
 import type { OriginSettings } from './settings.js';
 
