@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import {
   closedPortUrl,
+  MOUNTS,
   postGraphQL,
   type RunningGateway,
   startGateway,
@@ -83,5 +84,126 @@ describe.each(['fastify', 'express'] as const)('a client that never reads its an
     // objects, the reply); all 40 at once took over 200 MB.
     console.log(`unread-responses: peak RSS +${(peak - baseline).toFixed(0)} MB`);
     expect(peak - baseline).toBeLessThan(130);
+  });
+});
+
+// Item 4: many connections from one address, each asking for a large allowed answer and
+// never reading it. Each answer alone is within every limit (cost, MAX_RESPONSE_BYTES); what
+// the gateway builds and holds for them together is bounded (UNREAD_ANSWERS_MAX_PER_CLIENT,
+// UNREAD_BYTES_MAX_PER_CLIENT and _TOTAL, at their defaults), so the process stays inside the
+// pod's memory limit (deploy/kubernetes: 768Mi, run here with the Deployment's own V8 flags),
+// and a client that reads is still served.
+const CONNECTIONS = 100;
+const BIG_NAME = 'y'.repeat(2 * 1024 * 1024);
+const BIG_QUERY = '{ topProducts(first: 4) { name } }';
+/** About 8 MB: four 2 MB names. */
+const BIG_ANSWER_BYTES = 4 * BIG_NAME.length;
+const DEPLOYMENT_NODE_OPTIONS = '--max-semi-space-size=16 --max-old-space-size=512';
+/** The Deployment's memory limit (768Mi): past it the kernel kills the pod, and every client with it. */
+const POD_LIMIT_MIB = 768;
+/** UNREAD_ANSWERS_MAX_PER_CLIENT's default. */
+const ANSWERS_PER_CLIENT = 16;
+
+const peakRssMib = (pid: number) =>
+  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+
+/** One request on a connection of its own from `localAddress`, then nothing is read. */
+function unreadRequest(url: URL, localAddress: string): Socket {
+  const socket = connect({ port: Number(url.port), host: url.hostname, localAddress });
+  socket.pause();
+  socket.on('error', () => {});
+  const body = JSON.stringify({ query: BIG_QUERY });
+  socket.write(
+    `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  return socket;
+}
+
+interface Kept {
+  outcome: 'answered' | 'refused' | 'closed';
+  /** The first bytes received: the status line, headers and the start of the body. */
+  head: string;
+}
+
+/** Reads what the gateway kept for this connection: the whole answer, a 429, or a connection closed before either. */
+function drain(socket: Socket): Promise<Kept> {
+  return new Promise((resolve) => {
+    const kept: Kept = { outcome: 'closed', head: '' };
+    let received = 0;
+    socket.on('data', (chunk: Buffer) => {
+      if (kept.head.length < 2048) kept.head += chunk.subarray(0, 2048).toString('latin1');
+      received += chunk.length;
+      if (kept.head.startsWith('HTTP/1.1 429') && kept.head.includes('}')) kept.outcome = 'refused';
+      else if (received >= BIG_ANSWER_BYTES) kept.outcome = 'answered';
+      if (kept.outcome !== 'closed') socket.destroy();
+    });
+    socket.once('close', () => resolve(kept));
+    socket.resume();
+  });
+}
+
+describe.each(MOUNTS)('many connections from one address that never read large answers, on %s', (mount) => {
+  let bigProducts: TestHttpServer;
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    const body = Buffer.from(JSON.stringify({ data: { topProducts: [1, 2, 3, 4].map(() => ({ name: BIG_NAME })) } }));
+    bigProducts = await startTestHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+      response.end(body);
+    });
+    gateway = await startGateway(mount, {
+      NODE_OPTIONS: DEPLOYMENT_NODE_OPTIONS,
+      SUBGRAPH_PRODUCTS_URL: bigProducts.url,
+      SUBGRAPH_USERS_URL: await closedPortUrl(),
+      SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
+      // The products subgraph's answer is 8 MB (its default allowance is 5 MB); the gateway's
+      // own MAX_RESPONSE_BYTES (10 MB) allows it.
+      SUBGRAPH_MAX_RESPONSE_BYTES: '16mb',
+      // Far past the test: only the new limits can free what these clients do not read.
+      STALLED_WRITE_TIMEOUT_MS: '600000',
+    });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await bigProducts?.close();
+  });
+
+  it('builds a bounded number of answers, holds a bounded amount, and serves a client that reads', async () => {
+    const pid = gateway.child.pid as number;
+    const url = new URL(gateway.url);
+    // Warm up: one large answer, read, so the baseline includes what serving one costs.
+    expect((await postGraphQL(gateway.url, { query: BIG_QUERY })).status).toBe(200);
+    const baseline = rssMb(pid);
+    // From 127.0.0.2: the other client below (127.0.0.1) is another address.
+    const sockets = Array.from({ length: CONNECTIONS }, () => unreadRequest(url, '127.0.0.2'));
+    // Until every request was answered or refused: the subgraph is asked no more for 4 s.
+    let asked = -1;
+    for (let still = 0; still < 8; ) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      still = bigProducts.requests.length === asked ? still + 1 : 0;
+      asked = bigProducts.requests.length;
+    }
+    const built = asked - 1;
+    // Another client is served meanwhile, a large answer included.
+    expect((await postGraphQL(gateway.url, { query: '{ __typename }' })).status).toBe(200);
+    expect((await postGraphQL(gateway.url, { query: BIG_QUERY })).status).toBe(200);
+    const peak = peakRssMib(pid);
+    const kept = await Promise.all(sockets.map(drain));
+    const count = (outcome: Kept['outcome']) => kept.filter((k) => k.outcome === outcome).length;
+    console.log(
+      `unread-responses item 4 on ${mount}: ${built} answers built; ${count('answered')} delivered, ${count('refused')} refused, ${count('closed')} closed; RSS ${baseline.toFixed(0)} MiB before, peak ${peak.toFixed(0)} MiB`,
+    );
+    expect(gateway.child.exitCode).toBeNull();
+    // Before: all 100 were built and held (800 MB of answers), peak RSS 950–1370 MiB.
+    expect(built).toBeLessThanOrEqual(ANSWERS_PER_CLIENT);
+    expect(count('refused')).toBeGreaterThanOrEqual(CONNECTIONS - ANSWERS_PER_CLIENT);
+    const refusal = kept.find((k) => k.outcome === 'refused')?.head ?? '';
+    expect(refusal).toMatch(/retry-after: 1/i);
+    expect(refusal).toContain('"code":"UNREAD_ANSWERS_LIMIT_EXCEEDED"');
+    // UNREAD_BYTES_MAX_PER_CLIENT (32 MB) holds four 8 MB answers; the rest of those built were
+    // closed (a few more bytes wait in the kernel's socket buffers, outside the process).
+    expect(count('answered')).toBeLessThanOrEqual(6);
+    expect(peak).toBeLessThan(POD_LIMIT_MIB);
   });
 });

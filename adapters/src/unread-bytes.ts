@@ -1,0 +1,132 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { errorBody } from './http-errors.js';
+
+/**
+ * Bounds the answer bytes the process holds for clients that do not read them, in total and per
+ * client address (as SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT counts clients). A socket's
+ * `writableLength` is what it queued and could not yet hand to the kernel: for a client that
+ * reads, it drains; for one that does not, it stays, and 100 connections each holding an 8 MB
+ * answer took the process past a 768Mi pod's memory limit. Past a cap the connections holding
+ * the most are closed, largest first (their bytes are freed), and while a client holds more than
+ * half its cap its new requests are refused before any work (`refusedForUnreadBytes`).
+ *
+ * Answers not yet built count too: 100 requests for 8 MB answers arriving at once are all built
+ * at once (subgraph bodies, objects, serialized text) before any byte is queued, which alone took
+ * 900 MB. So one address may have at most `maxAnswersPerClient` answers unfinished (being built,
+ * or not fully handed to the kernel); one more is refused before any work.
+ */
+export interface UnreadBytesLimits {
+  readonly maxPerClient: number;
+  readonly maxTotal: number;
+  readonly maxAnswersPerClient: number;
+}
+
+/** 128 MB per process, a quarter of the Deployment's 512 MB V8 heap; a client may hold a quarter of it. */
+export const UNREAD_BYTES_DEFAULTS: UnreadBytesLimits = {
+  maxPerClient: 32 * 1024 ** 2,
+  maxTotal: 128 * 1024 ** 2,
+  maxAnswersPerClient: 16,
+};
+
+/** How often held bytes are counted: a few 8 MB answers can be built between two counts. */
+const CHECK_INTERVAL_MS = 100;
+
+/** Requests refused because their client holds too much unread; the adapters answer them (429). */
+const refused = new WeakSet<IncomingMessage>();
+
+/** Whether this request was refused because its client does not read its answers (429 `UNREAD_ANSWERS_LIMIT_EXCEEDED`). */
+export function refusedForUnreadBytes(request: IncomingMessage): boolean {
+  return refused.has(request);
+}
+
+/** The answer to a refused request: nothing was parsed or run; come back once the answers it holds are read. */
+export const UNREAD_BYTES_REFUSAL = {
+  status: 429,
+  headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' },
+  body: errorBody(
+    'Too many answers to this client are still unread or being built: read them before sending more requests.',
+    'UNREAD_ANSWERS_LIMIT_EXCEEDED',
+  ),
+} as const;
+
+export function limitUnreadBytes(server: Server, limits: UnreadBytesLimits = UNREAD_BYTES_DEFAULTS): void {
+  const clients = new Map<string, Set<Socket>>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const sockets = clients.get(address) ?? new Set<Socket>();
+    clients.set(address, sockets);
+    sockets.add(socket);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      if (sockets.size === 0 && clients.get(address) === sockets) clients.delete(address);
+    });
+  });
+  // Before the app sees the request, so a refused one costs no parsing, planning or subgraph fetch.
+  const unfinished = new Map<string, number>();
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const address = req.socket.remoteAddress ?? '';
+    const count = (unfinished.get(address) ?? 0) + 1;
+    unfinished.set(address, count);
+    let counted = true;
+    const done = () => {
+      if (!counted) return;
+      counted = false;
+      const left = (unfinished.get(address) ?? 1) - 1;
+      if (left > 0) unfinished.set(address, left);
+      else unfinished.delete(address);
+    };
+    res.once('finish', done);
+    res.once('close', done);
+    const sockets = clients.get(address);
+    if (count > limits.maxAnswersPerClient || (sockets && heldBy(sockets).bytes > limits.maxPerClient / 2)) {
+      refused.add(req);
+    }
+  });
+  const check = setInterval(() => enforce(clients, limits), CHECK_INTERVAL_MS);
+  check.unref();
+  server.once('close', () => clearInterval(check));
+}
+
+interface Holding {
+  bytes: number;
+  /** Its sockets that hold bytes, largest first. */
+  sockets: Socket[];
+}
+
+function heldBy(sockets: Iterable<Socket>): Holding {
+  const holding: Holding = { bytes: 0, sockets: [] };
+  for (const socket of sockets) {
+    const bytes = socket.destroyed ? 0 : socket.writableLength;
+    if (bytes === 0) continue;
+    holding.bytes += bytes;
+    holding.sockets.push(socket);
+  }
+  holding.sockets.sort((a, b) => b.writableLength - a.writableLength);
+  return holding;
+}
+
+/** Closes the largest holders' connections until each client is within its cap and all are within the total. */
+function enforce(clients: Map<string, Set<Socket>>, limits: UnreadBytesLimits): void {
+  const holdings: Holding[] = [];
+  let total = 0;
+  for (const sockets of clients.values()) {
+    const holding = heldBy(sockets);
+    if (holding.bytes === 0) continue;
+    while (holding.bytes > limits.maxPerClient) closeLargest(holding);
+    holdings.push(holding);
+    total += holding.bytes;
+  }
+  while (total > limits.maxTotal) {
+    const largest = holdings.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+    total -= closeLargest(largest);
+  }
+}
+
+function closeLargest(holding: Holding): number {
+  const socket = holding.sockets.shift() as Socket;
+  const bytes = socket.writableLength;
+  holding.bytes -= bytes;
+  socket.destroy();
+  return bytes;
+}
