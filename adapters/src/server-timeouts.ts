@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
-import { limitUnreadBytes, UNREAD_BYTES_DEFAULTS } from './unread-bytes.js';
+import { limitUnreadBytes, type UnreadBytesSettings, unreadBytesLimits } from './unread-bytes.js';
 import { limitUnreadResponses, UNREAD_RESPONSE_DEFAULTS } from './unread-responses.js';
 
 /** How long a client may take to send a request, and keep an idle connection open. */
-export interface ServerTimeouts {
+export interface ServerTimeouts extends UnreadBytesSettings {
   /** The whole request (headers and body) must be received within this; past it, 408 and the socket is closed. */
   readonly requestTimeoutMs: number;
   /** The request headers must be received within this; at most `requestTimeoutMs`. */
@@ -12,12 +12,6 @@ export interface ServerTimeouts {
   readonly keepAliveTimeoutMs: number;
   /** A connection with unread answer bytes that makes no progress for this long is closed. Default: 30 000 ms. */
   readonly stalledWriteTimeoutMs?: number;
-  /** Answer bytes held for clients that have not read them, all together. Default: 128 MB. */
-  readonly unreadBytesMaxTotal?: number;
-  /** The same for one client address. Default: a quarter of `unreadBytesMaxTotal`. */
-  readonly unreadBytesMaxPerClient?: number | undefined;
-  /** Answers one client address may have unfinished (being built, or not yet handed to the kernel). Default: 16. */
-  readonly unreadAnswersMaxPerClient?: number;
 }
 
 /**
@@ -45,10 +39,5 @@ export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts): v
     ...UNREAD_RESPONSE_DEFAULTS,
     stalledWriteMs: timeouts.stalledWriteTimeoutMs ?? UNREAD_RESPONSE_DEFAULTS.stalledWriteMs,
   });
-  const maxTotal = timeouts.unreadBytesMaxTotal ?? UNREAD_BYTES_DEFAULTS.maxTotal;
-  limitUnreadBytes(server, {
-    maxTotal,
-    maxPerClient: timeouts.unreadBytesMaxPerClient ?? maxTotal / 4,
-    maxAnswersPerClient: timeouts.unreadAnswersMaxPerClient ?? UNREAD_BYTES_DEFAULTS.maxAnswersPerClient,
-  });
+  limitUnreadBytes(server, unreadBytesLimits(timeouts));
 }

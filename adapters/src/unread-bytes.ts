@@ -22,12 +22,45 @@ export interface UnreadBytesLimits {
   readonly maxAnswersPerClient: number;
 }
 
-/** 128 MB per process, a quarter of the Deployment's 512 MB V8 heap; a client may hold a quarter of it. */
+/**
+ * 128 MB per process, a quarter of the Deployment's 512 MB V8 heap; a client may hold a quarter of
+ * it. 8 answers: while built, an answer is held about four times over (subgraph bytes, objects,
+ * serialized text, garbage), so 8 at MAX_RESPONSE_BYTES (10 MB) take ~320 MB, which fits a 768Mi
+ * pod beside the process at rest (~200–240 MB); 16 took one process to 690 MiB with 8 MB answers.
+ * A browser opens at most 6 connections to an origin.
+ */
 export const UNREAD_BYTES_DEFAULTS: UnreadBytesLimits = {
   maxPerClient: 32 * 1024 ** 2,
   maxTotal: 128 * 1024 ** 2,
-  maxAnswersPerClient: 16,
+  maxAnswersPerClient: 8,
 };
+
+/** The settings, for the whole process (config keys); `workers`: the cluster workers sharing them. */
+export interface UnreadBytesSettings {
+  /** Answer bytes held for clients that have not read them, all together. Default: 128 MB. */
+  readonly unreadBytesMaxTotal?: number;
+  /** The same for one client address. Default: a quarter of `unreadBytesMaxTotal`. */
+  readonly unreadBytesMaxPerClient?: number | undefined;
+  /** Answers one client address may have unfinished (being built, or not yet handed to the kernel). Default: 8. */
+  readonly unreadAnswersMaxPerClient?: number;
+  readonly workers?: number;
+}
+
+/**
+ * One listener's share: the settings bound the process (the pod's memory), and each of N cluster
+ * workers, which get the connections in turn, holds 1/N of them.
+ */
+export function unreadBytesLimits(settings: UnreadBytesSettings): UnreadBytesLimits {
+  const workers = Math.max(1, settings.workers ?? 1);
+  const maxTotal = settings.unreadBytesMaxTotal ?? UNREAD_BYTES_DEFAULTS.maxTotal;
+  const maxPerClient = settings.unreadBytesMaxPerClient ?? maxTotal / 4;
+  const maxAnswersPerClient = settings.unreadAnswersMaxPerClient ?? UNREAD_BYTES_DEFAULTS.maxAnswersPerClient;
+  return {
+    maxTotal: maxTotal / workers,
+    maxPerClient: maxPerClient / workers,
+    maxAnswersPerClient: Math.ceil(maxAnswersPerClient / workers),
+  };
+}
 
 /** How often held bytes are counted: a few 8 MB answers can be built between two counts. */
 const CHECK_INTERVAL_MS = 100;

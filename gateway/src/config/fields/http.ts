@@ -43,7 +43,7 @@ export const HTTP_FIELDS: readonly FieldSpec[] = [
     env: 'UNREAD_BYTES_MAX_TOTAL',
     parse: withDefault(byteSize(1024 ** 2, 64 * 1024 ** 3), 128 * 1024 ** 2),
     meaning:
-      'answer bytes this process may hold for clients that have not read them (queued on their connections), all clients together; past it the connections of the client holding the most are closed, largest first. Per process: each cluster worker has its own. See [Security: limits on every request](security.md#security-limits-on-every-request)',
+      'answer bytes this process may hold for clients that have not read them (queued on their connections), all clients together; past it the connections of the client holding the most are closed, largest first. For the whole process: each of `GATEWAY_WORKERS` workers holds its share (this and the two below). See [Security: limits on every request](security.md#security-limits-on-every-request)',
     docDefault: '`128mb`',
   },
   {
@@ -57,9 +57,9 @@ export const HTTP_FIELDS: readonly FieldSpec[] = [
   {
     key: 'unreadAnswersMaxPerClient',
     env: 'UNREAD_ANSWERS_MAX_PER_CLIENT',
-    parse: withDefault(integer(1, 100_000), 16),
+    parse: withDefault(integer(1, 100_000), 8),
     meaning:
-      "answers one client address may have unfinished at once (being built, or not yet handed to the network); one more request gets 429 `UNREAD_ANSWERS_LIMIT_EXCEEDED` before any work: 100 large answers requested at once are otherwise all built at once. Behind a proxy that hides client addresses every client shares the proxy's: raise it there",
+      "answers one client address may have unfinished at once (being built, or not yet handed to the network); one more request gets 429 `UNREAD_ANSWERS_LIMIT_EXCEEDED` before any work: 100 large answers requested at once are otherwise all built at once, and 8 at `MAX_RESPONSE_BYTES`, each held about four times over while built, fit the Deployment's 768Mi pod. Behind a proxy that hides client addresses every client shares the proxy's: raise it there",
   },
   {
     key: 'introspection',
