@@ -1,5 +1,6 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { limitAnswersPerClient } from './answers-per-client.js';
 import { errorBody } from './http-errors.js';
 
 /**
@@ -11,10 +12,10 @@ import { errorBody } from './http-errors.js';
  * the most are closed, largest first (their bytes are freed), and while a client holds more than
  * half its cap its new requests are refused before any work (`refusedForUnreadBytes`).
  *
- * Answers not yet built count too: 100 requests for 8 MB answers arriving at once are all built
- * at once (subgraph bodies, objects, serialized text) before any byte is queued, which alone took
- * 900 MB. So one address may have at most `maxAnswersPerClient` answers unfinished (being built,
- * or not fully handed to the kernel); one more is refused before any work.
+ * Answers not yet built count too: 100 requests for 8 MB answers arriving at once were all built
+ * at once (subgraph bodies, objects, serialized text) before any byte was queued, which alone took
+ * 900 MB. So one address may have at most `maxAnswersPerClient` answers unfinished; its further
+ * requests wait their turn (answers-per-client.ts).
  */
 export interface UnreadBytesLimits {
   readonly maxPerClient: number;
@@ -65,7 +66,7 @@ export function unreadBytesLimits(settings: UnreadBytesSettings): UnreadBytesLim
 /** How often held bytes are counted: a few 8 MB answers can be built between two counts. */
 const CHECK_INTERVAL_MS = 100;
 
-/** Requests refused because their client holds too much unread; the adapters answer them (429). */
+/** Requests refused because their client holds too much unread; the adapters answer them (429) before any work. */
 const refused = new WeakSet<IncomingMessage>();
 
 /** Whether this request was refused because its client does not read its answers (429 `UNREAD_ANSWERS_LIMIT_EXCEEDED`). */
@@ -78,7 +79,7 @@ export const UNREAD_BYTES_REFUSAL = {
   status: 429,
   headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' },
   body: errorBody(
-    'Too many answers to this client are still unread or being built: read them before sending more requests.',
+    'Too many bytes of answers to this client are still unread: read them before sending more requests.',
     'UNREAD_ANSWERS_LIMIT_EXCEEDED',
   ),
 } as const;
@@ -96,25 +97,9 @@ export function limitUnreadBytes(server: Server, limits: UnreadBytesLimits = UNR
     });
   });
   // Before the app sees the request, so a refused one costs no parsing, planning or subgraph fetch.
-  const unfinished = new Map<string, number>();
-  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    const address = req.socket.remoteAddress ?? '';
-    const count = (unfinished.get(address) ?? 0) + 1;
-    unfinished.set(address, count);
-    let counted = true;
-    const done = () => {
-      if (!counted) return;
-      counted = false;
-      const left = (unfinished.get(address) ?? 1) - 1;
-      if (left > 0) unfinished.set(address, left);
-      else unfinished.delete(address);
-    };
-    res.once('finish', done);
-    res.once('close', done);
-    const sockets = clients.get(address);
-    if (count > limits.maxAnswersPerClient || (sockets && heldBy(sockets).bytes > limits.maxPerClient / 2)) {
-      refused.add(req);
-    }
+  limitAnswersPerClient(server, limits.maxAnswersPerClient, (req) => {
+    const sockets = clients.get(req.socket.remoteAddress ?? '');
+    if (sockets && heldBy(sockets).bytes > limits.maxPerClient / 2) refused.add(req);
   });
   const check = setInterval(() => enforce(clients, limits), CHECK_INTERVAL_MS);
   check.unref();

@@ -65,9 +65,8 @@ export const CLIENT_ERRORS = {
   /** Over the rate limit; `Retry-After` says when to come back. */
   RATE_LIMITED: { status: 429, clientSafe: true },
   /**
-   * The client's address has UNREAD_ANSWERS_MAX_PER_CLIENT answers unfinished (being built or not
-   * yet read), or holds more than half of UNREAD_BYTES_MAX_PER_CLIENT unread: a new request is
-   * refused before any work; `Retry-After` says when to come back.
+   * The client's address holds more than half of UNREAD_BYTES_MAX_PER_CLIENT in answers it has
+   * not read: a new request is refused before any work; `Retry-After` says when to come back.
    */
   UNREAD_ANSWERS_LIMIT_EXCEEDED: { status: 429, clientSafe: true },
   /** The rate-limit store is down and the limiter fails closed. */

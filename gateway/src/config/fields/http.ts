@@ -59,7 +59,7 @@ export const HTTP_FIELDS: readonly FieldSpec[] = [
     env: 'UNREAD_ANSWERS_MAX_PER_CLIENT',
     parse: withDefault(integer(1, 100_000), 8),
     meaning:
-      "answers one client address may have unfinished at once (being built, or not yet handed to the network); one more request gets 429 `UNREAD_ANSWERS_LIMIT_EXCEEDED` before any work: 100 large answers requested at once are otherwise all built at once, and 8 at `MAX_RESPONSE_BYTES`, each held about four times over while built, fit the Deployment's 768Mi pod. Behind a proxy that hides client addresses every client shares the proxy's: raise it there",
+      "answers one client address may have unfinished at once (being built, or not yet handed to the network); its further requests wait, unread, until one finishes or its connection closes (event streams neither wait nor count): 100 large answers requested at once were otherwise all built at once, and 8 at `MAX_RESPONSE_BYTES`, each held about four times over while built, fit the Deployment's 768Mi pod. Behind a proxy that hides client addresses every client shares the proxy's, and waits: raise it there",
   },
   {
     key: 'introspection',
