@@ -195,8 +195,8 @@ describe.each(CASES)(
       );
       for (const socket of sockets) socket.destroy();
       expect(gateway.child.exitCode).toBeNull();
-      // Before: all 100 were built and held (800 MB of answers); peak RSS 930–2330 MiB for one
-      // process (nest-fastify 1417), 1961 MiB for two workers. Now 8 are built; the rest wait,
+      // Before: all 100 were built and held (800 MB of answers); peak RSS 930–2630 MiB for one
+      // process (nest-fastify 1417–2629), 1961–2063 MiB for two workers. Now 8 are built; the rest wait,
       // and those released when the byte caps close connections are refused (429), unbuilt.
       expect(built).toBeLessThanOrEqual(2 * ANSWERS_PER_CLIENT);
       // What the attack added stays within the pod's limit less what the gateway takes at rest
