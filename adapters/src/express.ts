@@ -28,6 +28,7 @@ import { applyServerTimeouts } from './server-timeouts.js';
 import { multipartTransport, wantsMultipartSubscription } from './subscriptions/multipart.js';
 import { isSseRequest, sseHandler } from './subscriptions/sse.js';
 import { serveWebSocket } from './subscriptions/websocket.js';
+import { refusedForUnreadBytes, UNREAD_BYTES_REFUSAL } from './unread-bytes.js';
 
 /**
  * Mounts a started gateway on an Express 5 app (bare, or NestJS's through
@@ -71,6 +72,10 @@ export function mountExpress<TContext extends BaseContext>(
   const trackRequest: RequestHandler = (req, res, next) => {
     // Closed already (a client pipelining past the limit): nobody is there to answer.
     if (req.socket.destroyed) return;
+    if (refusedForUnreadBytes(req)) {
+      res.status(UNREAD_BYTES_REFUSAL.status).set(UNREAD_BYTES_REFUSAL.headers).send(UNREAD_BYTES_REFUSAL.body);
+      return;
+    }
     const scope = createRequestScope(
       { method: req.method, url: req.originalUrl, headers: req.headers, ip: req.ip },
       (name, value) => res.append(name, value),

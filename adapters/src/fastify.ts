@@ -18,6 +18,7 @@ import { applyServerTimeouts } from './server-timeouts.js';
 import { type MultipartTransport, multipartTransport } from './subscriptions/multipart.js';
 import { isSseRequest, type SseHandler, sseHandler } from './subscriptions/sse.js';
 import { serveWebSocket } from './subscriptions/websocket.js';
+import { refusedForUnreadBytes, UNREAD_BYTES_REFUSAL } from './unread-bytes.js';
 
 /**
  * Mounts a started gateway on a Fastify instance (bare, or NestJS's through
@@ -76,6 +77,12 @@ export async function mountFastify<TContext extends BaseContext>(
       }
       const cors = answerHeaders(gateway, request.method, request.headers);
       if (cors) reply.headers(cors);
+      if (refusedForUnreadBytes(request.raw)) {
+        return reply
+          .code(UNREAD_BYTES_REFUSAL.status)
+          .headers(UNREAD_BYTES_REFUSAL.headers)
+          .send(UNREAD_BYTES_REFUSAL.body);
+      }
     });
     // CORS preflights, before any plugin but charged to the client's rate limit; never planned or sent on.
     graphql.options(gateway.path, async (request, reply) => {

@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
+import { limitUnreadBytes, type UnreadBytesSettings, unreadBytesLimits } from './unread-bytes.js';
 import { limitUnreadResponses, UNREAD_RESPONSE_DEFAULTS } from './unread-responses.js';
 
 /** How long a client may take to send a request, and keep an idle connection open. */
-export interface ServerTimeouts {
+export interface ServerTimeouts extends UnreadBytesSettings {
   /** The whole request (headers and body) must be received within this; past it, 408 and the socket is closed. */
   readonly requestTimeoutMs: number;
   /** The request headers must be received within this; at most `requestTimeoutMs`. */
@@ -38,4 +39,5 @@ export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts): v
     ...UNREAD_RESPONSE_DEFAULTS,
     stalledWriteMs: timeouts.stalledWriteTimeoutMs ?? UNREAD_RESPONSE_DEFAULTS.stalledWriteMs,
   });
+  limitUnreadBytes(server, unreadBytesLimits(timeouts));
 }

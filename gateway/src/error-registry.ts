@@ -64,6 +64,11 @@ export const CLIENT_ERRORS = {
   FORBIDDEN: { status: 200, clientSafe: true },
   /** Over the rate limit; `Retry-After` says when to come back. */
   RATE_LIMITED: { status: 429, clientSafe: true },
+  /**
+   * The client's address holds more than half of UNREAD_BYTES_MAX_PER_CLIENT in answers it has
+   * not read: a new request is refused before any work; `Retry-After` says when to come back.
+   */
+  UNREAD_ANSWERS_LIMIT_EXCEEDED: { status: 429, clientSafe: true },
   /** The rate-limit store is down and the limiter fails closed. */
   RATE_LIMIT_UNAVAILABLE: { status: 503, clientSafe: true },
   // On fields of a partial answer.

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import {
   closedPortUrl,
+  eventually,
+  MOUNTS,
   postGraphQL,
   type RunningGateway,
   startGateway,
@@ -85,3 +87,122 @@ describe.each(['fastify', 'express'] as const)('a client that never reads its an
     expect(peak - baseline).toBeLessThan(130);
   });
 });
+
+// Item 4: many connections from one address, each asking for a large allowed answer and
+// never reading it. Each answer alone is within every limit (cost, MAX_RESPONSE_BYTES); what
+// the gateway builds and holds for them together is bounded (UNREAD_ANSWERS_MAX_PER_CLIENT,
+// UNREAD_BYTES_MAX_PER_CLIENT and _TOTAL, at their defaults), so the process stays inside the
+// pod's memory limit (deploy/kubernetes: 768Mi, run here with the Deployment's own V8 flags),
+// and a client that reads is still served.
+const CONNECTIONS = 100;
+const BIG_NAME = 'y'.repeat(2 * 1024 * 1024);
+const BIG_QUERY = '{ topProducts(first: 4) { name } }';
+const DEPLOYMENT_NODE_OPTIONS = '--max-semi-space-size=16 --max-old-space-size=512';
+/** The Deployment's memory limit (768Mi): past it the kernel kills the pod, and every client with it. */
+const POD_LIMIT_MIB = 768;
+/** Room for the gateway at rest in the pod: one process measured 180–240 MiB after a large answer. */
+const AT_REST_MIB = 256;
+/** UNREAD_ANSWERS_MAX_PER_CLIENT's default. */
+const ANSWERS_PER_CLIENT = 8;
+
+const statusMib = (pid: number, field: 'VmHWM' | 'VmRSS') =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+/** The gateway's process and its cluster workers, if any. */
+const processTree = (pid: number): number[] => [
+  pid,
+  ...readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+];
+/** Summed over the processes (each one's own peak: at most what they held at once). */
+const sumMib = (pids: number[], field: 'VmHWM' | 'VmRSS') => pids.reduce((sum, pid) => sum + statusMib(pid, field), 0);
+
+/** One request on a connection of its own from `localAddress`, then nothing is read. */
+function unreadRequest(url: URL, localAddress: string): Socket {
+  const socket = connect({ port: Number(url.port), host: url.hostname, localAddress });
+  socket.pause();
+  socket.on('error', () => {});
+  const body = JSON.stringify({ query: BIG_QUERY });
+  socket.write(
+    `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  return socket;
+}
+
+const CASES = [
+  ...MOUNTS.map((mount) => ({ mount, workers: 1 })),
+  // The settings bound the whole process: each of two workers holds half.
+  { mount: 'nest-fastify' as const, workers: 2 },
+];
+
+describe.each(CASES)(
+  'many connections from one address that never read large answers, on $mount, $workers worker(s)',
+  ({ mount, workers }) => {
+    let bigProducts: TestHttpServer;
+    let gateway: RunningGateway;
+    beforeAll(async () => {
+      const body = Buffer.from(JSON.stringify({ data: { topProducts: [1, 2, 3, 4].map(() => ({ name: BIG_NAME })) } }));
+      bigProducts = await startTestHttpServer((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+        response.end(body);
+      });
+      gateway = await startGateway(mount, {
+        NODE_OPTIONS: DEPLOYMENT_NODE_OPTIONS,
+        SUBGRAPH_PRODUCTS_URL: bigProducts.url,
+        SUBGRAPH_USERS_URL: await closedPortUrl(),
+        SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
+        // The products subgraph's answer is 8 MB (its default allowance is 5 MB); the gateway's
+        // own MAX_RESPONSE_BYTES (10 MB) allows it.
+        SUBGRAPH_MAX_RESPONSE_BYTES: '16mb',
+        // Far past the test: only the new limits can free what these clients do not read.
+        STALLED_WRITE_TIMEOUT_MS: '600000',
+        GATEWAY_WORKERS: String(workers),
+      });
+      if (workers > 1) await eventually(() => expect(gateway.output()).toMatch(/"msg":"cluster ready"/), 20_000);
+    });
+    afterAll(async () => {
+      await gateway?.stop();
+      await bigProducts?.close();
+    });
+
+    it('builds a bounded number of answers, holds a bounded amount, and serves a client that reads', async () => {
+      const pids = processTree(gateway.child.pid as number);
+      expect(pids).toHaveLength(workers > 1 ? workers + 1 : 1);
+      const url = new URL(gateway.url);
+      // Warm up: large answers, read, so the baseline includes what serving one costs (on each worker).
+      for (let i = 0; i < workers; i++) expect((await postGraphQL(gateway.url, { query: BIG_QUERY })).status).toBe(200);
+      const baseline = sumMib(pids, 'VmRSS');
+      // From 127.0.0.2: the other client below (127.0.0.1) is another address.
+      const sockets = Array.from({ length: CONNECTIONS }, () => unreadRequest(url, '127.0.0.2'));
+      // Until every request was answered or refused: the subgraph is asked no more for 4 s.
+      let asked = -1;
+      for (let still = 0; still < 8; ) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        still = bigProducts.requests.length === asked ? still + 1 : 0;
+        asked = bigProducts.requests.length;
+      }
+      const built = asked - workers;
+      // Another client is served meanwhile, a large answer included.
+      expect((await postGraphQL(gateway.url, { query: '{ __typename }' })).status).toBe(200);
+      expect((await postGraphQL(gateway.url, { query: BIG_QUERY })).status).toBe(200);
+      // A client that reads gets every answer, even sending more than the limit at once (they wait their turn).
+      const burst = await Promise.all(
+        Array.from({ length: 20 }, () => postGraphQL(gateway.url, { query: '{ __typename }' })),
+      );
+      expect(burst.map((result) => result.status)).toEqual(Array(20).fill(200));
+      const peak = sumMib(pids, 'VmHWM');
+      console.log(
+        `unread-responses item 4 on ${mount} (${workers} worker(s)): ${built} of ${CONNECTIONS} answers built; RSS ${baseline.toFixed(0)} MiB before, peak ${peak.toFixed(0)} MiB`,
+      );
+      for (const socket of sockets) socket.destroy();
+      expect(gateway.child.exitCode).toBeNull();
+      // Before: all 100 were built and held (800 MB of answers); peak RSS 930–2630 MiB for one
+      // process (nest-fastify 1417–2629), 1961–2063 MiB for two workers. Now 8 are built; the rest wait,
+      // and those released when the byte caps close connections are refused (429), unbuilt.
+      expect(built).toBeLessThanOrEqual(2 * ANSWERS_PER_CLIENT);
+      // What the attack added stays within the pod's limit less what the gateway takes at rest
+      // (180–240 MiB for one process); one process, as the Deployment runs it, stays under the limit.
+      expect(peak - baseline).toBeLessThan(POD_LIMIT_MIB - AT_REST_MIB);
+      if (workers === 1) expect(peak).toBeLessThan(POD_LIMIT_MIB);
+    });
+  },
+);

@@ -98,6 +98,9 @@ async function spawnTarget(
         LOG_LEVEL: 'info',
         LOG_PRETTY: 'false',
         SUPERGRAPH_PATH: supergraph,
+        // The load comes from one address standing for many clients (as behind a proxy): no
+        // per-address turn for answers in progress (UNREAD_ANSWERS_MAX_PER_CLIENT, ADR 030).
+        UNREAD_ANSWERS_MAX_PER_CLIENT: '100000',
         // One worker per CPU it is pinned to (auto: the CPUs this process may run on).
         ...(target.kind === 'cluster' && {
           GATEWAY_WORKERS: env.cpus ? String(parseCpuList(env.cpus).length) : 'auto',

@@ -70,6 +70,12 @@ export interface GatewayConfig extends CoreSettings, TracingConfig, LoggerSettin
   readonly keepAliveTimeoutMs: number;
   /** A client connection whose unread answer bytes make no progress for this long is closed. */
   readonly stalledWriteTimeoutMs: number;
+  /** Answer bytes held for clients that have not read them, all clients together (adapters/src/unread-bytes.ts). */
+  readonly unreadBytesMaxTotal: number;
+  /** The same for one client address; unset, a quarter of `unreadBytesMaxTotal`. */
+  readonly unreadBytesMaxPerClient?: number | undefined;
+  /** Answers one client address may have unfinished (being built or not yet flushed); one more gets 429. */
+  readonly unreadAnswersMaxPerClient: number;
   /** How long in-flight requests may take to finish after SIGTERM. */
   readonly shutdownGraceMs: number;
   /** Time between turning `/ready` to 503 and closing the listener, for load balancers to notice. */

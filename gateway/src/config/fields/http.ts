@@ -53,6 +53,29 @@ export const HTTP_FIELDS: readonly FieldSpec[] = [
       'a client connection with answer bytes waiting to be written that makes no progress for this long (a client that does not read) is closed, freeing them; a connection with more than 8 unanswered pipelined requests is closed at once',
   },
   {
+    key: 'unreadBytesMaxTotal',
+    env: 'UNREAD_BYTES_MAX_TOTAL',
+    parse: withDefault(byteSize(1024 ** 2, 64 * 1024 ** 3), 128 * 1024 ** 2),
+    meaning:
+      'answer bytes this process may hold for clients that have not read them (queued on their connections), all clients together; past it the connections of the client holding the most are closed, largest first. For the whole process: each of `GATEWAY_WORKERS` workers holds its share (this and the two below). See [Security: limits on every request](security.md#security-limits-on-every-request)',
+    docDefault: '`128mb`',
+  },
+  {
+    key: 'unreadBytesMaxPerClient',
+    env: 'UNREAD_BYTES_MAX_PER_CLIENT',
+    parse: byteSize(1024 ** 2, 64 * 1024 ** 3),
+    docDefault: 'a quarter of UNREAD_BYTES_MAX_TOTAL',
+    meaning:
+      "the same for one client address: past it its connections holding the most are closed, largest first; while it holds more than half of it, its new requests get 429 `UNREAD_ANSWERS_LIMIT_EXCEEDED` before any work. Keep it above `MAX_RESPONSE_BYTES`. Behind a proxy that hides client addresses every client shares the proxy's: raise it to `UNREAD_BYTES_MAX_TOTAL` there",
+  },
+  {
+    key: 'unreadAnswersMaxPerClient',
+    env: 'UNREAD_ANSWERS_MAX_PER_CLIENT',
+    parse: withDefault(integer(1, 100_000), 8),
+    meaning:
+      "answers one client address may have unfinished at once (being built, or not yet handed to the network); its further requests wait, unread, until one finishes or its connection closes (event streams neither wait nor count): 100 large answers requested at once were otherwise all built at once, and 8 at `MAX_RESPONSE_BYTES`, each held about four times over while built, fit the Deployment's 768Mi pod. Behind a proxy that hides client addresses every client shares the proxy's, and waits: raise it there",
+  },
+  {
     key: 'introspection',
     env: 'INTROSPECTION',
     parse: withDefault(boolean, false, { development: true }),

@@ -1,0 +1,119 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { limitUnreadBytes, refusedForUnreadBytes, UNREAD_BYTES_REFUSAL } from '../src/unread-bytes.js';
+
+// The listener-level limits on a real HTTP server, with real sockets: what the four mounts share.
+
+const MB = 1024 ** 2;
+let server: Server | undefined;
+const clients: Socket[] = [];
+afterEach(async () => {
+  for (const socket of clients.splice(0)) socket.destroy();
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+async function serve(
+  limits: { maxPerClient: number; maxTotal: number; maxAnswersPerClient: number },
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<number> {
+  server = createServer();
+  limitUnreadBytes(server, limits);
+  server.on('request', (req, res) => {
+    if (refusedForUnreadBytes(req)) {
+      res.writeHead(UNREAD_BYTES_REFUSAL.status, UNREAD_BYTES_REFUSAL.headers).end(UNREAD_BYTES_REFUSAL.body);
+      return;
+    }
+    handler(req, res);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return (server.address() as AddressInfo).port;
+}
+
+/** A GET on a connection of its own that reads nothing. */
+function unread(port: number, path: string): Socket {
+  const socket = connect(port, '127.0.0.1');
+  socket.pause();
+  socket.on('error', () => {});
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+  clients.push(socket);
+  return socket;
+}
+
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    request({ port, host: '127.0.0.1', path, headers, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const big = (bytes: number) => 'x'.repeat(bytes);
+
+describe('answers a client does not read, on the listener', () => {
+  it('refuses the next request of a client holding more than half its byte cap unread, with a coded 429', async () => {
+    const port = await serve({ maxPerClient: 32 * MB, maxTotal: 128 * MB, maxAnswersPerClient: 8 }, (_req, res) =>
+      res.end(big(30 * MB)),
+    );
+    unread(port, '/big');
+    await sleep(300);
+    const next = await get(port, '/small');
+    expect(next.status).toBe(429);
+    expect(JSON.parse(next.body).errors[0].extensions.code).toBe('UNREAD_ANSWERS_LIMIT_EXCEEDED');
+  });
+
+  it('closes the connection holding the most once a client passes its byte cap', async () => {
+    const port = await serve({ maxPerClient: 4 * MB, maxTotal: 128 * MB, maxAnswersPerClient: 8 }, (_req, res) =>
+      res.end(big(30 * MB)),
+    );
+    const socket = unread(port, '/big');
+    let received = 0;
+    await sleep(500);
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    socket.resume();
+    await once(socket, 'close');
+    expect(received).toBeLessThan(30 * MB);
+  });
+
+  it("makes a client's requests past the limit wait for one of its answers, and lets event streams through", async () => {
+    const held: ServerResponse[] = [];
+    const port = await serve({ maxPerClient: 32 * MB, maxTotal: 128 * MB, maxAnswersPerClient: 1 }, (req, res) => {
+      if (req.url === '/hold' || req.url === '/stream') held.push(res);
+      else res.end('ok');
+    });
+    const first = get(port, '/hold');
+    await sleep(100);
+    // An event stream neither waits nor counts.
+    void get(port, '/stream', { accept: 'text/event-stream' });
+    await sleep(100);
+    expect(held).toHaveLength(2);
+    let second = false;
+    const waiting = get(port, '/answer').then((result) => {
+      second = true;
+      return result;
+    });
+    await sleep(200);
+    expect(second).toBe(false);
+    held[0]?.end('done');
+    expect((await first).body).toBe('done');
+    expect(await waiting).toEqual({ status: 200, body: 'ok' });
+    held[1]?.end();
+  });
+});
