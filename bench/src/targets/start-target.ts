@@ -99,7 +99,7 @@ async function spawnTarget(
         LOG_PRETTY: 'false',
         SUPERGRAPH_PATH: supergraph,
         // The load comes from one address standing for many clients (as behind a proxy): no
-        // per-address turn for answers in progress (UNREAD_ANSWERS_MAX_PER_CLIENT, ADR 030).
+        // per-address turn for answers in progress (UNREAD_ANSWERS_MAX_PER_CLIENT, ADR 031).
         UNREAD_ANSWERS_MAX_PER_CLIENT: '100000',
         // One worker per CPU it is pinned to (auto: the CPUs this process may run on).
         ...(target.kind === 'cluster' && {
