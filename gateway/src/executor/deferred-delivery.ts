@@ -43,6 +43,33 @@ export function leaveDeferredParts(context: GatewayContext, parts: Parts): void 
   (context as { [PARTS]?: Parts })[PARTS] = parts;
 }
 
+/**
+ * For a plugin's `aroundExecute`: an operation with @defer answers its initial part, and the
+ * later parts come through the context. This maps each of them (authorization patches each
+ * deferred block's data as it patches an answer).
+ */
+export function mapDeferredParts(context: GatewayContext, map: (part: SubsequentPart) => SubsequentPart): void {
+  const holder = context as { [PARTS]?: Parts };
+  const parts = holder[PARTS];
+  if (!parts) return;
+  holder[PARTS] = (async function* mapped() {
+    try {
+      for await (const part of parts) yield map(part);
+    } finally {
+      await parts.return();
+    }
+  })();
+}
+
+/**
+ * Whether a request's document may hold @defer, from its text (a comment or string naming it
+ * only answers yes where no would be right). Inbound deduplication leaves those alone: their
+ * later parts belong to the request that ran them.
+ */
+export function mayDefer(source: string | undefined): boolean {
+  return source === undefined || source.includes('@defer');
+}
+
 /** Apollo Server's side: the incremental body, each later part's errors formatted as the initial part's were. */
 export function deferredDeliveryPlugin(
   formatError: (formatted: GraphQLFormattedError) => GraphQLFormattedError,

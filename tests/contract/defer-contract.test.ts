@@ -1,0 +1,237 @@
+import { ApolloClient, gql, HttpLink, InMemoryCache, type TypedDocumentNode } from '@apollo/client';
+import { Defer20220824Handler } from '@apollo/client/incremental';
+import { MOUNTS, postGraphQL, subgraphUrlEnv } from '@fedgw/test-support';
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
+
+/**
+ * @defer as Apollo Client 4's Defer20220824Handler and Apollo Router speak it, on every mount:
+ * `Accept: multipart/mixed;deferSpec=20220824` answers a multipart body (boundary `-`), the
+ * non-deferred data first, then each deferred block at its path with its label and errors; a
+ * client that cannot read multipart gets Apollo Router's 406. Limits and authorization apply to
+ * the whole operation, deferred fragments included.
+ */
+const subgraphs = subgraphsForFile();
+const SECRET = 'defer-test-secret-long-enough-0123456789abcdef';
+const DEFER_ACCEPT = 'multipart/mixed;deferSpec=20220824, application/json';
+
+const DEFERRED = `query Deferred {
+  user(id: "user-2") {
+    id
+    name
+    ... @defer(label: "orders") { orders { id product { id name } } }
+    ... @defer { reviews { rating } }
+  }
+  topProducts(first: 2) { id ... @defer(label: "productReviews") { reviews { rating } } }
+}`;
+/** The same operation without @defer: what the deferred one must add up to. */
+const PLAIN = DEFERRED.replace(/ @defer(\(label: "[A-Za-z]+"\))?/g, '');
+
+interface Part {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+  incremental?: {
+    data: Record<string, unknown> | null;
+    path: (string | number)[];
+    label?: string;
+    errors?: Part['errors'];
+  }[];
+  hasNext: boolean;
+}
+
+/** The raw multipart answer, split on the boundary Apollo Router and Apollo Server write (`---`, closed by `-----`). */
+async function deferredParts(url: string, query: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: DEFER_ACCEPT, ...headers },
+    body: JSON.stringify({ query }),
+  });
+  const text = await response.text();
+  const segments = text.split('\r\n---');
+  const parts = segments.slice(1, -1).map((segment) => {
+    const body = segment.slice(segment.indexOf('\r\n\r\n') + 4);
+    return JSON.parse(body) as Part;
+  });
+  return { status: response.status, contentType: response.headers.get('content-type'), text, parts };
+}
+
+/** Deep-merges each incremental entry at its path, as a client does. */
+function assemble(parts: Part[]): Record<string, unknown> {
+  const [first, ...rest] = parts;
+  const data = structuredClone(first?.data ?? {}) as Record<string, unknown>;
+  for (const part of rest) {
+    for (const entry of part.incremental ?? []) {
+      let target: Record<string, unknown> = data;
+      for (const step of entry.path) target = target[step as string] as Record<string, unknown>;
+      Object.assign(target, entry.data);
+    }
+  }
+  return data;
+}
+
+async function bearer(): Promise<Record<string, string>> {
+  const token = await new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('user-3')
+    .setExpirationTime('5m')
+    .sign(new TextEncoder().encode(SECRET));
+  return { authorization: `Bearer ${token}` };
+}
+
+interface UserData {
+  user: { id: string; name: string; orders?: { id: string; product: { id: string; name: string } }[] } | null;
+}
+const USER_WITH_DEFERRED_ORDERS: TypedDocumentNode<UserData> = gql`
+  query UserOrders {
+    user(id: "user-2") {
+      id
+      name
+      ... @defer(label: "orders") {
+        orders {
+          id
+          product {
+            id
+            name
+          }
+        }
+      }
+    }
+  }
+`;
+
+describe.each(MOUNTS)('@defer on %s', (mount) => {
+  const gateway = gatewayForBlock(mount, () => ({
+    ...subgraphUrlEnv(subgraphs()),
+    GATEWAY_PLUGINS: 'jwt',
+    JWT_SECRET: SECRET,
+    JWT_ALGORITHMS: 'HS256',
+    JWT_REQUIRED: 'false',
+    MAX_COST: '500',
+    INBOUND_DEDUPLICATE: 'true',
+  }));
+
+  it('Apollo Client 4 (Defer20220824Handler) receives the initial data, then the deferred data', async () => {
+    const client = new ApolloClient({
+      link: new HttpLink({ uri: gateway().url }),
+      cache: new InMemoryCache(),
+      incrementalHandler: new Defer20220824Handler(),
+    });
+    const seen: UserData[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      const subscription = client.watchQuery({ query: USER_WITH_DEFERRED_ORDERS }).subscribe({
+        next: (result) => {
+          if (result.error) reject(result.error);
+          if (result.data) seen.push(structuredClone(result.data) as UserData);
+          if (result.dataState === 'complete') {
+            subscription.unsubscribe();
+            resolve();
+          }
+        },
+        error: reject,
+      });
+    });
+    await done;
+    // First the user without orders (streaming), then with them (complete).
+    expect(seen[0]?.user).toMatchObject({ id: 'user-2', name: expect.any(String) });
+    expect(seen[0]?.user?.orders).toBeUndefined();
+    const last = seen.at(-1)?.user;
+    expect(last?.orders?.length).toBeGreaterThan(0);
+    expect(last?.orders?.[0]).toMatchObject({ id: expect.any(String), product: { name: expect.any(String) } });
+  });
+
+  it('raw HTTP: multipart deferSpec=20220824, initial part without the deferred fields, then labelled parts at their paths', async () => {
+    const { status, contentType, text, parts } = await deferredParts(gateway().url, DEFERRED);
+    expect(status).toBe(200);
+    expect(contentType).toBe('multipart/mixed; boundary="-"; deferSpec=20220824');
+    expect(text.startsWith('\r\n---\r\ncontent-type: application/json; charset=utf-8\r\n\r\n')).toBe(true);
+    expect(text.endsWith('\r\n-----\r\n')).toBe(true);
+    const [initial, ...rest] = parts;
+    expect(initial).toEqual({
+      data: {
+        user: { id: 'user-2', name: expect.any(String) },
+        topProducts: [{ id: 'product-1' }, { id: 'product-2' }],
+      },
+      hasNext: true,
+    });
+    expect(rest.length).toBeGreaterThanOrEqual(1);
+    expect(rest.slice(0, -1).every((part) => part.hasNext)).toBe(true);
+    expect(rest.at(-1)?.hasNext).toBe(false);
+    const entries = rest.flatMap((part) => part.incremental ?? []);
+    expect(
+      entries
+        .map(({ path, label }) => ({ path, label }))
+        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    ).toEqual([
+      { path: ['topProducts', 0], label: 'productReviews' },
+      { path: ['topProducts', 1], label: 'productReviews' },
+      { path: ['user'], label: 'orders' },
+      // An unlabelled @defer: the label the planner assigned is not the client's, so none is sent.
+      { path: ['user'], label: undefined },
+    ]);
+    for (const entry of entries)
+      expect(Object.keys(entry.data ?? {})).toEqual([entry.label === 'orders' ? 'orders' : 'reviews']);
+    const whole = await postGraphQL(gateway().url, { query: PLAIN });
+    expect(assemble(parts)).toEqual(whole.body.data);
+  });
+
+  it('a client that does not accept multipart gets 406 NOT_ACCEPTABLE, as from Apollo Router; nothing runs', async () => {
+    for (const accept of [undefined, 'application/json', 'multipart/mixed;subscriptionSpec=1.0, application/json']) {
+      const refused = await postGraphQL(gateway().url, { query: DEFERRED }, accept ? { accept } : {});
+      expect(refused.status).toBe(406);
+      expect(refused.body.errors?.[0]?.extensions?.code).toBe('NOT_ACCEPTABLE');
+      expect(refused.body.data).toBeUndefined();
+    }
+  });
+
+  it('an operation without @defer is answered as JSON to the same Accept', async () => {
+    const plain = await postGraphQL(gateway().url, { query: PLAIN }, { accept: DEFER_ACCEPT });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(plain.body.data?.user).toBeTruthy();
+  });
+
+  it('authorization: a deferred field this request may not see is null in its own part, with its error there', async () => {
+    const { parts } = await deferredParts(
+      gateway().url,
+      '{ user(id: "user-1") { id ... @defer(label: "private") { address } } }',
+    );
+    const [initial, ...rest] = parts;
+    expect(initial).toEqual({ data: { user: { id: 'user-1' } }, hasNext: true });
+    const entries = rest.flatMap((part) => part.incremental ?? []);
+    expect(entries).toEqual([
+      {
+        data: null,
+        path: ['user'],
+        label: 'private',
+        errors: [
+          {
+            message: 'Unauthorized field or type',
+            path: ['user', 'address'],
+            extensions: { code: 'UNAUTHORIZED_FIELD_OR_TYPE' },
+          },
+        ],
+      },
+    ]);
+    // Signed in, the same operation delivers it.
+    const signed = await deferredParts(
+      gateway().url,
+      '{ user(id: "user-1") { id ... @defer(label: "private") { address } } }',
+      await bearer(),
+    );
+    const delivered = signed.parts.flatMap((part) => part.incremental ?? []);
+    expect(delivered).toEqual([
+      { data: { address: expect.stringMatching(/Main Street$/) }, path: ['user'], label: 'private' },
+    ]);
+  });
+
+  it('cost: a deferred fragment counts toward MAX_COST (refused before anything runs)', async () => {
+    const query = '{ topProducts(first: 20) { id ... @defer { reviews { rating author { reviews { rating } } } } } }';
+    const refused = await deferredParts(gateway().url, query);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('COST_ESTIMATED_TOO_EXPENSIVE');
+    // Without the deferred fragment it is within the limit.
+    const cheap = await postGraphQL(gateway().url, { query: '{ topProducts(first: 20) { id } }' });
+    expect(cheap.status).toBe(200);
+  });
+});
