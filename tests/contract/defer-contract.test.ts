@@ -1,8 +1,8 @@
 import { ApolloClient, gql, HttpLink, InMemoryCache, type TypedDocumentNode } from '@apollo/client';
 import { Defer20220824Handler } from '@apollo/client/incremental';
-import { MOUNTS, postGraphQL, subgraphUrlEnv } from '@fedgw/test-support';
+import { eventually, type Gate, MOUNTS, postGraphQL, startGate, subgraphUrlEnv } from '@fedgw/test-support';
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 
 /**
@@ -13,6 +13,12 @@ import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
  * the whole operation, deferred fragments included.
  */
 const subgraphs = subgraphsForFile();
+// In front of the reviews subgraph: held shut, a deferred block that needs it cannot complete.
+let reviews: Gate;
+beforeAll(async () => {
+  reviews = await startGate(subgraphs().reviews.url);
+});
+afterAll(() => reviews?.server.close());
 const SECRET = 'defer-test-secret-long-enough-0123456789abcdef';
 const DEFER_ACCEPT = 'multipart/mixed;deferSpec=20220824, application/json';
 
@@ -100,9 +106,39 @@ const USER_WITH_DEFERRED_ORDERS: TypedDocumentNode<UserData> = gql`
   }
 `;
 
+/** Reads a streamed answer as it arrives: `until(text)` resolves once the body so far passes `text`. */
+async function streamed(url: string, query: string) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: DEFER_ACCEPT },
+    body: JSON.stringify({ query }),
+  });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  return {
+    async until(done: (text: string) => boolean): Promise<string> {
+      while (!done(text)) {
+        const { value, done: ended } = await reader.read();
+        if (ended) return text;
+        text += decoder.decode(value, { stream: true });
+      }
+      return text;
+    },
+  };
+}
+
+const partsIn = (text: string): Part[] =>
+  text
+    .split('\r\n---')
+    .slice(1)
+    .filter((segment) => segment.includes('\r\n\r\n'))
+    .map((segment) => JSON.parse(segment.slice(segment.indexOf('\r\n\r\n') + 4)) as Part);
+
 describe.each(MOUNTS)('@defer on %s', (mount) => {
   const gateway = gatewayForBlock(mount, () => ({
     ...subgraphUrlEnv(subgraphs()),
+    SUBGRAPH_REVIEWS_URL: reviews.server.url,
     GATEWAY_PLUGINS: 'jwt',
     JWT_SECRET: SECRET,
     JWT_ALGORITHMS: 'HS256',
@@ -173,6 +209,67 @@ describe.each(MOUNTS)('@defer on %s', (mount) => {
       expect(Object.keys(entry.data ?? {})).toEqual([entry.label === 'orders' ? 'orders' : 'reviews']);
     const whole = await postGraphQL(gateway().url, { query: PLAIN });
     expect(assemble(parts)).toEqual(whole.body.data);
+  });
+
+  it('streams: the initial part arrives while a deferred fetch is still held, its part once released', async () => {
+    reviews.close();
+    try {
+      const answer = await streamed(
+        gateway().url,
+        '{ user(id: "user-2") { id name ... @defer(label: "r") { reviews { rating } } } }',
+      );
+      // The first part is complete (the boundary after it arrived) while the reviews fetch waits.
+      const first = await answer.until((text) => partsIn(text).length >= 1 && text.split('\r\n---').length >= 3);
+      expect(partsIn(first)).toEqual([{ data: { user: { id: 'user-2', name: expect.any(String) } }, hasNext: true }]);
+      // The deferred fetch reaches the gate and waits there; the first part did not wait for it.
+      await eventually(() => expect(reviews.holding()).toBe(1));
+      expect(partsIn(first)).toHaveLength(1);
+      reviews.release();
+      const all = await answer.until((text) => text.endsWith('\r\n-----\r\n'));
+      const last = partsIn(all).at(-1);
+      expect(last).toEqual({
+        hasNext: false,
+        incremental: [{ data: { reviews: expect.any(Array) }, path: ['user'], label: 'r' }],
+      });
+    } finally {
+      reviews.release();
+    }
+  });
+
+  it('a deferred fetch that fails reports its error in its own part; the initial data stands', async () => {
+    reviews.close();
+    try {
+      const answer = await streamed(
+        gateway().url,
+        '{ user(id: "user-2") { id ... @defer(label: "r") { reviews { rating } } } }',
+      );
+      await answer.until((text) => text.split('\r\n---').length >= 3);
+      await eventually(() => expect(reviews.holding()).toBe(1));
+      reviews.release('fail');
+      const parts = partsIn(await answer.until((text) => text.endsWith('\r\n-----\r\n')));
+      expect(parts[0]).toEqual({ data: { user: { id: 'user-2' } }, hasNext: true });
+      expect(parts.slice(1)).toEqual([
+        {
+          hasNext: false,
+          incremental: [
+            {
+              data: { reviews: null },
+              path: ['user'],
+              label: 'r',
+              errors: [
+                {
+                  message: 'Subgraph "reviews" answered HTTP 500 without a GraphQL response.',
+                  path: ['user', 'reviews'],
+                  extensions: { code: 'SUBGRAPH_BAD_RESPONSE' },
+                },
+              ],
+            },
+          ],
+        },
+      ]);
+    } finally {
+      reviews.release();
+    }
   });
 
   it('a client that does not accept multipart gets 406 NOT_ACCEPTABLE, as from Apollo Router; nothing runs', async () => {
