@@ -1,8 +1,10 @@
 import { ApolloClient, gql, HttpLink, InMemoryCache, type TypedDocumentNode } from '@apollo/client';
 import { Defer20220824Handler } from '@apollo/client/incremental';
 import { eventually, type Gate, MOUNTS, postGraphQL, startGate, subgraphUrlEnv } from '@fedgw/test-support';
+import { createClient } from 'graphql-ws';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 
 /**
@@ -281,6 +283,40 @@ describe.each(MOUNTS)('@defer on %s', (mount) => {
     }
   });
 
+  it('over graphql-ws, an operation with @defer is answered whole, in one result (not streamed)', async () => {
+    const client = createClient({ url: gateway().url.replace(/^http/, 'ws'), webSocketImpl: WebSocket });
+    try {
+      const results: unknown[] = [];
+      for await (const result of client.iterate({ query: DEFERRED })) results.push(result);
+      const whole = await postGraphQL(gateway().url, { query: PLAIN });
+      expect(results).toEqual([{ data: whole.body.data }]);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it("@defer inside a subscription is refused as the client's error (BAD_REQUEST), not a server failure", async () => {
+    const client = createClient({ url: gateway().url.replace(/^http/, 'ws'), webSocketImpl: WebSocket });
+    try {
+      const failure = await (async () => {
+        for await (const _ of client.iterate({
+          query: 'subscription { reviewAdded { comment ... @defer { rating } } }',
+        })) {
+          return 'an event';
+        }
+        return 'completed';
+      })().catch((error: unknown) => error);
+      expect(failure).toEqual([
+        expect.objectContaining({
+          message: expect.stringContaining('@defer is not served in subscriptions'),
+          extensions: expect.objectContaining({ code: 'BAD_REQUEST' }),
+        }),
+      ]);
+    } finally {
+      await client.dispose();
+    }
+  });
+
   it('an operation without @defer is answered as JSON to the same Accept', async () => {
     const plain = await postGraphQL(gateway().url, { query: PLAIN }, { accept: DEFER_ACCEPT });
     expect(plain.status).toBe(200);
@@ -330,5 +366,36 @@ describe.each(MOUNTS)('@defer on %s', (mount) => {
     // Without the deferred fragment it is within the limit.
     const cheap = await postGraphQL(gateway().url, { query: '{ topProducts(first: 20) { id } }' });
     expect(cheap.status).toBe(200);
+  });
+});
+
+describe.each(MOUNTS)('@defer and the response budget on %s', (mount) => {
+  const gateway = gatewayForBlock(mount, () => ({ ...subgraphUrlEnv(subgraphs()), MAX_RESPONSE_BYTES: '1500' }));
+
+  it('MAX_RESPONSE_BYTES covers the whole operation: a deferred block that spends it ends the answer with RESPONSE_TOO_LARGE', async () => {
+    const { status, parts } = await deferredParts(
+      gateway().url,
+      '{ user(id: "user-2") { id ... @defer(label: "big") { name } } topProducts(first: 20) { id ... @defer { reviews { rating comment } } } }',
+    );
+    expect(status).toBe(200);
+    expect(parts[0]?.hasNext).toBe(true);
+    const last = parts.at(-1);
+    expect(last).toEqual({
+      hasNext: false,
+      incremental: [
+        {
+          data: null,
+          path: [],
+          errors: [
+            {
+              message: expect.stringContaining('larger than the limit of 1500 bytes'),
+              extensions: { code: 'RESPONSE_TOO_LARGE', maxResponseBytes: 1500 },
+            },
+          ],
+        },
+      ],
+    });
+    // Nothing of the reviews got through.
+    expect(JSON.stringify(parts)).not.toContain('"comment"');
   });
 });

@@ -13,7 +13,10 @@ import { prettyFormatQueryPlan, type QueryPlan } from '@apollo/query-planner';
 import type { Span } from '@opentelemetry/api';
 import type { GraphQLError } from 'graphql';
 import type { GatewayContext } from '../contract/index.js';
+import { ClientErrorCode } from '../error-registry.js';
+import { httpError } from '../http-error.js';
 import type { Logger } from '../logger.js';
+import { streamSinkOf } from '../subscriptions/stream-sink.js';
 import type { ExecutionResult, Executor, GatewayInternals, RequestContext } from './apollo-internals.js';
 import { readInternals } from './apollo-internals.js';
 import { type CompiledPlan, compilePlan } from './compiled-plan.js';
@@ -79,15 +82,18 @@ async function execute(
   }
   // executeQueryPlan refuses @defer plans: those run lean even when a usage-reporting trace is asked for (none is made).
   if (plan?.defers) {
-    // @defer: a multipart answer, or Apollo Router's 406 to a client that cannot read one (batched operations: one answer).
-    const accepts = acceptsDeferSpec(requestContext.request.http?.headers.get('accept'));
-    if (!accepts && !requestContext.requestIsBatched) return { errors: [deferNotAccepted()] };
+    // @defer: a multipart answer, or Apollo Router's 406 to a client that cannot read one. Batched
+    // operations and those over graphql-ws or SSE (a stream sink) get the whole answer at once.
+    const whole =
+      requestContext.requestIsBatched || streamSinkOf(requestContext.context as GatewayContext) !== undefined;
+    const accepts = !whole && acceptsDeferSpec(requestContext.request.http?.headers.get('accept'));
+    if (!accepts && !whole) return { errors: [deferNotAccepted()] };
     let delivery = deferred.get(plan);
     if (delivery === undefined) {
       delivery = compileDeferred(plan);
       deferred.set(plan, delivery);
     }
-    if (delivery && accepts && !requestContext.requestIsBatched) {
+    if (delivery && accepts) {
       const { initial, rest } = await runIncrementally(plan, delivery, {
         serviceMap,
         requestContext,
@@ -122,6 +128,8 @@ async function execute(
   return response;
 }
 
+const DEFER_IN_SUBSCRIPTION = '@defer is not served in subscriptions: each event is one result';
+
 interface Compiled {
   readonly compiled: WeakMap<QueryPlan, CompiledPlan | null>;
   readonly deferred: WeakMap<CompiledPlan, DeferredDelivery | null>;
@@ -153,7 +161,11 @@ export async function planFor(
     async () => {
       let operation = operationFromDocument(internals.apiSchema, document, { operationName: request.operationName });
       // Every @defer labelled before planning, so each deferred block of the plan names its fragment (deferred-plan.ts).
-      if (operation.selectionSet.hasDefer()) operation = operation.expandAllFragments().withNormalizedDefer().operation;
+      if (operation.selectionSet.hasDefer()) {
+        // The planner throws a plain Error (a 500) for this: it is the client's request that cannot be served.
+        if (operation.rootKind === 'subscription') throw httpError(ClientErrorCode.BAD_REQUEST, DEFER_IN_SUBSCRIPTION);
+        operation = operation.expandAllFragments().withNormalizedDefer().operation;
+      }
       return internals.queryPlanner.buildQueryPlan(operation, {
         recursiveSelectionsLimitDisabled: internals.recursiveSelectionsLimitDisabled,
         nonLocalSelectionsLimitDisabled: internals.nonLocalSelectionsLimitDisabled,
