@@ -275,7 +275,12 @@ describe.each(MOUNTS)('@defer on %s', (mount) => {
   });
 
   it('a client that does not accept multipart gets 406 NOT_ACCEPTABLE, as from Apollo Router; nothing runs', async () => {
-    for (const accept of [undefined, 'application/json', 'multipart/mixed;subscriptionSpec=1.0, application/json']) {
+    for (const accept of [
+      undefined,
+      'application/json',
+      'multipart/mixed;subscriptionSpec=1.0, application/json',
+      'multipart/mixed;deferSpec=20220824;q=0, application/json',
+    ]) {
       const refused = await postGraphQL(gateway().url, { query: DEFERRED }, accept ? { accept } : {});
       expect(refused.status).toBe(406);
       expect(refused.body.errors?.[0]?.extensions?.code).toBe('NOT_ACCEPTABLE');
@@ -397,5 +402,19 @@ describe.each(MOUNTS)('@defer and the response budget on %s', (mount) => {
     });
     // Nothing of the reviews got through.
     expect(JSON.stringify(parts)).not.toContain('"comment"');
+  });
+});
+
+// The executor choice is the core's, the same on every mount: one mount shows it.
+describe.each(MOUNTS.slice(0, 1))('@defer with QUERY_PLAN_EXECUTOR=apollo on %s', (mount) => {
+  const gateway = gatewayForBlock(mount, () => ({ ...subgraphUrlEnv(subgraphs()), QUERY_PLAN_EXECUTOR: 'apollo' }));
+
+  it("is an unknown directive (@apollo/gateway's executeQueryPlan cannot run @defer plans)", async () => {
+    const { status, body } = await postGraphQL(gateway().url, { query: DEFERRED }, { accept: DEFER_ACCEPT });
+    expect(status).toBe(400);
+    expect(body.errors?.[0]).toMatchObject({
+      message: expect.stringContaining('Unknown directive "@defer"'),
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
   });
 });
