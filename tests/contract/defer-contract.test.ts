@@ -147,6 +147,7 @@ describe.each(MOUNTS)('@defer on %s', (mount) => {
     JWT_REQUIRED: 'false',
     MAX_COST: '500',
     INBOUND_DEDUPLICATE: 'true',
+    LOG_LEVEL: 'debug',
   }));
 
   it('Apollo Client 4 (Defer20220824Handler) receives the initial data, then the deferred data', async () => {
@@ -269,6 +270,12 @@ describe.each(MOUNTS)('@defer on %s', (mount) => {
           ],
         },
       ]);
+      // Logged like an initial part's error (a client-safe one at debug).
+      await eventually(() =>
+        expect(gateway().logLines()).toContainEqual(
+          expect.objectContaining({ msg: 'client error', code: 'SUBGRAPH_BAD_RESPONSE', level: expect.anything() }),
+        ),
+      );
     } finally {
       reviews.release();
     }
