@@ -146,6 +146,7 @@ describe.each(MOUNTS)('@defer on %s', (mount) => {
     JWT_ALGORITHMS: 'HS256',
     JWT_REQUIRED: 'false',
     MAX_COST: '500',
+    MAX_DEPTH: '5',
     INBOUND_DEDUPLICATE: 'true',
     LOG_LEVEL: 'debug',
   }));
@@ -368,6 +369,18 @@ describe.each(MOUNTS)('@defer on %s', (mount) => {
     expect(delivered).toEqual([
       { data: { address: expect.stringMatching(/Main Street$/) }, path: ['user'], label: 'private' },
     ]);
+  });
+
+  it('depth: fields in a deferred fragment count toward MAX_DEPTH (refused before anything runs)', async () => {
+    const deep = '{ user(id: "user-2") { id ... @defer { reviews { product { reviews { author { name } } } } } } }';
+    const refused = await deferredParts(gateway().url, deep);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('OPERATION_LIMIT_EXCEEDED');
+    const shallow = await deferredParts(
+      gateway().url,
+      '{ user(id: "user-2") { id ... @defer { reviews { rating } } } }',
+    );
+    expect(shallow.status).toBe(200);
   });
 
   it('cost: a deferred fragment counts toward MAX_COST (refused before anything runs)', async () => {
