@@ -38,6 +38,8 @@ export const CLIENT_ERRORS = {
   OPERATION_RESOLUTION_FAILURE: { status: 400, clientSafe: true },
   /** A subscription sent over plain HTTP (use a WebSocket or `Accept: text/event-stream`), or with subscriptions off. */
   SUBSCRIPTION_NOT_SUPPORTED: { status: 400, clientSafe: true },
+  /** An operation with @defer from a request whose Accept does not take `multipart/mixed;deferSpec=20220824` (Apollo Router's 406). */
+  NOT_ACCEPTABLE: { status: 406, clientSafe: true },
   /** Over SUBSCRIPTION_MAX_PER_CLIENT, _PER_CONNECTION or _MAX_CONNECTIONS. */
   SUBSCRIPTION_LIMIT_EXCEEDED: { status: 429, clientSafe: true },
   /** The gateway is shutting down: no new subscription (live ones complete). */

@@ -9,7 +9,7 @@ import type { CoreSettings } from './core-settings.js';
 import { ClientErrorCode } from './error-registry.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
 import { withExecuteHooks } from './execute-hooks.js';
-import { withPlanExecutor } from './executor/index.js';
+import { deferPlanning, deferredDeliveryPlugin, withPlanExecutor } from './executor/index.js';
 import { createFormatError } from './format-error.js';
 import { httpError } from './http-error.js';
 import type { Logger } from './logger.js';
@@ -105,8 +105,11 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
         return source;
       },
       logger: apolloLogger,
-      // Reports query-plan cache hits and misses to plugins that observe events (metrics).
-      queryPlannerConfig: observedQueryPlannerConfig(plugins, logger),
+      // Reports query-plan cache hits and misses to plugins that observe events (metrics); plans @defer (lean).
+      queryPlannerConfig: {
+        ...observedQueryPlannerConfig(plugins, logger),
+        ...deferPlanning(config.queryPlanExecutor),
+      },
     },
     config.apolloTelemetry,
   );
@@ -151,6 +154,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
         ? ApolloServerPluginLandingPageLocalDefault({ footer: false })
         : ApolloServerPluginLandingPageDisabled(),
       retired.apolloPlugin(),
+      deferredDeliveryPlugin(formatError),
       ...plugins.flatMap((plugin) => (plugin.apollo ? [plugin.apollo] : [])),
     ],
   });

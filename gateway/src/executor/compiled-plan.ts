@@ -9,11 +9,13 @@ export interface CompiledPlan {
   readonly node: PlanNode | undefined;
   readonly operation: Operation;
   readonly shaper: Shaper;
+  /** The plan has a Defer node. */
+  readonly defers: boolean;
 }
 
 /**
  * Compiles a plan for the lean path, or returns null when the stock executor must run it:
- * @defer or subscription nodes, introspection fields, or an operation that federation cannot
+ * subscription nodes, introspection fields, or an operation that federation cannot
  * build (the stock executor answers that with its own error).
  */
 export function compilePlan(
@@ -23,7 +25,7 @@ export function compilePlan(
 ): CompiledPlan | null {
   if (queryPlan.node && !supported(queryPlan.node)) return null;
   const compiled = compileOperation(operationContext, apiSchema);
-  return compiled && { node: queryPlan.node as PlanNode | undefined, ...compiled };
+  return compiled && { node: queryPlan.node as PlanNode | undefined, defers: hasDefer(queryPlan.node), ...compiled };
 }
 
 /** A subscription's plan: its first fetch (to the subgraph that owns the field), and the rest, run per event. */
@@ -40,10 +42,13 @@ export function compileSubscription(
   const node = queryPlan.node;
   if (node?.kind !== 'Subscription' || (node.rest && !supported(node.rest))) return null;
   const compiled = compileOperation(operationContext, apiSchema);
-  return compiled && { node: node.rest, primary: node.primary, ...compiled };
+  return compiled && { node: node.rest, primary: node.primary, defers: false, ...compiled };
 }
 
-function compileOperation(operationContext: OperationContext, apiSchema: Schema): Omit<CompiledPlan, 'node'> | null {
+function compileOperation(
+  operationContext: OperationContext,
+  apiSchema: Schema,
+): Omit<CompiledPlan, 'node' | 'defers'> | null {
   let operation: Operation;
   try {
     // As executeQueryPlan.js builds it per request: the operation and every fragment, unvalidated.
@@ -69,8 +74,29 @@ function supported(node: PlanNode | SubscriptionNode): boolean {
       return supported(node.node);
     case 'Fetch':
       return true;
+    case 'Defer':
+      return (
+        (!node.primary.node || supported(node.primary.node)) &&
+        node.deferred.every((deferred) => !deferred.node || supported(deferred.node))
+      );
     case 'Condition':
       return (!node.ifClause || supported(node.ifClause)) && (!node.elseClause || supported(node.elseClause));
+    default:
+      return false;
+  }
+}
+
+function hasDefer(node: PlanNode | SubscriptionNode | undefined): boolean {
+  switch (node?.kind) {
+    case 'Defer':
+      return true;
+    case 'Sequence':
+    case 'Parallel':
+      return node.nodes.some(hasDefer);
+    case 'Flatten':
+      return hasDefer(node.node);
+    case 'Condition':
+      return hasDefer(node.ifClause) || hasDefer(node.elseClause);
     default:
       return false;
   }

@@ -12,10 +12,17 @@ import {
 import { prettyFormatQueryPlan, type QueryPlan } from '@apollo/query-planner';
 import type { Span } from '@opentelemetry/api';
 import type { GraphQLError } from 'graphql';
+import type { GatewayContext } from '../contract/index.js';
+import { ClientErrorCode } from '../error-registry.js';
+import { httpError } from '../http-error.js';
 import type { Logger } from '../logger.js';
+import { streamSinkOf } from '../subscriptions/stream-sink.js';
 import type { ExecutionResult, Executor, GatewayInternals, RequestContext } from './apollo-internals.js';
 import { readInternals } from './apollo-internals.js';
 import { type CompiledPlan, compilePlan } from './compiled-plan.js';
+import { acceptsDeferSpec, deferNotAccepted, leaveDeferredParts } from './deferred-delivery.js';
+import { compileDeferred, type DeferredDelivery } from './deferred-plan.js';
+import { runIncrementally } from './deferred-run.js';
 import { runPlan } from './plan-result.js';
 import { inSpan, markFailed } from './spans.js';
 
@@ -31,6 +38,7 @@ export function leanExecutor(gateway: ApolloGateway, logger: Logger): Executor {
   readInternals(gateway, true);
   // Compiled when a plan is first run; a supergraph update empties the plan store, so its plans go too.
   const compiled = new WeakMap<QueryPlan, CompiledPlan | null>();
+  const deferred = new WeakMap<CompiledPlan, DeferredDelivery | null>();
   return (requestContext) => {
     const internals = gateway as unknown as GatewayInternals;
     const { telemetry } = internals.config;
@@ -38,7 +46,7 @@ export function leanExecutor(gateway: ApolloGateway, logger: Logger): Executor {
       OpenTelemetrySpanNames.REQUEST,
       { attributes: requestContextSpanAttributes(requestContext, telemetry) },
       telemetry,
-      (span) => execute(internals, requestContext, span, compiled, logger),
+      (span) => execute(internals, requestContext, span, { compiled, deferred }, logger),
     );
   };
 }
@@ -47,7 +55,7 @@ async function execute(
   internals: GatewayInternals,
   requestContext: RequestContext,
   span: Span,
-  compiled: WeakMap<QueryPlan, CompiledPlan | null>,
+  { compiled, deferred }: Compiled,
   logger: Logger,
 ): Promise<ExecutionResult> {
   const { request, document } = requestContext;
@@ -72,7 +80,32 @@ async function execute(
     plan = compilePlan(queryPlan, operationContext, internals.apiSchema);
     compiled.set(queryPlan, plan);
   }
-  const captureTraces = !!requestContext.metrics?.captureTraces;
+  // executeQueryPlan refuses @defer plans: those run lean even when a usage-reporting trace is asked for (none is made).
+  if (plan?.defers) {
+    // @defer: a multipart answer, or Apollo Router's 406 to a client that cannot read one. Batched
+    // operations and those over graphql-ws or SSE (a stream sink) get the whole answer at once.
+    const whole =
+      requestContext.requestIsBatched || streamSinkOf(requestContext.context as GatewayContext) !== undefined;
+    const accepts = !whole && acceptsDeferSpec(requestContext.request.http?.headers.get('accept'));
+    if (!accepts && !whole) return { errors: [deferNotAccepted()] };
+    let delivery = deferred.get(plan);
+    if (delivery === undefined) {
+      delivery = compileDeferred(plan);
+      deferred.set(plan, delivery);
+    }
+    if (delivery && accepts) {
+      const { initial, rest } = await runIncrementally(plan, delivery, {
+        serviceMap,
+        requestContext,
+        supergraphSchema: internals.supergraphSchema,
+        telemetry: internals.config.telemetry,
+      });
+      leaveDeferredParts(requestContext.context as GatewayContext, rest);
+      if (initial.errors) markFailed(span, initial.errors as GraphQLError[], internals.config.telemetry);
+      return initial;
+    }
+  }
+  const captureTraces = !!requestContext.metrics?.captureTraces && !plan?.defers;
   const response =
     plan && !captureTraces
       ? await runPlan(plan, {
@@ -93,6 +126,13 @@ async function execute(
   exposeQueryPlan(internals, requestContext, queryPlan, response, logger);
   if (response.errors) markFailed(span, response.errors as GraphQLError[], internals.config.telemetry);
   return response;
+}
+
+const DEFER_IN_SUBSCRIPTION = '@defer is not served in subscriptions: each event is one result';
+
+interface Compiled {
+  readonly compiled: WeakMap<QueryPlan, CompiledPlan | null>;
+  readonly deferred: WeakMap<CompiledPlan, DeferredDelivery | null>;
 }
 
 /** The plan store's key for a request, @apollo/gateway's: the query's hash, and its operation name when it has one. */
@@ -119,7 +159,13 @@ export async function planFor(
       : {},
     internals.config.telemetry,
     async () => {
-      const operation = operationFromDocument(internals.apiSchema, document, { operationName: request.operationName });
+      let operation = operationFromDocument(internals.apiSchema, document, { operationName: request.operationName });
+      // Every @defer labelled before planning, so each deferred block of the plan names its fragment (deferred-plan.ts).
+      if (operation.selectionSet.hasDefer()) {
+        // The planner throws a plain Error (a 500) for this: it is the client's request that cannot be served.
+        if (operation.rootKind === 'subscription') throw httpError(ClientErrorCode.BAD_REQUEST, DEFER_IN_SUBSCRIPTION);
+        operation = operation.expandAllFragments().withNormalizedDefer().operation;
+      }
       return internals.queryPlanner.buildQueryPlan(operation, {
         recursiveSelectionsLimitDisabled: internals.recursiveSelectionsLimitDisabled,
         nonLocalSelectionsLimitDisabled: internals.nonLocalSelectionsLimitDisabled,

@@ -38,8 +38,7 @@ interface Cursor {
 
 /**
  * Runs a plan's nodes into `data` as executeQueryPlan.js's `executeNode` does (Sequence,
- * Parallel, Flatten, Fetch, Condition; the caller sends plans with @defer to the stock
- * executor), with the same `gateway.fetch` spans, but no Apollo usage-reporting trace nodes:
+ * Parallel, Flatten, Fetch, Condition, and Defer run inline), with the same `gateway.fetch` spans, but no Apollo usage-reporting trace nodes:
  * plans that capture traces also go to the stock executor.
  */
 export async function runNode(run: PlanRun, node: PlanNode, cursor: Cursor | undefined): Promise<void> {
@@ -68,7 +67,11 @@ export async function runNode(run: PlanRun, node: PlanNode, cursor: Cursor | und
       return;
     }
     case 'Defer':
-      assert(false, '@defer support is not available in the gateway');
+      // Inline: the primary block, then every deferred block (each depends only on fetches of
+      // the primary; nested defers are inside them). Streaming them is deferred-plan.ts's job.
+      if (node.primary.node) await runNode(run, node.primary.node, cursor);
+      await Promise.all(node.deferred.map((deferred) => deferred.node && runNode(run, deferred.node, cursor)));
+      return;
   }
 }
 

@@ -46,6 +46,6 @@ export const SUPERGRAPH_FIELDS: readonly FieldSpec[] = [
     env: 'QUERY_PLAN_EXECUTOR',
     parse: withDefault(oneOf(['lean', 'apollo'] as const), 'lean'),
     meaning:
-      "who runs each query plan: `lean`, the gateway's own executor (compiled result shaping per cached plan), or `apollo`, @apollo/gateway's `executeQueryPlan`. Both answer byte for byte the same; `apollo` is there to compare and as a way back. See [ADR 025](adr/025-lean-plan-executor.md)",
+      "who runs each query plan: `lean`, the gateway's own executor (compiled result shaping per cached plan), or `apollo`, @apollo/gateway's `executeQueryPlan`. Both answer byte for byte the same; `apollo` is there to compare and as a way back, and cannot run `@defer` (with it `@defer` is an unknown directive). See [ADR 025](adr/025-lean-plan-executor.md)",
   },
 ];

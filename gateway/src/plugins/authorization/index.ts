@@ -6,6 +6,7 @@
 import type { DocumentNode, FieldNode, OperationDefinitionNode } from 'graphql';
 import type { GatewayContext, GatewayPlugin, ResolvedRequest } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
+import { mapDeferredParts } from '../../executor/deferred-delivery.js';
 import { httpError } from '../../http-error.js';
 import type { Logger } from '../../logger.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
@@ -21,7 +22,7 @@ import {
   withoutDenied,
 } from './operation.js';
 import { AUTHORIZATION_VALUES, type AuthorizationMode } from './options.js';
-import { patchAnswer, UNAUTHORIZED_MESSAGE } from './response.js';
+import { patchAnswer, patchEntry, UNAUTHORIZED_MESSAGE } from './response.js';
 import { isAuthenticated, type PolicyDecider, type Rights, scopesOf } from './rights.js';
 import { type AuthorizationRules, ENFORCED_SPECS, NO_RULES, readAuthorizationRules } from './rules.js';
 
@@ -186,6 +187,12 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
         const all = [...errors.map((error) => error.toJSON()), ...(event.errors ?? [])];
         return { ...event, data, ...(all.length > 0 && { errors: all }) };
       });
+      // So are an operation's deferred parts, each at its path.
+      mapDeferredParts(request.context as GatewayContext, (part) =>
+        part.incremental
+          ? { ...part, incremental: part.incremental.map((entry) => patchEntry(entry, variant.tree)) }
+          : part,
+      );
       const patched = patchedResult(result.data, variant.tree);
       const errors = [...patched.errors, ...(result.errors ?? [])];
       return { ...result, data: patched.data, ...(errors.length > 0 && { errors }) };

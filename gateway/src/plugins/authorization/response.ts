@@ -36,6 +36,28 @@ export function patchAnswer(
   return { data: patched === NULLED ? null : patched, errors: [...errors.values()] };
 }
 
+/** A deferred part's entry, patched as an answer is: the tree under its path, errors at full query paths. */
+export function patchEntry<
+  E extends { data: Record<string, unknown> | null; path: Path; errors?: readonly GraphQLError[] },
+>(entry: E, tree: ReadonlyMap<string, PatchNode>): E {
+  let under = tree;
+  for (const step of entry.path) {
+    if (typeof step === 'number') continue;
+    const node = under.get(step);
+    if (!node) return entry;
+    under = node.children;
+  }
+  if (!entry.data || under.size === 0) return entry;
+  const { data, errors } = patchAnswer(entry.data, under);
+  if (errors.length === 0) return entry;
+  const prefix = entry.path.map((part) => (typeof part === 'number' ? '@' : part));
+  const moved = errors.map(
+    (error) =>
+      new GraphQLError(error.message, { path: [...prefix, ...(error.path ?? [])], extensions: error.extensions }),
+  );
+  return { ...entry, data, errors: [...moved, ...(entry.errors ?? [])] };
+}
+
 /** The value's null (a non-null field in it became null, so it must too), distinct from a null answer. */
 const NULLED = Symbol('nulled');
 

@@ -7,6 +7,7 @@ import type {
 } from '../../contract/index.js';
 import { shareableHeaders } from '../../dedup/shareable-headers.js';
 import { emitEvent } from '../../events.js';
+import { mayDefer } from '../../executor/deferred-delivery.js';
 import type { Logger } from '../../logger.js';
 import { markShared } from '../../serialize/shared-answer.js';
 import { deduplicationKey } from './key.js';
@@ -67,6 +68,8 @@ class InboundDeduplication {
   async #execute(request: ExecutionRequest, execute: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
     // Only queries: a mutation (or subscription) runs once per request, whatever its twins.
     if (request.operation.operation !== 'query') return execute();
+    // Nor one with @defer: its later parts go to the request that ran it only.
+    if (mayDefer(request.source)) return execute();
     const context = request.context as GatewayContext;
     const key = deduplicationKey({ ...request, context });
     const running = this.#inFlight.get(key);

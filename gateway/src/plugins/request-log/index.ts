@@ -1,6 +1,8 @@
 import type { ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLError } from 'graphql';
 import type { GatewayContext, GatewayPlugin } from '../../contract/index.js';
 import { isClientSafe } from '../../error-registry.js';
+import { mapDeferredParts } from '../../executor/deferred-delivery.js';
 import type { Logger } from '../../logger.js';
 
 /**
@@ -29,25 +31,40 @@ export function requestLogPlugin(logger: Logger): ApolloServerPlugin<GatewayCont
           contextValue.scope.operationName = operationName ?? undefined;
         },
         async didEncounterErrors({ errors }) {
-          for (const error of errors) {
-            // A client's mistake (bad query, over a limit) is not the gateway's: debug, without a stack,
-            // so any client cannot fill the error log.
-            if (isClientSafe(error.extensions?.code)) {
-              if (logger.isLevelEnabled('debug')) {
-                logger.debug(
-                  { requestId: contextValue.requestId, code: error.extensions.code, message: error.message },
-                  'client error',
-                );
-              }
-              continue;
-            }
-            logger.error(
-              { requestId: contextValue.requestId, err: error.originalError ?? error, path: error.path },
-              'operation error',
-            );
-          }
+          logErrors(errors);
+        },
+        async executionDidStart() {
+          return {
+            async executionDidEnd() {
+              // @defer's later parts, left by the executor: their errors are logged as they are sent.
+              mapDeferredParts(contextValue, (part) => {
+                for (const entry of part.incremental ?? []) if (entry.errors) logErrors(entry.errors);
+                return part;
+              });
+            },
+          };
         },
       };
+
+      function logErrors(errors: readonly GraphQLError[]) {
+        for (const error of errors) {
+          // A client's mistake (bad query, over a limit) is not the gateway's: debug, without a stack,
+          // so any client cannot fill the error log.
+          if (isClientSafe(error.extensions?.code)) {
+            if (logger.isLevelEnabled('debug')) {
+              logger.debug(
+                { requestId: contextValue.requestId, code: error.extensions.code, message: error.message },
+                'client error',
+              );
+            }
+            continue;
+          }
+          logger.error(
+            { requestId: contextValue.requestId, err: error.originalError ?? error, path: error.path },
+            'operation error',
+          );
+        }
+      }
     },
   };
 }
