@@ -20,3 +20,4 @@ export { type RawAnswer, rawRequest } from './raw-http.js';
 export { startRedis, type TestRedis } from './redis.js';
 export { seededRandom } from './seeded-random.js';
 export * from './subscriptions.js';
+export * from './upgrade.js';

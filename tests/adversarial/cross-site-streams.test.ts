@@ -1,7 +1,6 @@
-import { addReview, MOUNTS, postGraphQL, streamClient, subgraphUrlEnv } from '@fedgw/test-support';
+import { addReview, MOUNTS, postGraphQL, streamClient, subgraphUrlEnv, upgradeStatus } from '@fedgw/test-support';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 
 // Class: a cross-site page making the browser run a mutation over a streaming transport. An
@@ -158,22 +157,6 @@ describe.each(MOUNTS)('mutations over a GET stream on %s', (mount) => {
 // before any operation is read; the app's own origin (CORS_ORIGINS, with credentials) is served.
 const APP = 'https://app.example.com';
 const EVIL = 'https://evil.example.net';
-
-/** How a WebSocket upgrade ends: the HTTP status of a refusal, or 101. */
-function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url.replace(/^http/, 'ws'), 'graphql-transport-ws', { headers });
-    socket.once('unexpected-response', (_request, response) => {
-      resolve(response.statusCode ?? 0);
-      socket.terminate();
-    });
-    socket.once('open', () => {
-      resolve(101);
-      socket.close();
-    });
-    socket.once('error', reject);
-  });
-}
 
 describe.each(MOUNTS)('a cross-site page with the user cookie on %s', (mount) => {
   const gateway = gatewayForBlock(mount, () => ({

@@ -1,7 +1,13 @@
-import { type ChaosSubgraph, MOUNTS, postGraphQL, startChaosSubgraph, subgraphUrlEnv } from '@fedgw/test-support';
+import {
+  type ChaosSubgraph,
+  MOUNTS,
+  postGraphQL,
+  startChaosSubgraph,
+  subgraphUrlEnv,
+  upgradeStatus,
+} from '@fedgw/test-support';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 
 /**
@@ -51,22 +57,6 @@ function preflight(url: string, origin: string, requestHeaders = 'content-type, 
 /** Every `access-control-*` header of a response. */
 function corsHeadersOf(response: { headers: Headers }): Record<string, string> {
   return Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-')));
-}
-
-/** How a WebSocket upgrade ends: the HTTP status of a refusal, or 101. */
-function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url.replace(/^http/, 'ws'), 'graphql-transport-ws', { headers });
-    socket.once('unexpected-response', (_request, response) => {
-      resolve(response.statusCode ?? 0);
-      socket.terminate();
-    });
-    socket.once('open', () => {
-      resolve(101);
-      socket.close();
-    });
-    socket.once('error', reject);
-  });
 }
 
 describe.each(MOUNTS)('origin policy on %s', (mount) => {
