@@ -6,6 +6,7 @@
 // keep-alive, no Accept-Encoding, as §A's load), arms interleaved over rounds so drift hits all.
 // Arms: base; head (shipped defaults: CORS off, batching off, compression on but not asked for);
 // head without compression; head with CORS on and an allowed Origin on every request.
+// The base build: `git worktree add ../wt-base 5ceb34e && cd ../wt-base && npx pnpm install && npx pnpm build`.
 // Run from the repository root after `pnpm build`:
 //   node_modules/.bin/node docs/results/2026-11-27-issue30-ab/ab.mjs > out.json
 import { execFileSync } from 'node:child_process';
