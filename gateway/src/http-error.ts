@@ -1,6 +1,6 @@
 import { HeaderMap } from '@apollo/server';
 import { GraphQLError } from 'graphql';
-import { CLIENT_ERRORS, type ClientErrorCode } from './error-registry.js';
+import { CLIENT_ERRORS, type ClientErrorCode, isClientErrorCode } from './error-registry.js';
 
 /**
  * An error a plugin throws to reject a request: Apollo Server answers with the code's
@@ -18,4 +18,23 @@ export function httpError(
   return new GraphQLError(message, {
     extensions: { ...extensions, code, http: { status, headers: new HeaderMap(Object.entries(headers)) } },
   });
+}
+
+/**
+ * How a refusal (an `httpError()`, or any GraphQLError) is answered outside Apollo Server's
+ * pipeline: its status (the one it carries, else its code's, else 500), its response headers,
+ * and the error without the `http` extension, for the client.
+ */
+export function httpAnswerOf(error: GraphQLError): {
+  status: number;
+  headers: HeaderMap | undefined;
+  error: GraphQLError;
+} {
+  const { http, ...extensions } = error.extensions as {
+    http?: { status?: number; headers?: HeaderMap };
+    code?: unknown;
+  };
+  const { code } = extensions;
+  const status = http?.status ?? (isClientErrorCode(code) ? CLIENT_ERRORS[code].status : 500);
+  return { status, headers: http?.headers, error: new GraphQLError(error.message, { extensions }) };
 }

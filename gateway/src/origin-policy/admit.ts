@@ -1,7 +1,7 @@
-import type { HeaderMap } from '@apollo/server';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { GatewayPlugin, Refusal, RequestScope } from '../contract/index.js';
-import { CLIENT_ERRORS, ClientErrorCode, isClientErrorCode } from '../error-registry.js';
+import { ClientErrorCode } from '../error-registry.js';
+import { httpAnswerOf } from '../http-error.js';
 import type { Logger } from '../logger.js';
 
 /**
@@ -34,14 +34,8 @@ export function admitWith(
 }
 
 function refusalOf(error: GraphQLError, formatError: (error: GraphQLFormattedError) => GraphQLFormattedError): Refusal {
-  const { http, ...extensions } = error.extensions as {
-    http?: { status?: number; headers?: HeaderMap };
-    code?: unknown;
-  };
-  const code = extensions.code;
-  const status = http?.status ?? (isClientErrorCode(code) ? CLIENT_ERRORS[code].status : 500);
+  const answer = httpAnswerOf(error);
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
-  for (const [name, value] of http?.headers ?? []) headers[name] = value;
-  const formatted = formatError(new GraphQLError(error.message, { extensions }).toJSON());
-  return { status, headers, body: JSON.stringify({ errors: [formatted] }) };
+  for (const [name, value] of answer.headers ?? []) headers[name] = value;
+  return { status: answer.status, headers, body: JSON.stringify({ errors: [formatError(answer.error.toJSON())] }) };
 }

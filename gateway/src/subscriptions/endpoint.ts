@@ -7,7 +7,8 @@ import type {
   StreamParams,
   SubscriptionEndpoint,
 } from '../contract/index.js';
-import { CLIENT_ERRORS, ClientErrorCode, isClientErrorCode } from '../error-registry.js';
+import { ClientErrorCode } from '../error-registry.js';
+import { httpAnswerOf } from '../http-error.js';
 import { ConnectionSlots } from './connection-slots.js';
 import type { SubscriptionSettings } from './settings.js';
 import { openStreamSink } from './stream-sink.js';
@@ -95,11 +96,7 @@ function refused(error: unknown, parts: EndpointParts): StreamOutcome {
     error instanceof GraphQLError
       ? error
       : new GraphQLError('Internal server error', { extensions: { code: ClientErrorCode.INTERNAL_SERVER_ERROR } });
-  const code = graphqlError.extensions.code;
-  const http = graphqlError.extensions.http as { status?: number } | undefined;
-  const status = http?.status ?? (isClientErrorCode(code) ? CLIENT_ERRORS[code].status : 500);
-  const { http: _http, ...extensions } = graphqlError.extensions;
-  const clean = new GraphQLError(graphqlError.message, { extensions });
+  const { status, error: clean } = httpAnswerOf(graphqlError);
   return { kind: 'answer', status, result: { errors: parts.formatError(clean) } };
 }
 
