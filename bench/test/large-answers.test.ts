@@ -7,7 +7,13 @@ import { expectedDashboard } from '@fedgw/subgraphs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAnswers } from '../src/load/answer-check.js';
 import { postJson } from '../src/load/http-post.js';
-import { DASHBOARD, DASHBOARD_ANSWER_BYTES, requestBody } from '../src/load/queries.js';
+import {
+  type BenchQuery,
+  DASHBOARD,
+  DASHBOARD_ANSWER_BYTES,
+  DASHBOARD_DEFERRED,
+  requestBody,
+} from '../src/load/queries.js';
 import { createSetups, type SetupKey, type Setups } from '../src/targets/setups.js';
 import { startTarget } from '../src/targets/start-target.js';
 import { type RunningSubgraphs, startSubgraphs } from '../src/targets/subgraph-processes.js';
@@ -27,8 +33,8 @@ afterAll(async () => {
   await subgraphs?.stop();
 });
 
-/** Starts `name` in `setup` on a free port, checks the Dashboard answer, stops it. */
-async function checkTarget(name: string, setup: SetupKey) {
+/** Starts `name` in `setup` on a free port, checks the Dashboard answer (or `queries`'), stops it. */
+async function checkTarget(name: string, setup: SetupKey, queries: readonly BenchQuery[] = [DASHBOARD]) {
   const [target] = resolveTargets([name], []);
   if (!target) throw new Error(`no target ${name}`);
   const port = await freeConsecutivePorts(1);
@@ -41,7 +47,7 @@ async function checkTarget(name: string, setup: SetupKey) {
     setupContext: {},
   });
   try {
-    return await checkAnswers({ url: running.url, queries: [DASHBOARD], userIds: [] });
+    return await checkAnswers({ url: running.url, queries, userIds: [] });
   } finally {
     await running.stop();
   }
@@ -59,6 +65,10 @@ describe('§F reference answer', () => {
 
   it('is what our gateway answers over the real subgraphs', async () => {
     expect(await checkTarget('nest-fastify', 'none')).toEqual({ ok: true, checked: 1 });
+  }, 60_000);
+
+  it("is what our gateway's @defer parts add up to (Dashboard · @defer, merged as a client merges them)", async () => {
+    expect(await checkTarget('nest-fastify', 'none', [DASHBOARD_DEFERRED])).toEqual({ ok: true, checked: 1 });
   }, 60_000);
 
   it('is what Hive Gateway answers, with its own planner and with the Rust one', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DASHBOARD } from '../src/load/queries.js';
 import { parseOptions } from '../src/run/options.js';
 import { NOT_INSTALLED, type PlanContext, type RowPlan, type ScenarioPlan, skipFor } from '../src/run/plan.js';
 import { addDeltas } from '../src/scenarios/c-extensibility.js';
@@ -75,13 +76,19 @@ describe('scenario plans', () => {
       'nest-fastify Dashboard · subgraph dedup (subgraph-dedup)',
       'nest-fastify Dashboard · inbound dedup (inbound-dedup)',
       'nest-fastify Dashboard · compressed (compression)',
+      'nest-fastify Dashboard · @defer (none)',
+      'apollo-router Dashboard · @defer (none)',
       'nest-fastify Dashboard · dedup (dedup)',
       'apollo-router Dashboard · dedup (dedup)',
       'hive-gateway Dashboard · dedup (dedup)',
       'hive-gateway-rust Dashboard · dedup (dedup)',
     ]);
     expect(f?.rows.every((row) => row.load.kind === 'closed' && row.load.connections === 100)).toBe(true);
-    expect(f?.rows.every((row) => !row.skip && row.query.name === 'Dashboard' && !row.query.perUser)).toBe(true);
+    expect(f?.rows.every((row) => !row.skip && !row.query.perUser)).toBe(true);
+    // Every row answers Dashboard; the @defer rows (and only they) read it as incremental parts.
+    const deferred = f?.rows.filter((row) => row.query.incrementalAccept) ?? [];
+    expect(deferred.map((row) => row.variant)).toEqual(['Dashboard · @defer', 'Dashboard · @defer']);
+    expect(f?.rows.every((row) => row.query.expected === DASHBOARD.expected)).toBe(true);
     // The real size of the reference answer, in KB: between 50 and 100.
     const kb = Number(/is ([\d.]+) KB of JSON/.exec(f?.description ?? '')?.[1]);
     expect(kb).toBeGreaterThanOrEqual(50);

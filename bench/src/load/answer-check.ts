@@ -1,5 +1,6 @@
 import { firstDifference } from './diff.js';
 import { postJson } from './http-post.js';
+import { mergeIncremental, multipartBoundary, multipartPayloads } from './incremental-answer.js';
 import { type BenchQuery, requestBody } from './queries.js';
 
 export interface AnswerCheckOptions {
@@ -39,7 +40,8 @@ export async function checkAnswers(options: AnswerCheckOptions): Promise<AnswerC
 async function checkOne(options: AnswerCheckOptions, query: BenchQuery, userId: string): Promise<string | null> {
   let response: Awaited<ReturnType<typeof postJson>>;
   try {
-    response = await postJson(options.url, requestBody(query, userId), options.headers);
+    const accept: Record<string, string> = query.incrementalAccept ? { accept: query.incrementalAccept } : {};
+    response = await postJson(options.url, requestBody(query, userId), { ...options.headers, ...accept });
   } catch (error) {
     return `request failed: ${error instanceof Error ? error.message : String(error)}`;
   }
@@ -47,9 +49,9 @@ async function checkOne(options: AnswerCheckOptions, query: BenchQuery, userId: 
   if (response.status !== 200) return `HTTP ${response.status}: ${excerpt}`;
   let body: unknown;
   try {
-    body = JSON.parse(response.text);
-  } catch {
-    return `not JSON: ${excerpt}`;
+    body = query.incrementalAccept ? mergedAnswer(response) : JSON.parse(response.text);
+  } catch (error) {
+    return `${error instanceof Error ? error.message : 'not JSON'}: ${excerpt}`;
   }
   const difference = firstDifference(body, { data: query.expected(userId) });
   if (difference) return difference;
@@ -57,4 +59,13 @@ async function checkOne(options: AnswerCheckOptions, query: BenchQuery, userId: 
     if (response.headers[name] === undefined) return `response header ${name} is missing`;
   }
   return null;
+}
+
+/** An incremental answer's parts merged as a client merges them; throws when it is not multipart or never ends. */
+function mergedAnswer(response: Awaited<ReturnType<typeof postJson>>): unknown {
+  const boundary = multipartBoundary(response.headers['content-type']);
+  if (!boundary) throw new Error(`not multipart (content-type ${String(response.headers['content-type'])})`);
+  const merged = mergeIncremental(multipartPayloads(response.text, boundary));
+  if (!merged.complete) throw new Error('no last part (hasNext: false)');
+  return merged.errors.length > 0 ? { data: merged.data, errors: merged.errors } : { data: merged.data };
 }

@@ -15,6 +15,8 @@ export interface LoadResult {
   readonly schedule?: SendSchedule;
   /** Open loop only: the latency each failed request was counted at (its timeout), ms. */
   readonly failedAtMs?: number;
+  /** Incremental (@defer) rows only: time from send to the whole first part, µs, per successful request. */
+  readonly firstPartSamples?: Samples;
 }
 
 /** Called about once a second during a measured window: seconds done, answers in the last second. */

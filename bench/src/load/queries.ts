@@ -1,5 +1,6 @@
 import {
   COMPLEX_QUERY,
+  DASHBOARD_PRODUCTS,
   DASHBOARD_QUERY,
   expectedComplex,
   expectedDashboard,
@@ -18,6 +19,11 @@ export interface BenchQuery {
   readonly perUser: boolean;
   /** The `data` a correct target answers for `userId` (ignored when not `perUser`). */
   expected(userId: string): unknown;
+  /**
+   * Set for an incremental (@defer) operation: the Accept header it is sent with. Its answer is
+   * multipart; the load then times the first part as well as the whole (see defer-loop.ts).
+   */
+  readonly incrementalAccept?: string;
 }
 
 export const GET_USER_WITH_PRODUCTS_QUERY: BenchQuery = {
@@ -47,6 +53,36 @@ export const DASHBOARD: BenchQuery = {
   text: DASHBOARD_QUERY,
   perUser: false,
   expected: expectedDashboard,
+};
+
+/**
+ * §F with @defer: Dashboard whose reviews block (four of its five subgraph fetches) is deferred,
+ * so the first part is the product cards alone. Merged, the parts are Dashboard's answer.
+ */
+export const DASHBOARD_DEFERRED: BenchQuery = {
+  name: 'Dashboard · @defer',
+  text: `query DashboardDeferred {
+  topProducts(first: ${DASHBOARD_PRODUCTS}) {
+    ...ProductCard
+    inStock
+    ... @defer(label: "reviews") {
+      reviews {
+        ...ReviewLine
+        author {
+          ...Person
+          reviews { id rating product { ...ProductCard } }
+        }
+      }
+    }
+  }
+}
+fragment ProductCard on Product { id name price }
+fragment ReviewLine on Review { id rating comment }
+fragment Person on User { id name email }`,
+  perUser: false,
+  expected: expectedDashboard,
+  // What Apollo Client 4's HttpLink sends with Defer20220824Handler.
+  incrementalAccept: 'multipart/mixed;deferSpec=20220824,application/graphql-response+json,application/json;q=0.9',
 };
 
 /** The size of a correct Dashboard answer (`{"data":…}`, compact JSON), for §F's description. */

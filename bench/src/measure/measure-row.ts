@@ -1,12 +1,12 @@
 import { runLoad } from '../load/load.js';
 import type { LiveTick } from '../load/load-result.js';
 import type { RowPlan } from '../run/plan.js';
-import type { RowResult } from '../run/results.js';
+import type { LatencySummary, RowResult } from '../run/results.js';
 import type { RunningTarget } from '../targets/start-target.js';
 import { cpuUsage, findSaturated, type ProcessGroup, snapshot, wallSeconds } from './cpu-groups.js';
 import { readPeakRssMb, resetPeakRss } from './proc-stats.js';
 import { rowWarnings } from './row-warnings.js';
-import { summarize } from './samples.js';
+import { type Samples, summarize } from './samples.js';
 
 /**
  * Warm-up, then one measured window with every group's CPU read from /proc just before and
@@ -58,6 +58,7 @@ export async function measureRow(
     errors: load.errors,
     rps: round(load.ok / load.durationSec, 1),
     latencyMs,
+    ...firstPart(load.firstPartSamples),
     cpu,
     ...(targetCpu ? { gatewayCpuSecPer1k: round(targetCpu.cpuSeconds / (load.ok / 1000), 4) } : {}),
     ...(peakRss !== null ? { gatewayPeakRssMb: round(peakRss, 1), peakRssScope: rowPeak ? 'row' : 'process' } : {}),
@@ -66,6 +67,11 @@ export async function measureRow(
     ...(load.schedule ? { schedule: load.schedule } : {}),
     ...(load.failedAtMs !== undefined ? { failedAtMs: load.failedAtMs } : {}),
   };
+}
+
+function firstPart(samples: Samples | undefined): { firstPartMs?: LatencySummary } {
+  const summary = samples ? summarize(samples) : null;
+  return summary ? { firstPartMs: summary } : {};
 }
 
 function round(value: number, digits: number): number {

@@ -64,6 +64,8 @@ export interface RowResult {
    * one counted at `failedAtMs` (its timeout), so under overload the tail grows, never shrinks.
    */
   readonly latencyMs?: LatencySummary;
+  /** Incremental (@defer) rows: from send to the whole first part, successful requests (latencyMs: to the last part). */
+  readonly firstPartMs?: LatencySummary;
   /** Fixed-rate rows: the latency a failed request is counted at (the per-request timeout), ms. */
   readonly failedAtMs?: number;
   /** CPU used per process group during the measured window. */

@@ -1,4 +1,4 @@
-import { DASHBOARD, DASHBOARD_ANSWER_BYTES } from '../load/queries.js';
+import { DASHBOARD, DASHBOARD_ANSWER_BYTES, DASHBOARD_DEFERRED } from '../load/queries.js';
 import type { PlanContext, RowPlan, ScenarioPlan } from '../run/plan.js';
 import { externalsIn, makeRow, primaryMount, runsSetup } from '../run/plan.js';
 import { ROUTER } from '../targets/targets.js';
@@ -61,6 +61,19 @@ export function planF(context: PlanContext): ScenarioPlan {
           load,
         }),
       ),
+    // @defer as Apollo Client 4 asks for it: our first mount and the Router (Hive Gateway writes
+    // another incremental format), timed to the first part and to the whole answer.
+    ...[primaryMount(context), context.targets.find((target) => target.name === ROUTER)]
+      .filter((target) => target !== undefined)
+      .map((target) =>
+        makeRow(context, {
+          target,
+          setup: context.setups.none,
+          variant: DASHBOARD_DEFERRED.name,
+          query: DASHBOARD_DEFERRED,
+          load,
+        }),
+      ),
     ...dedup.map((target) =>
       makeRow(context, {
         target,
@@ -86,6 +99,8 @@ export function planF(context: PlanContext): ScenarioPlan {
       `SUBGRAPH_DEDUPLICATE; "· inbound dedup": INBOUND_DEDUPLICATE); ` +
       `with clients that send \`Accept-Encoding: gzip, deflate, br\` ("· compressed": gzip, the tie's winner; ` +
       `the other rows send none and get identity); ` +
+      `Dashboard with its reviews block deferred ("· @defer", \`multipart/mixed;deferSpec=20220824\` as ` +
+      `Apollo Client 4 asks) on our first mount and the Router, timed to the first part and to the whole answer; ` +
       `then with its own dedup ("· dedup"): the Router with traffic_shaping.all.deduplicate_query, our ` +
       `first mount with SUBGRAPH_DEDUPLICATE and INBOUND_DEDUPLICATE, Hive Gateway with ` +
       `inboundInflightRequestDeduplication. CPU per request is given for the gateway and the subgraphs ` +

@@ -5,6 +5,7 @@ import { comparisonB } from './b-adapters.js';
 import { comparisonC } from './c-extensibility.js';
 import { comparisonD } from './d-plugin-stacking.js';
 import { comparisonE } from './e-fixed-rates.js';
+import { comparisonF } from './f-large-answers.js';
 
 /** The published table, then ours in the same shape with the seed's figure beside each of our ratios. */
 export function comparisonTables(scenario: ScenarioResult): Table[] {
@@ -19,8 +20,8 @@ export function comparisonTables(scenario: ScenarioResult): Table[] {
       return comparisonD(scenario);
     case 'E':
       return comparisonE(scenario);
-    // §F is ours: the seed published nothing to compare with.
+    // §F is ours: the seed published nothing to compare with; its @defer rows get their own table.
     case 'F':
-      return [];
+      return comparisonF(scenario);
   }
 }
