@@ -124,6 +124,28 @@ describe.each(MOUNTS)('authorization options on %s', (mount) => {
       expect(extensionsOf(result.body)).toEqual({ authorizationErrors: [unauthorized('user', 'address')] });
     });
 
+    it('a deferred part carries its refusals in its own extensions', async () => {
+      const response = await fetch(gateway().url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'multipart/mixed;deferSpec=20220824' },
+        body: JSON.stringify({ query: '{ user(id: "user-1") { id ... @defer(label: "private") { address } } }' }),
+      });
+      // The multipart body Apollo Server writes: parts between `---` boundaries, each after its headers.
+      const parts = (await response.text())
+        .split('\r\n---')
+        .slice(1, -1)
+        .map((part) => JSON.parse(part.slice(part.indexOf('\r\n\r\n') + 4)) as { incremental?: unknown[] });
+      expect(parts[0]).toEqual({ data: { user: { id: 'user-1' } }, hasNext: true });
+      expect(parts.flatMap((part) => part.incremental ?? [])).toEqual([
+        {
+          data: null,
+          path: ['user'],
+          label: 'private',
+          extensions: { authorizationErrors: [unauthorized('user', 'address')] },
+        },
+      ]);
+    });
+
     it('logs one info line per request with refusals: its id and paths, never the token', async () => {
       const { logs } = gateway();
       const headers = await as('user-3');
