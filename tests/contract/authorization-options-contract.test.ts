@@ -2,12 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLogger, parseConfig } from '@fedgw/gateway';
 import { type RunningGateway, serveGateway } from '@fedgw/server';
 import {
+  addReview,
   type CapturedLines,
   captureLines,
   eventually,
   MOUNTS,
   type Mount,
   mountEnv,
+  openStream,
   postGraphQL,
   SUPERGRAPH_PATH,
   startTestHttpServer,
@@ -257,6 +259,27 @@ describe.each(MOUNTS)('authorization options on %s', (mount) => {
       );
       expect(result.status).toBe(200);
       expect(result.body.errors).toEqual([unauthorized('user', 'orderHistory', '@', 'paymentReference')]);
+    });
+
+    it('a subscription runs as written; each event reports what would be refused', async () => {
+      const productId = `product-${440 + MOUNTS.indexOf(mount)}`;
+      const query = `subscription { reviewAdded(productId: "${productId}") { author { name address } } }`;
+      const stream = openStream('sse', gateway().url, { query });
+      try {
+        // Reviews until the subscription is live and one arrives (a bound, not a timing).
+        for (let tries = 0; stream.events.length === 0 && tries < 60; tries++) {
+          await addReview(subgraphs().reviews.url, { productId, rating: 4, comment: 'dry run' });
+          await new Promise((resolve) => setTimeout(resolve, 150));
+        }
+        expect(stream.events[0]).toEqual({
+          data: {
+            reviewAdded: { author: { name: expect.any(String), address: expect.stringMatching(/Main Street$/) } },
+          },
+          errors: [unauthorized('reviewAdded', 'author', 'address')],
+        });
+      } finally {
+        stream.stop();
+      }
     });
 
     it('logs what would have been refused', () => {

@@ -2,7 +2,9 @@
 // Router does: before planning, the operation loses every field the request may not see; the
 // rest is planned and run; the answer has null (propagated by the nullability rules) and one
 // UNAUTHORIZED_FIELD_OR_TYPE error per removed field. Or, in `reject` mode, the whole request
-// is refused before any subgraph is asked.
+// is refused before any subgraph is asked. Apollo Router's options (dry run, where refusals are
+// reported, their log, enforcement off) and a bounded policy decider: reporting.ts,
+// policy-decision.ts.
 import type { DocumentNode, FieldNode, GraphQLError, OperationDefinitionNode } from 'graphql';
 import type { GatewayContext, GatewayPlugin, ResolvedRequest } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
@@ -271,8 +273,10 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
         if (!wouldRefuse) return execute();
         // A dry run: the operation runs as written; its answer (each event of a subscription) reports.
         const refusals = wouldRefuse.map((path) => unauthorizedError(path));
-        mapStreamEvents(request.context as GatewayContext, (event) => placeRefusals(event, refusals, errorLocation));
-        return placeRefusals(await execute(), refusals, errorLocation);
+        const result = await execute();
+        const formatted = refusals.map((error) => error.toJSON());
+        mapStreamEvents(request.context as GatewayContext, (event) => placeRefusals(event, formatted, errorLocation));
+        return placeRefusals(result, refusals, errorLocation);
       }
       const result = await execute({
         ...request,
@@ -283,7 +287,8 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
       // A subscription's events arrive later, each patched as an answer is.
       mapStreamEvents(request.context as GatewayContext, (event) => {
         const { data, errors } = patchedResult(event.data, variant.tree);
-        return placeRefusals({ ...event, data }, errors, errorLocation);
+        const formatted = errors.map((error) => error.toJSON());
+        return placeRefusals({ ...event, data }, formatted, errorLocation);
       });
       // So are an operation's deferred parts, each at its path.
       mapDeferredParts(request.context as GatewayContext, (part) =>
