@@ -27,20 +27,17 @@ export async function listenNest(
     config.adapter === 'fastify'
       ? new (await import('@nestjs/platform-fastify')).FastifyAdapter({ logger: false, return503OnClosing: true })
       : new (await import('@nestjs/platform-express')).ExpressAdapter();
-  const app = await NestFactory.create(
-    GatewayModule.forRoot(config, { logger, plugins, ...(policies && { policies }) }),
-    httpAdapter,
-    {
-      // This process serves nothing but the gateway, which parses its own route's bodies (its
-      // limit, its error shape): Nest's app-wide parsers would only cost time. In an app of your
-      // own, leave them on: GatewayModule keeps them off the gateway's route only.
-      bodyParser: false,
-      // Nest would log a startup error itself (without its code or cause) and abort the process:
-      // let it reach main.ts, which logs code and cause as on the bare runtime.
-      abortOnError: false,
-      logger: new PinoNestLogger(logger.child({ component: 'nest' })),
-    },
-  );
+  const gatewayModule = GatewayModule.forRoot(config, { logger, plugins, ...(policies && { policies }) });
+  const app = await NestFactory.create(gatewayModule, httpAdapter, {
+    // This process serves nothing but the gateway, which parses its own route's bodies (its
+    // limit, its error shape): Nest's app-wide parsers would only cost time. In an app of your
+    // own, leave them on: GatewayModule keeps them off the gateway's route only.
+    bodyParser: false,
+    // Nest would log a startup error itself (without its code or cause) and abort the process:
+    // let it reach main.ts, which logs code and cause as on the bare runtime.
+    abortOnError: false,
+    logger: new PinoNestLogger(logger.child({ component: 'nest' })),
+  });
   const httpServer: Server = app.getHttpServer();
   applyServerTimeouts(httpServer, config);
   const connections = trackConnections(httpServer);
