@@ -62,6 +62,11 @@ export const CLIENT_ERRORS = {
   UNAUTHORIZED_OPERATION: { status: 403, clientSafe: true },
   /** On each field the request may not see, answered null (Apollo Router's code). */
   UNAUTHORIZED_FIELD_OR_TYPE: { status: 200, clientSafe: true },
+  /**
+   * The operation selects an `@policy` field and the policy decider threw, failed or did not
+   * answer within AUTHORIZATION_POLICY_TIMEOUT_MS: refused whole (fail closed), no subgraph asked.
+   */
+  AUTHORIZATION_POLICY_UNAVAILABLE: { status: 503, clientSafe: true },
   /** Never raised by the gateway: a subgraph's own authorization error, passed on on its fields. */
   FORBIDDEN: { status: 200, clientSafe: true },
   /** Over the rate limit; `Retry-After` says when to come back. */

@@ -41,6 +41,7 @@ export { httpError } from './http-error.js';
 export { createLogger, type Logger } from './logger.js';
 export { type ApiKeyAuthOptions, apiKeyAuth } from './plugins/api-key/index.js';
 export {
+  type AuthorizationErrorLocation,
   type AuthorizationMode,
   type AuthorizationOptions,
   authorization,

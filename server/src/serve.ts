@@ -5,6 +5,7 @@ import {
   type GatewayConfig,
   type GatewayPlugin,
   type Logger,
+  type PolicyDecider,
 } from '@fedgw/gateway';
 import { withMetricsListener } from './metrics-server.js';
 
@@ -24,18 +25,19 @@ export interface ClosingState {
  * a NestJS app) or `bare` (the framework alone), on `fastify` or `express`. Only the
  * framework in use is loaded. `close()` stops accepting, waits for in-flight requests,
  * then stops the gateway. `plugins` are added in code after the configured ones (a cluster
- * worker adds its readiness hold).
+ * worker adds its readiness hold); `policies` decides `@policy` in code (a policy service).
  */
 export async function serveGateway(
   config: GatewayConfig,
   logger: Logger,
   plugins: readonly GatewayPlugin[] = [],
+  { policies }: { policies?: PolicyDecider } = {},
 ): Promise<RunningGateway> {
   if (config.runtime === 'nest') {
     const { listenNest } = await import('./nest/bootstrap.js');
-    return listenNest(config, logger, plugins);
+    return listenNest(config, logger, plugins, { ...(policies && { policies }) });
   }
-  const gateway = await createGatewayFromConfig(config, { logger, plugins });
+  const gateway = await createGatewayFromConfig(config, { logger, plugins, ...(policies && { policies }) });
   await gateway.start();
   const listen =
     config.adapter === 'fastify'

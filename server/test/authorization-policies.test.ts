@@ -1,6 +1,6 @@
 // A `@policy` decider given in code (createGateway's / GatewayModule's `policies`), over real
 // HTTP and the real subgraphs: it decides per request from the verified identity, is asked only
-// about the policies an operation uses, and a decider that throws refuses them all (logged).
+// about the policies an operation uses, and a decider that throws refuses the request (logged).
 import { createLogger, type PolicyDecider } from '@fedgw/gateway';
 import { captureLines, postGraphQL, startSubgraphs } from '@fedgw/test-support';
 import { SignJWT } from 'jose';
@@ -70,7 +70,7 @@ describe('a policy decider in code', () => {
     expect(asked).toEqual([['support'], ['support']]);
   });
 
-  it('a decider that throws refuses every policy, logs it at error, and the request is still answered', async () => {
+  it('a decider that throws refuses the request that needs it (503, fail closed), logs it at error; others are answered', async () => {
     const logs = captureLines();
     const gateway = await serveGateway(env(), {
       logger: createLogger({ logLevel: 'info', logPretty: false }, logs.stream),
@@ -80,8 +80,12 @@ describe('a policy decider in code', () => {
     });
     served.push(gateway);
     const result = await postGraphQL(gateway.url, { query: PAYMENTS }, await as('user-9'));
-    expect(result.status).toBe(200);
-    expect(result.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED_FIELD_OR_TYPE');
+    expect(result.status).toBe(503);
+    expect(result.body.data).toBeUndefined();
+    expect(result.body.errors?.[0]?.extensions?.code).toBe('AUTHORIZATION_POLICY_UNAVAILABLE');
     expect(logs.lines.filter((line) => line.level === 50 && line.plugin === 'authorization')).toHaveLength(1);
+    // An operation that needs no policy never asks the decider.
+    const unguarded = await postGraphQL(gateway.url, { query: '{ user(id: "user-1") { name } }' }, await as('user-9'));
+    expect(unguarded.body).toEqual({ data: { user: { name: expect.any(String) } } });
   });
 });

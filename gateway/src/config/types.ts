@@ -1,7 +1,7 @@
 import type { CoreSettings } from '../core-settings.js';
 import { LOG_LEVELS, type LoggerSettings, type LogLevel } from '../logger.js';
 import type { ApiKeyEntry } from '../plugins/api-key/index.js';
-import type { AuthorizationMode, ClaimPolicy } from '../plugins/authorization/index.js';
+import type { AuthorizationErrorLocation, AuthorizationMode, ClaimPolicy } from '../plugins/authorization/index.js';
 import type { RateLimitFailureMode, RateLimitKey } from '../plugins/rate-limit/options.js';
 import type { TracingConfig } from '../plugins/tracing/options.js';
 import { type SubgraphOverride, subgraphKey } from '../subgraph-overrides.js';
@@ -151,6 +151,16 @@ export interface GatewayConfig extends CoreSettings, TracingConfig, LoggerSettin
   readonly authorizationScopeClaim: string;
   /** The built-in `@policy` rules (AUTHORIZATION_POLICIES). */
   readonly authorizationPolicies: readonly ClaimPolicy[];
+  /** How long a policy decider may take before the request is refused (AUTHORIZATION_POLICY_TIMEOUT_MS). */
+  readonly authorizationPolicyTimeoutMs: number;
+  /** false: the directives are not enforced at all (AUTHORIZATION_DIRECTIVES_ENABLED). */
+  readonly authorizationDirectivesEnabled: boolean;
+  /** Report and log what would be refused, refuse nothing (AUTHORIZATION_DRY_RUN). */
+  readonly authorizationDryRun: boolean;
+  /** Where refused fields' errors go (AUTHORIZATION_ERRORS). */
+  readonly authorizationErrors: AuthorizationErrorLocation;
+  /** A throttled log line per request with refusals (AUTHORIZATION_LOG). */
+  readonly authorizationLog: boolean;
   /** Size assumed for list fields that declare none (`@listSize`) when estimating costs. */
   readonly defaultListSize: number;
 }

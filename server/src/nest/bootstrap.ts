@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { applyServerTimeouts, closeGracefully, type ListeningServer, trackConnections } from '@fedgw/adapters';
-import type { Gateway, GatewayConfig, GatewayPlugin, Logger } from '@fedgw/gateway';
+import type { Gateway, GatewayConfig, GatewayPlugin, Logger, PolicyDecider } from '@fedgw/gateway';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { withMetricsListener } from '../metrics-server.js';
@@ -20,13 +20,15 @@ export async function listenNest(
   config: GatewayConfig,
   logger: Logger,
   plugins: readonly GatewayPlugin[] = [],
+  { policies }: { policies?: PolicyDecider } = {},
 ): Promise<NestServer> {
   // Only the platform in use is loaded.
   const httpAdapter =
     config.adapter === 'fastify'
       ? new (await import('@nestjs/platform-fastify')).FastifyAdapter({ logger: false, return503OnClosing: true })
       : new (await import('@nestjs/platform-express')).ExpressAdapter();
-  const app = await NestFactory.create(GatewayModule.forRoot(config, { logger, plugins }), httpAdapter, {
+  const gatewayModule = GatewayModule.forRoot(config, { logger, plugins, ...(policies && { policies }) });
+  const app = await NestFactory.create(gatewayModule, httpAdapter, {
     // This process serves nothing but the gateway, which parses its own route's bodies (its
     // limit, its error shape): Nest's app-wide parsers would only cost time. In an app of your
     // own, leave them on: GatewayModule keeps them off the gateway's route only.

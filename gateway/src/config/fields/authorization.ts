@@ -20,7 +20,7 @@ const claimPolicyList = custom<ClaimPolicy[]>('policy:claim=value entries separa
   return { ok: true, value: entries };
 });
 
-/** Authorization directives in the supergraph (@authenticated, @requiresScopes, @policy): always enforced. */
+/** Authorization directives in the supergraph (@authenticated, @requiresScopes, @policy): enforced unless turned off. */
 export const AUTHORIZATION_FIELDS: readonly FieldSpec[] = [
   {
     key: 'authorizationMode',
@@ -41,5 +41,40 @@ export const AUTHORIZATION_FIELDS: readonly FieldSpec[] = [
     parse: withDefault(claimPolicyList, []),
     meaning:
       '`@policy` rules, `policy:claim=value` (`support:role=support`): granted when the verified JWT claim equals the value or, for a list claim, contains it. A policy decider given in code replaces them',
+  },
+  {
+    key: 'authorizationPolicyTimeoutMs',
+    env: 'AUTHORIZATION_POLICY_TIMEOUT_MS',
+    parse: AUTHORIZATION_VALUES.policyTimeoutMs,
+    meaning:
+      'how long a policy decider given in code (a policy service) may take; later, or when it throws, a request that needs a `@policy` is refused, 503 `AUTHORIZATION_POLICY_UNAVAILABLE` (fail closed)',
+  },
+  {
+    key: 'authorizationDirectivesEnabled',
+    env: 'AUTHORIZATION_DIRECTIVES_ENABLED',
+    parse: AUTHORIZATION_VALUES.directivesEnabled,
+    meaning:
+      "`false` enforces none of the supergraph's authorization directives: every caller sees every field (a warning at each supergraph that has them). Apollo Router's `authorization.directives.enabled`",
+  },
+  {
+    key: 'authorizationDryRun',
+    env: 'AUTHORIZATION_DRY_RUN',
+    parse: AUTHORIZATION_VALUES.dryRun,
+    meaning:
+      "`true`: nothing is refused; the answer reports (per `AUTHORIZATION_ERRORS`) and the log names what would be. Apollo Router's `authorization.directives.dry_run`",
+  },
+  {
+    key: 'authorizationErrors',
+    env: 'AUTHORIZATION_ERRORS',
+    parse: AUTHORIZATION_VALUES.errors,
+    meaning:
+      "where each refused field's `UNAUTHORIZED_FIELD_OR_TYPE` goes: the answer's `errors`, its `extensions.authorizationErrors`, or nowhere (`disabled`). Apollo Router's `authorization.directives.errors.response`",
+  },
+  {
+    key: 'authorizationLog',
+    env: 'AUTHORIZATION_LOG',
+    parse: AUTHORIZATION_VALUES.log,
+    meaning:
+      "one `info` line per request with refused fields (request id, operation name, paths; never a credential), at most 20 per 10 s. Apollo Router's `authorization.directives.errors.log`",
   },
 ];

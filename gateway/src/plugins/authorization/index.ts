@@ -2,12 +2,15 @@
 // Router does: before planning, the operation loses every field the request may not see; the
 // rest is planned and run; the answer has null (propagated by the nullability rules) and one
 // UNAUTHORIZED_FIELD_OR_TYPE error per removed field. Or, in `reject` mode, the whole request
-// is refused before any subgraph is asked.
-import type { DocumentNode, FieldNode, OperationDefinitionNode } from 'graphql';
+// is refused before any subgraph is asked. Apollo Router's options (dry run, where refusals are
+// reported, their log, enforcement off) and a bounded policy decider: reporting.ts,
+// policy-decision.ts.
+import type { DocumentNode, FieldNode, GraphQLError, OperationDefinitionNode } from 'graphql';
 import type { GatewayContext, GatewayPlugin, ResolvedRequest } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
 import { mapDeferredParts } from '../../executor/deferred-delivery.js';
 import { httpError } from '../../http-error.js';
+import { LogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../logger.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
 import { mapStreamEvents } from '../../subscriptions/stream-sink.js';
@@ -21,12 +24,19 @@ import {
   patchTree,
   withoutDenied,
 } from './operation.js';
-import { AUTHORIZATION_VALUES, type AuthorizationMode } from './options.js';
+import { AUTHORIZATION_VALUES, type AuthorizationErrorLocation, type AuthorizationMode } from './options.js';
+import { decidePolicies, PolicyDecisionFailed } from './policy-decision.js';
+import { placeRefusals, refusalLog, refusedPaths, unauthorizedError } from './reporting.js';
 import { patchAnswer, patchEntry, UNAUTHORIZED_MESSAGE } from './response.js';
 import { isAuthenticated, type PolicyDecider, type Rights, scopesOf } from './rights.js';
 import { type AuthorizationRules, ENFORCED_SPECS, NO_RULES, readAuthorizationRules } from './rules.js';
 
-export { AUTHORIZATION_VALUES, type AuthorizationMode } from './options.js';
+export {
+  AUTHORIZATION_ERROR_LOCATIONS,
+  AUTHORIZATION_VALUES,
+  type AuthorizationErrorLocation,
+  type AuthorizationMode,
+} from './options.js';
 
 /** `data` with the denied fields null and their errors (nothing to patch in an answer without data). */
 function patchedResult(data: unknown, tree: ReadonlyMap<string, PatchNode>) {
@@ -44,9 +54,19 @@ export interface AuthorizationOptions {
   mode?: AuthorizationMode;
   /** The JWT claim holding the scopes: a space-separated string or a list. Default: `scope`. */
   scopeClaim?: string;
-  /** Decides `@policy`; without one, every policy is refused. */
+  /** Decides `@policy`, at once or as a Promise (a policy service); without one, every policy is refused. */
   policies?: PolicyDecider;
-  /** Where a throwing policy decider is reported. */
+  /** How long `policies` may take before the request is refused, 503 (fail closed). Default: 1000 ms. */
+  policyTimeoutMs?: number;
+  /** Apollo Router's `directives.enabled`. `false` enforces nothing (warned at each supergraph). Default: true. */
+  directivesEnabled?: boolean;
+  /** Apollo Router's `directives.dry_run`: report and log what would be refused, refuse nothing. Default: false. */
+  dryRun?: boolean;
+  /** Where refused fields' errors go: `errors` (default), `extensions.authorizationErrors`, `disabled`. */
+  errors?: AuthorizationErrorLocation;
+  /** One throttled `info` line per request with refusals (Apollo Router's `errors.log`). Default: true. */
+  log?: boolean;
+  /** Where refusals, a failing policy decider and disabled directives are reported. */
   logger?: Logger;
 }
 
@@ -64,21 +84,66 @@ interface Variant {
 /** Variants kept per operation: each distinct set of denied fields is one. */
 const MAX_VARIANTS = 32;
 
+const NO_POLICIES: ReadonlySet<string> = new Set();
+
+function policyUnavailable(cause: unknown): GraphQLError {
+  const why = cause instanceof PolicyDecisionFailed && cause.reason === 'timeout' ? 'in time' : 'at all';
+  return httpError(
+    ClientErrorCode.AUTHORIZATION_POLICY_UNAVAILABLE,
+    `The policies this operation needs could not be decided ${why}; try again later`,
+  );
+}
+
+/** A deferred entry patched, its refusals (those patchEntry added) placed as the answer's are. */
+function placedEntry<E extends Parameters<typeof patchEntry>[0]>(
+  entry: E,
+  tree: ReadonlyMap<string, PatchNode>,
+  location: AuthorizationErrorLocation,
+): E {
+  const patched = patchEntry(entry, tree);
+  if (patched === entry || location === 'errors') return patched;
+  const own = new Set(entry.errors ?? []);
+  const refusals = (patched.errors ?? []).filter((error) => !own.has(error));
+  const rest = { ...patched, errors: entry.errors } as E;
+  if (!entry.errors) delete (rest as { errors?: unknown }).errors;
+  return placeRefusals(rest as E & { extensions?: Record<string, unknown> }, refusals, location);
+}
+
 export function authorization(options: AuthorizationOptions = {}): GatewayPlugin {
   const issues = new OptionIssues();
   const raw = asOptionsObject(PLUGIN, options);
-  checkKnownKeys(issues, raw, ['mode', 'scopeClaim', 'policies', 'logger']);
+  checkKnownKeys(issues, raw, [
+    'mode',
+    'scopeClaim',
+    'policies',
+    'policyTimeoutMs',
+    'directivesEnabled',
+    'dryRun',
+    'errors',
+    'log',
+    'logger',
+  ]);
   const mode = optionalValue(issues, raw, 'mode', AUTHORIZATION_VALUES.mode);
   const scopeClaim = optionalValue(issues, raw, 'scopeClaim', AUTHORIZATION_VALUES.scopeClaim);
+  const policyTimeoutMs = optionalValue(issues, raw, 'policyTimeoutMs', AUTHORIZATION_VALUES.policyTimeoutMs);
+  const directivesEnabled = optionalValue(issues, raw, 'directivesEnabled', AUTHORIZATION_VALUES.directivesEnabled);
+  const dryRun = optionalValue(issues, raw, 'dryRun', AUTHORIZATION_VALUES.dryRun);
+  const errorLocation = optionalValue(issues, raw, 'errors', AUTHORIZATION_VALUES.errors);
+  const log = optionalValue(issues, raw, 'log', AUTHORIZATION_VALUES.log);
   if (raw.policies !== undefined && typeof raw.policies !== 'function') issues.add('policies', 'must be a function');
   issues.throwIfAny(PLUGIN);
   const { policies: decide, logger } = options;
+  const logRefusals = log ? refusalLog(logger) : undefined;
+  // A policy service that is down fails every request needing it: one line per interval, not one each.
+  const deciderLog = new LogThrottle(1, 10_000);
 
   let rules: AuthorizationRules = NO_RULES;
   let guardsByDocument = new WeakMap<DocumentNode, Map<string, OperationGuards>>();
   let variantsByDocument = new WeakMap<DocumentNode, Map<string, Variant>>();
   /** Set in didResolveOperation for a request that may not see everything it asked for. */
   const variants = new WeakMap<GatewayContext, Variant>();
+  /** AUTHORIZATION_DRY_RUN: the paths a request would have had refused (it runs unchanged). */
+  const dryRuns = new WeakMap<GatewayContext, string[][]>();
 
   const guardsFor = (request: ResolvedRequest): OperationGuards => {
     const { document, operation, schema } = request;
@@ -96,12 +161,20 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
   };
 
   const rightsOf = async (context: GatewayContext, needed: ReadonlySet<string>): Promise<Rights> => {
-    let policies = new Set<string>();
+    let policies: ReadonlySet<string> = NO_POLICIES;
     if (needed.size > 0 && decide) {
       try {
-        policies = new Set([...(await decide(context, needed))].filter((name) => needed.has(name)));
+        policies = await decidePolicies(decide, context, needed, policyTimeoutMs);
       } catch (error) {
-        logger?.error({ err: error, plugin: PLUGIN }, 'the policy decider threw: every policy refused');
+        const suppressed = deciderLog.take();
+        if (suppressed !== undefined) {
+          logger?.error(
+            { err: error, requestId: context.requestId, plugin: PLUGIN, ...(suppressed > 0 && { suppressed }) },
+            dryRun ? 'no policy decision (dry run: reported as refused)' : 'no policy decision: request refused',
+          );
+        }
+        // Fail closed; a dry run refuses nothing, so it reports those fields as refused instead.
+        if (!dryRun) throw policyUnavailable(error);
       }
     }
     return { authenticated: isAuthenticated(context), scopes: scopesOf(context, scopeClaim), policies };
@@ -141,6 +214,13 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
     enforces: ENFORCED_SPECS,
     onSupergraph({ sdl }) {
       rules = readAuthorizationRules(sdl);
+      if (!directivesEnabled && rules !== NO_RULES) {
+        logger?.warn(
+          { plugin: PLUGIN, guardedFields: rules.fields.size, guardedTypes: rules.types.size },
+          'AUTHORIZATION_DIRECTIVES_ENABLED=false: @authenticated, @requiresScopes and @policy are NOT enforced; every caller sees every field',
+        );
+        rules = NO_RULES;
+      }
       guardsByDocument = new WeakMap();
       variantsByDocument = new WeakMap();
     },
@@ -154,6 +234,20 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
             const rights = await rightsOf(request.contextValue, guards.policies);
             const { denied, indices } = deniedFields(guards, rights);
             if (denied.length === 0) return;
+            if (dryRun || logRefusals) {
+              const pathsOf = () => refusedPaths(variantFor(request, denied, indices).tree);
+              const wouldRefuse = dryRun ? pathsOf() : undefined;
+              // Details only for a line the throttle lets through.
+              logRefusals?.(request.contextValue, () => ({
+                operationName: request.operationName ?? null,
+                paths: wouldRefuse ?? pathsOf(),
+                outcome: dryRun ? 'dry-run' : mode === 'reject' ? 'rejected' : 'filtered',
+              }));
+              if (wouldRefuse) {
+                dryRuns.set(request.contextValue, wouldRefuse);
+                return;
+              }
+            }
             if (mode === 'reject') {
               throw httpError(
                 ClientErrorCode.UNAUTHORIZED_OPERATION,
@@ -174,7 +268,16 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
     },
     async aroundExecute(request, execute) {
       const variant = variants.get(request.context as GatewayContext);
-      if (!variant) return execute();
+      if (!variant) {
+        const wouldRefuse = dryRun ? dryRuns.get(request.context as GatewayContext) : undefined;
+        if (!wouldRefuse) return execute();
+        // A dry run: the operation runs as written; its answer (each event of a subscription) reports.
+        const refusals = wouldRefuse.map((path) => unauthorizedError(path));
+        const result = await execute();
+        const formatted = refusals.map((error) => error.toJSON());
+        mapStreamEvents(request.context as GatewayContext, (event) => placeRefusals(event, formatted, errorLocation));
+        return placeRefusals(result, refusals, errorLocation);
+      }
       const result = await execute({
         ...request,
         document: variant.document,
@@ -184,18 +287,17 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
       // A subscription's events arrive later, each patched as an answer is.
       mapStreamEvents(request.context as GatewayContext, (event) => {
         const { data, errors } = patchedResult(event.data, variant.tree);
-        const all = [...errors.map((error) => error.toJSON()), ...(event.errors ?? [])];
-        return { ...event, data, ...(all.length > 0 && { errors: all }) };
+        const formatted = errors.map((error) => error.toJSON());
+        return placeRefusals({ ...event, data }, formatted, errorLocation);
       });
       // So are an operation's deferred parts, each at its path.
       mapDeferredParts(request.context as GatewayContext, (part) =>
         part.incremental
-          ? { ...part, incremental: part.incremental.map((entry) => patchEntry(entry, variant.tree)) }
+          ? { ...part, incremental: part.incremental.map((entry) => placedEntry(entry, variant.tree, errorLocation)) }
           : part,
       );
       const patched = patchedResult(result.data, variant.tree);
-      const errors = [...patched.errors, ...(result.errors ?? [])];
-      return { ...result, data: patched.data, ...(errors.length > 0 && { errors }) };
+      return placeRefusals({ ...result, data: patched.data }, patched.errors, errorLocation);
     },
   };
 }

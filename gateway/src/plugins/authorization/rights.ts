@@ -12,13 +12,15 @@ export interface Rights {
 }
 
 /**
- * Decides `@policy`: given the request's context and the policy names the operation needs,
- * returns the ones it grants. Anything not returned is refused; a throw refuses them all
- * (and is logged).
+ * Decides `@policy`: given the request's context (its `identity`) and the policy names the
+ * operation needs, returns the ones it grants, at once or as a Promise (a policy service).
+ * Anything not returned is refused. A throw, a rejection, or no answer within the timeout
+ * (then `signal` aborts) refuses the request: 503 `AUTHORIZATION_POLICY_UNAVAILABLE`.
  */
 export type PolicyDecider = (
   context: GatewayContext,
   policies: ReadonlySet<string>,
+  options: { readonly signal: AbortSignal },
 ) => Iterable<string> | Promise<Iterable<string>>;
 
 /** Where the request's scopes come from: a JWT claim, space-separated or a list of strings. */
