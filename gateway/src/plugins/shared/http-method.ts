@@ -1,5 +1,5 @@
 /**
- * The request methods OpenTelemetry's HTTP conventions know (RFC 9110's and PATCH). Node
+ * The request methods OpenTelemetry's HTTP conventions know (RFC 9110's, PATCH and QUERY). Node
  * accepts many more (PROPFIND, MKCALENDAR…), and a client picks them: anything else is
  * recorded as `_OTHER`, so a span attribute or a metric label has a bounded set of values.
  */
@@ -12,6 +12,7 @@ const KNOWN_METHODS: ReadonlySet<string> = new Set([
   'PATCH',
   'POST',
   'PUT',
+  'QUERY',
   'TRACE',
 ]);
 
