@@ -19,6 +19,7 @@ import { spareGatewayPath } from './express-host-parsers.js';
 import { closeGracefully } from './graceful-close.js';
 import { isUsableHost } from './host-header.js';
 import { errorBody, httpErrorResponse } from './http-errors.js';
+import { httpRequestObserver } from './http-request-metrics.js';
 import { listenUrl } from './listen-url.js';
 import { mainListenerMetrics } from './metrics-route.js';
 import { trackConnections } from './open-connections.js';
@@ -42,6 +43,13 @@ export function mountExpress<TContext extends BaseContext>(
 ): void {
   // Exactly the configured path, as Fastify serves it: `/GRAPHQL` or `/graphql/` must not slip past a path-based ingress rule.
   const router = express.Router({ caseSensitive: true, strict: true });
+  const observe = httpRequestObserver(gateway);
+  if (observe) {
+    router.use((req, res, next) => {
+      observe(req.originalUrl, req, res);
+      next();
+    });
+  }
   // Once draining, every response of the gateway's says `Connection: close` (Node then closes
   // the socket after it), so keep-alive clients leave before the listener closes. Decided
   // when the headers go out: a request that started before SIGTERM is answered after it.
@@ -77,7 +85,7 @@ export function mountExpress<TContext extends BaseContext>(
       return;
     }
     const scope = createRequestScope(
-      { method: req.method, url: req.originalUrl, headers: req.headers, ip: req.ip },
+      { method: req.method, url: req.originalUrl, headers: req.headers, ip: req.ip, protocol: req.protocol },
       (name, value) => res.append(name, value),
     );
     scopes.set(req, scope);

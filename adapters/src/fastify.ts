@@ -9,6 +9,7 @@ import { answerHeaders, crossOriginStreamRefusal, preflightAnswer } from './cros
 import { closeGracefully } from './graceful-close.js';
 import { isUsableHost } from './host-header.js';
 import { errorBody, httpErrorResponse } from './http-errors.js';
+import { httpRequestObserver } from './http-request-metrics.js';
 import { listenUrl } from './listen-url.js';
 import { mainListenerMetrics } from './metrics-route.js';
 import { trackConnections } from './open-connections.js';
@@ -29,6 +30,13 @@ export async function mountFastify<TContext extends BaseContext>(
   app: FastifyInstance,
   gateway: MountableGateway<TContext>,
 ): Promise<void> {
+  const observe = httpRequestObserver(gateway);
+  if (observe) {
+    app.addHook('onRequest', (request, reply, done) => {
+      observe(request.raw.url, request.raw, reply.raw);
+      done();
+    });
+  }
   // Once draining, every response says `Connection: close`, so keep-alive clients leave
   // before the listener closes. Decided when it is sent: a request that started before
   // SIGTERM is answered after it.

@@ -18,6 +18,8 @@ export function createRequestScope(
     url: string;
     headers: IncomingHttpHeaders;
     ip: string | undefined;
+    /** The framework's `protocol` (`https` behind a proxy it trusts to say so). */
+    protocol?: string;
   },
   appendResponseHeader: RequestScope['appendResponseHeader'],
 ): RequestScope {
@@ -28,6 +30,7 @@ export function createRequestScope(
     url: request.url,
     headers: request.headers,
     ip: request.ip ?? '',
+    scheme: request.protocol === 'https' ? 'https' : 'http',
     startedAt: process.hrtime.bigint(),
     // Set later by the gateway; present from the start so every scope keeps one shape.
     operationName: undefined,

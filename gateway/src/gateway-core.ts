@@ -170,15 +170,19 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     scope.identity = context.identity;
     return context;
   };
-  const onResponse = (scope: RequestScope, status: number) => {
-    for (const plugin of responders) plugin.onResponse?.(scope, status);
-  };
   // Only when a plugin wraps requests (tracing), so adapters pay nothing otherwise.
   const runRequest =
     wrappers.length > 0
       ? <T>(scope: RequestScope, handler: () => T): T =>
           wrappers.reduceRight<() => T>((next, wrap) => () => wrap(scope, next), handler)()
       : undefined;
+  const respond = (scope: RequestScope, status: number) => {
+    for (const plugin of responders) plugin.onResponse?.(scope, status);
+  };
+  // Inside the request's wrappers too (tracing: its span), so the request's log line joins its trace.
+  const onResponse = runRequest
+    ? (scope: RequestScope, status: number) => runRequest(scope, () => respond(scope, status))
+    : respond;
   const streaming = config.subscriptionsEnabled
     ? subscriptionEndpoint({
         settings: subscriptionSettings,

@@ -7,6 +7,22 @@
 /** The gateway's request id: its own validated value, sent to every subgraph and in every log line. */
 export const REQUEST_ID_HEADER = 'x-request-id';
 
+/**
+ * A trace's context as the propagators write it (OTEL_PROPAGATORS: W3C `tracecontext`, `b3`,
+ * `b3multi`): different on every request by design, so deduplication keys leave them out.
+ * Not `baggage`: its entries are the client's content and may tell callers apart.
+ */
+export const TRACE_CONTEXT_HEADERS: readonly string[] = [
+  'traceparent',
+  'tracestate',
+  'b3',
+  'x-b3-traceid',
+  'x-b3-spanid',
+  'x-b3-parentspanid',
+  'x-b3-sampled',
+  'x-b3-flags',
+];
+
 /** An HTTP field name (RFC 9110 `token`), matched in lower case as Node reports incoming headers. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 

@@ -21,6 +21,8 @@ export type {
   MountableGateway,
   RequestScope,
   ResolvedRequest,
+  SubgraphAttempt,
+  SubgraphAttemptEnd,
   SubgraphRequest,
   SubgraphResponse,
   SubgraphResult,

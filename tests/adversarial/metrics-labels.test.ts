@@ -1,4 +1,5 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { METHODS, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postGraphQL, type RunningGateway, startGateway, subgraphUrlEnv } from '@fedgw/test-support';
@@ -102,3 +103,49 @@ describe('with trusted documents (enforce), only manifest operations can hold a 
     expect([...after.names].filter((name) => !name.startsWith('__'))).toEqual(['GetUser']);
   });
 });
+
+describe('the HTTP histogram under spoofed methods and paths', () => {
+  const HTTP_COUNT = 'http_server_request_duration_seconds_count';
+  beforeAll(async () => {
+    gateway = await startGateway('express', { ...subgraphUrlEnv(subgraphs()), METRICS_ENABLED: 'true' });
+  });
+  afterAll(async () => {
+    expect(await gateway?.stop()).toBe(0);
+  });
+
+  it('every method Node accepts and 300 made-up paths take a bounded set of label values', async () => {
+    // Each method Node's parser lets through (WebDAV, QUERY, SOURCE…), on the GraphQL path and beside it.
+    for (const method of METHODS.filter((name) => name !== 'CONNECT')) {
+      await rawRequest(`${gateway.origin}/graphql`, method);
+      await rawRequest(`${gateway.origin}/${method.toLowerCase()}-${Math.random()}`, method);
+    }
+    for (let i = 0; i < 300; i++) await rawRequest(`${gateway.origin}/probe/${i}/${'x'.repeat(i)}?q=${i}`, 'GET');
+    await rawRequest(`${gateway.origin}/graphql?query=%7B__typename%7D`, 'GET');
+
+    const result = await scrape(`${gateway.origin}/metrics`);
+    const samples = result.samples(HTTP_COUNT);
+    const values = (label: string) => new Set(samples.map((sample) => sample.labels[label]));
+    const known = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT', 'QUERY', 'TRACE', '_OTHER'];
+    expect([...values('http_request_method')].every((method) => known.includes(method as string))).toBe(true);
+    expect(values('http_request_method')).toContain('_OTHER');
+    expect(values('http_route')).toEqual(new Set(['/graphql', '_OTHER']));
+    // 2 routes × 10 methods × the statuses the gateway chose: a few dozen series at most, whatever was sent.
+    expect(samples.length).toBeLessThan(40);
+    const total = samples.reduce((sum, sample) => sum + sample.value, 0);
+    expect(total).toBe(2 * (METHODS.length - 1) + 300 + 1);
+    expect(result.text).not.toContain('probe/');
+    expect(result.text).not.toContain('PROPFIND');
+  });
+});
+
+/** One request with any method (fetch refuses some); resolves to the status. */
+function rawRequest(url: string, method: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const outgoing = request(url, { method }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}

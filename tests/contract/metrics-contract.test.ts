@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import {
   closedPortUrl,
   freePort,
@@ -54,6 +55,7 @@ describe.each(MOUNTS)('metrics on %s', (mount) => {
         RATE_LIMIT_MAX: '3',
         // Names get their value at first sight here; the minimum count has its own test (tests/adversarial/).
         METRICS_OPERATION_NAME_MIN_COUNT: '1',
+        BODY_LIMIT: '16kb',
       });
       const asUser5 = await bearer('user-5');
       const asFlood = await bearer('flood');
@@ -157,6 +159,65 @@ describe.each(MOUNTS)('metrics on %s', (mount) => {
       expect(text).not.toContain(forged.authorization?.slice(7, 40));
       expect(text).not.toContain('Invalid');
     });
+    it('counts every HTTP request by method, route and status, refusals before GraphQL runs included', async () => {
+      const graphql = new URL(gateway.url).pathname;
+      const before = await scrape(`${gateway.origin}/metrics`);
+      const sent: [string, string, number][] = [];
+      const send = async (method: string, path: string, init: { headers?: Record<string, string>; body?: string }) => {
+        const status = await rawRequest(`${gateway.origin}${path}`, method, init);
+        sent.push([method, path, status]);
+      };
+      const json = { 'content-type': 'application/json' };
+      await send('POST', graphql, {
+        headers: json,
+        body: JSON.stringify({ query: `{ __typename }`, pad: 'x'.repeat(17_000) }),
+      });
+      await send('POST', graphql, { headers: json, body: '{"query": "{ __typename }"' });
+      await send('OPTIONS', graphql, {
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+      });
+      await send('GET', '/health', {});
+      await send('GET', '/no-such-route', {});
+      // Chosen by the client: a method outside the known set, a path near the GraphQL one.
+      await send('PROPFIND', graphql, {});
+      await send('GET', `${graphql}/`, {});
+      await send('GET', `${graphql.toUpperCase()}?query=%7B__typename%7D`, {});
+      expect(sent.map(([, , status]) => status)).toEqual([413, 400, 204, 200, 404, 404, 404, 404]);
+
+      const after = await scrape(`${gateway.origin}/metrics`);
+      const name = 'http_server_request_duration_seconds';
+      expect(after.type(name)).toBe('HISTOGRAM');
+      const added = (method: string, route: string, status: number) => {
+        const labels = { http_request_method: method, http_route: route, http_response_status_code: String(status) };
+        return after.value(`${name}_count`, labels) - before.value(`${name}_count`, labels);
+      };
+      expect(added('POST', '/graphql', 413)).toBe(1);
+      expect(added('POST', '/graphql', 400)).toBe(1);
+      expect(added('OPTIONS', '/graphql', 204)).toBe(1);
+      expect(added('GET', '/health', 200)).toBe(1);
+      expect(added('GET', '_OTHER', 404)).toBe(3);
+      expect(added('_OTHER', '/graphql', 404)).toBe(1);
+      // The scrape before was counted once it was answered.
+      expect(added('GET', '/metrics', 200)).toBe(1);
+      // The traffic of beforeAll, GraphQL's own refusals (400, 401, 429) with it.
+      const graphqlPosts = after.samples(`${name}_count`, { http_request_method: 'POST', http_route: '/graphql' });
+      const byStatus = Object.fromEntries(
+        graphqlPosts.map((sample) => [sample.labels.http_response_status_code, sample.value]),
+      );
+      expect(byStatus).toEqual({ '200': 7, '400': 3, '401': 3, '413': 1, '429': 1 });
+      // Bounded: the client's methods and paths are not label values.
+      const values = (label: string) => new Set(after.samples(`${name}_count`).map((sample) => sample.labels[label]));
+      expect(values('http_request_method')).toEqual(new Set(['POST', 'GET', 'OPTIONS', '_OTHER']));
+      expect(values('http_route')).toEqual(new Set(['/graphql', '/health', '/metrics', '_OTHER']));
+    });
+
+    it('times subgraph fetches by outcome', async () => {
+      const result = await scrape(`${gateway.origin}/metrics`);
+      const fetches = 'gateway_subgraph_fetch_duration_seconds_count';
+      expect(result.value(fetches, { subgraph: 'users', outcome: 'ok' })).toBe(3);
+      expect(result.value(fetches, { subgraph: 'reviews', outcome: 'SUBGRAPH_UNAVAILABLE' })).toBe(1);
+      expect(result.samples(fetches, { subgraph: 'reviews', outcome: 'ok' })).toEqual([]);
+    });
   });
 
   describe('on METRICS_PORT, with METRICS_MAX_OPERATION_NAMES=3', () => {
@@ -208,3 +269,15 @@ describe.each(MOUNTS)('metrics on %s', (mount) => {
     });
   });
 });
+
+/** One request with any method (fetch refuses some), its body sent as given; resolves to the status. */
+function rawRequest(url: string, method: string, init: { headers?: Record<string, string>; body?: string }) {
+  return new Promise<number>((resolve, reject) => {
+    const outgoing = request(url, { method, headers: init.headers }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(init.body);
+  });
+}

@@ -13,6 +13,8 @@ export interface ReceivedSpan {
   readonly kind: number;
   readonly attributes: Record<string, unknown>;
   readonly resource: Record<string, unknown>;
+  /** OTLP's status: code 0 unset, 1 ok, 2 error. */
+  readonly status: { readonly code: number; readonly message: string };
   /** The span's links (read from OTLP JSON only). */
   readonly links?: readonly { readonly traceId: string; readonly spanId: string }[];
 }
@@ -91,6 +93,7 @@ function fromJson(request: {
         name: string;
         kind: number;
         attributes?: JsonKeyValue[];
+        status?: { code?: number; message?: string };
         links?: { traceId: string; spanId: string }[];
       }[];
     }[];
@@ -106,6 +109,7 @@ function fromJson(request: {
         name: span.name,
         kind: span.kind,
         attributes: jsonAttributes(span.attributes),
+        status: { code: span.status?.code ?? 0, message: span.status?.message ?? '' },
         resource,
         links: (span.links ?? []).map(({ traceId, spanId }) => ({ traceId, spanId })),
       })),
@@ -164,7 +168,8 @@ function protobufKeyValue(buffer: Buffer): [string, unknown] {
   return [key, value];
 }
 
-function fromProtobuf(body: Buffer): ReceivedSpan[] {
+/** An OTLP `ExportTraceServiceRequest` in protobuf, as OTLP/HTTP and OTLP/gRPC both carry it. */
+export function fromProtobuf(body: Buffer): ReceivedSpan[] {
   const spans: ReceivedSpan[] = [];
   for (const resourceSpans of fields(body)) {
     if (resourceSpans.number !== 1 || !resourceSpans.bytes) continue;
@@ -186,7 +191,16 @@ function fromProtobuf(body: Buffer): ReceivedSpan[] {
       }
     }
     for (const spanBytes of raw) {
-      const span = { traceId: '', spanId: '', parentSpanId: '', name: '', kind: 0, attributes: {}, resource };
+      const span = {
+        traceId: '',
+        spanId: '',
+        parentSpanId: '',
+        name: '',
+        kind: 0,
+        attributes: {},
+        status: { code: 0, message: '' },
+        resource,
+      };
       const attributes: Record<string, unknown> = {};
       for (const field of fields(spanBytes)) {
         if (field.number === 1) span.traceId = field.bytes?.toString('hex') ?? '';
@@ -197,6 +211,13 @@ function fromProtobuf(body: Buffer): ReceivedSpan[] {
         if (field.number === 9 && field.bytes) {
           const [key, value] = protobufKeyValue(field.bytes);
           attributes[key] = value;
+        }
+        // Status { string message = 2; StatusCode code = 3 }
+        if (field.number === 15 && field.bytes) {
+          for (const part of fields(field.bytes)) {
+            if (part.number === 2) span.status.message = part.bytes?.toString('utf8') ?? '';
+            if (part.number === 3) span.status.code = Number(part.varint ?? 0n);
+          }
         }
       }
       spans.push({ ...span, attributes });

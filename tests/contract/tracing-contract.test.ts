@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { getProduct, getUser } from '@fedgw/subgraphs';
 import {
   addReview,
+  closedPortUrl,
   MOUNTS,
   type Mount,
   openStream,
@@ -16,6 +17,7 @@ import {
   startSubgraphs,
 } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOtlpGrpcReceiver } from './otlp-grpc-receiver.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.js';
 
 /**
@@ -28,6 +30,9 @@ const QUERY =
 const CLIENT_TOKEN = 'client-bearer-token-1f2e3d';
 const VARIABLE_VALUE = 'user-5';
 const OTLP_KEY = 'otlp-api-key-9a8b7c';
+const USER_AGENT = 'tracing-contract/1.0';
+/** What a client may write in `baggage`: not for the subgraphs unless OTEL_PROPAGATORS says `baggage`. */
+const CLIENT_BAGGAGE = 'tenant=admin';
 
 /** Headers of every subgraph request, in the order the proxies received them. */
 const sentHeaders: IncomingHttpHeaders[] = [];
@@ -72,14 +77,34 @@ async function tracedRequest(mount: Mount, receiver: OtlpReceiver, env: Record<s
   const result = await postGraphQL(
     gateway.url,
     { query: QUERY, variables: { userId: VARIABLE_VALUE }, operationName: 'GetUserWithProducts' },
-    { traceparent: trace.header, authorization: `Bearer ${CLIENT_TOKEN}`, 'x-request-id': `trace-${trace.traceId}` },
+    {
+      traceparent: trace.header,
+      authorization: `Bearer ${CLIENT_TOKEN}`,
+      'x-request-id': `trace-${trace.traceId}`,
+      'user-agent': USER_AGENT,
+      baggage: CLIENT_BAGGAGE,
+    },
   );
   expect(result.status).toBe(200);
   expect(result.body.errors).toBeUndefined();
   const sent = subgraphHeaders().slice(before);
   expect(await gateway.stop()).toBe(0);
-  return { trace, sent, output: gateway.output() };
+  return {
+    trace,
+    sent,
+    output: gateway.output(),
+    logLines: gateway.logLines(),
+    port: Number(new URL(gateway.url).port),
+  };
 }
+
+/** Each span's parent, by id. */
+const parentOf = (spans: ReceivedSpan[]) => {
+  const ids = new Map(spans.map((span) => [span.spanId, span]));
+  return (span: ReceivedSpan) => ids.get(span.parentSpanId);
+};
+/** The HTTP client spans: one per attempt of each subgraph fetch. */
+const clientSpans = (spans: ReceivedSpan[]) => spans.filter((span) => span.kind === 3);
 
 const byName = (spans: ReceivedSpan[], name: string) => spans.filter((span) => span.name === name);
 const one = (spans: ReceivedSpan[], name: string) => {
@@ -129,20 +154,55 @@ describe.each(CASES)('tracing on %s, exported as %s', (mount, protocol) => {
       let ancestor = ids.get(fetch.parentSpanId);
       while (ancestor && ancestor !== execute) ancestor = ids.get(ancestor.parentSpanId);
       expect(ancestor, 'gateway.fetch under gateway.execute').toBe(execute);
-      expect(fetch.attributes['subgraph.outcome']).toBe('ok');
+      expect(fetch.attributes['fedgw.subgraph.outcome']).toBe('ok');
     }
   });
 
-  it('records the method, route, status, request id and operation name on the server span', () => {
+  it('makes one HTTP client span per subgraph fetch, under its gateway.fetch, with the HTTP client conventions', () => {
+    const fetches = byName(receiver.spans, 'gateway.fetch');
+    const clients = clientSpans(receiver.spans);
+    const parent = parentOf(receiver.spans);
+    expect(clients).toHaveLength(fetches.length);
+    const proxyPorts = new Set(proxies.map((proxy) => Number(new URL(proxy.url).port)));
+    for (const fetch of fetches) {
+      const own = clients.filter((client) => parent(client) === fetch);
+      expect(own, 'one attempt per fetch').toHaveLength(1);
+      const client = own[0] as ReceivedSpan;
+      expect(client.name).toBe('POST');
+      expect(client.status.code).toBe(0); // unset: the attempt succeeded
+      expect(client.attributes).toMatchObject({
+        'http.request.method': 'POST',
+        'server.address': '127.0.0.1',
+        'http.response.status_code': 200,
+        'fedgw.subgraph.name': fetch.attributes.service,
+      });
+      expect(proxyPorts.has(client.attributes['server.port'] as number)).toBe(true);
+      expect(client.attributes['url.full']).toBe(`http://127.0.0.1:${client.attributes['server.port']}/graphql`);
+      expect(client.attributes).not.toHaveProperty('http.request.resend_count');
+      expect(client.attributes).not.toHaveProperty('error.type');
+    }
+  });
+
+  it('records the method, route, status, address, client, user agent, request id and operation name on the server span', () => {
     const server = one(receiver.spans, 'POST /graphql');
     expect(server.attributes).toMatchObject({
       'http.request.method': 'POST',
       'http.route': '/graphql',
       'url.path': '/graphql',
+      'url.scheme': 'http',
+      'server.address': '127.0.0.1',
+      'server.port': run.port,
+      'user_agent.original': USER_AGENT,
       'http.response.status_code': 200,
-      'request.id': `trace-${run.trace.traceId}`,
+      'fedgw.request.id': `trace-${run.trace.traceId}`,
       'graphql.operation.name': 'GetUserWithProducts',
     });
+    expect(server.attributes['client.address']).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+    // Ours are namespaced: nothing of the gateway's outside `fedgw.` but the conventions' names.
+    const own = receiver.spans
+      .flatMap((span) => Object.keys(span.attributes))
+      .filter((key) => /^(request|subgraph)\./.test(key));
+    expect(own).toEqual([]);
     expect(server.resource).toMatchObject({
       'service.name': 'gateway-under-test',
       'deployment.environment': 'contract',
@@ -157,14 +217,29 @@ describe.each(CASES)('tracing on %s, exported as %s', (mount, protocol) => {
     expect(values.toLowerCase()).not.toContain('bearer');
   });
 
-  it('sends every subgraph request a traceparent of the same trace, parented by its gateway.fetch span', () => {
-    const fetchIds = new Set(byName(receiver.spans, 'gateway.fetch').map((span) => span.spanId));
+  it('sends every subgraph request a traceparent of the same trace, parented by its client span', () => {
+    const clientIds = new Set(clientSpans(receiver.spans).map((span) => span.spanId));
     expect(run.sent.length).toBeGreaterThanOrEqual(2);
     for (const headers of run.sent) {
       const [version, traceId, parentId, flags] = String(headers.traceparent).split('-');
       expect([version, traceId, flags]).toEqual(['00', run.trace.traceId, '01']);
-      expect(fetchIds.has(parentId as string), 'parent is a gateway.fetch span').toBe(true);
+      expect(clientIds.has(parentId as string), 'parent is an HTTP client span').toBe(true);
+      // OTEL_PROPAGATORS unset: W3C trace context only; the client's baggage stays at the edge.
+      expect(headers.baggage).toBeUndefined();
     }
+    expect(new Set(run.sent.map((headers) => headers.traceparent)).size).toBe(run.sent.length);
+  });
+
+  it("writes the trace and span ids on the request's log line, so it joins the trace", () => {
+    const server = one(receiver.spans, 'POST /graphql');
+    const line = run.logLines.find(
+      (entry) => entry.msg === 'request completed' && entry.requestId === `trace-${run.trace.traceId}`,
+    );
+    expect(line).toMatchObject({ trace_id: run.trace.traceId, span_id: server.spanId, trace_flags: '01' });
+    // Lines written outside a request (startup, shutdown) carry none.
+    const ready = run.logLines.find((entry) => entry.msg === 'gateway ready');
+    expect(ready).toBeDefined();
+    expect(ready).not.toHaveProperty('trace_id');
   });
 
   it('sends OTEL_EXPORTER_OTLP_HEADERS with each export and never logs them', () => {
@@ -188,6 +263,92 @@ describe('tracing samplers and settings', () => {
       for (const headers of run.sent) {
         const [, traceId, , flags] = String(headers.traceparent).split('-');
         expect([traceId, flags]).toEqual([run.trace.traceId, '00']); // same trace, not sampled
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("a retried fetch has a client span per attempt, and the breaker's refusal an error span with its reason", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const gateway = await startGateway('fastify', {
+        ...subgraphEnv(),
+        SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
+        SUBGRAPH_REVIEWS_RETRIES: '1',
+        SUBGRAPH_REVIEWS_CIRCUIT_MIN_REQUESTS: '2',
+        SUBGRAPH_REVIEWS_CIRCUIT_COOLDOWN_MS: '600000',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      });
+      const query = '{ topProducts(first: 1) { id reviews { rating } } }';
+      const codes = async () =>
+        ((await postGraphQL(gateway.url, { query })).body.errors ?? []).map((error) => error.extensions?.code);
+      expect(await codes()).toContain('SUBGRAPH_UNAVAILABLE'); // two refused connections: the breaker opens
+      expect(await codes()).toContain('SUBGRAPH_CIRCUIT_OPEN');
+      expect(await gateway.stop()).toBe(0);
+
+      const reviews = clientSpans(receiver.spans).filter(
+        (span) => span.attributes['fedgw.subgraph.name'] === 'reviews',
+      );
+      const parent = parentOf(receiver.spans);
+      const [first, retry, refused] = reviews;
+      expect(reviews).toHaveLength(3);
+      // The first fetch: two attempts under one gateway.fetch, the second counted as a resend.
+      expect(parent(first as ReceivedSpan)).toBe(parent(retry as ReceivedSpan));
+      expect(first?.attributes).not.toHaveProperty('http.request.resend_count');
+      expect(retry?.attributes['http.request.resend_count']).toBe(1);
+      for (const attempt of [first, retry]) {
+        expect(attempt?.attributes['error.type']).toBe('SUBGRAPH_UNAVAILABLE');
+        expect(attempt?.attributes).not.toHaveProperty('http.response.status_code');
+        expect(attempt?.status).toEqual({ code: 2, message: 'SUBGRAPH_UNAVAILABLE' });
+      }
+      // The second fetch: nothing sent, and the span says why.
+      expect(parent(refused as ReceivedSpan)?.name).toBe('gateway.fetch');
+      expect(refused?.attributes['error.type']).toBe('SUBGRAPH_CIRCUIT_OPEN');
+      expect(refused?.status).toEqual({ code: 2, message: 'circuit breaker open: the request was not sent' });
+      expect(parent(refused as ReceivedSpan)?.status.code).toBe(2);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('exports over OTLP/gRPC, and propagates B3 (multi-header) and baggage when OTEL_PROPAGATORS says so', async () => {
+    const receiver = await startOtlpGrpcReceiver();
+    try {
+      const gateway = await startGateway('express', {
+        ...subgraphEnv(),
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+        OTEL_EXPORTER_OTLP_HEADERS: `x-otlp-key=${OTLP_KEY}`,
+        OTEL_PROPAGATORS: 'b3multi,baggage',
+      });
+      const traceId = randomHex(16);
+      const parentId = randomHex(8);
+      const before = subgraphHeaders().length;
+      const result = await postGraphQL(
+        gateway.url,
+        { query: QUERY, variables: { userId: VARIABLE_VALUE } },
+        { 'x-b3-traceid': traceId, 'x-b3-spanid': parentId, 'x-b3-sampled': '1', baggage: CLIENT_BAGGAGE },
+      );
+      expect(result.status).toBe(200);
+      const sent = subgraphHeaders().slice(before);
+      expect(await gateway.stop()).toBe(0);
+      expect(gateway.output()).toContain('"protocol":"grpc"');
+      expect(gateway.output()).not.toContain(OTLP_KEY);
+
+      expect(receiver.exports.length).toBeGreaterThanOrEqual(1);
+      expect(receiver.exports.every((metadata) => metadata['x-otlp-key'] === OTLP_KEY)).toBe(true);
+      expect(new Set(receiver.spans.map((span) => span.traceId))).toEqual(new Set([traceId]));
+      expect(one(receiver.spans, 'POST /graphql').parentSpanId).toBe(parentId);
+      const clientIds = new Set(clientSpans(receiver.spans).map((span) => span.spanId));
+      expect(sent.length).toBeGreaterThanOrEqual(2);
+      for (const headers of sent) {
+        expect(headers['x-b3-traceid']).toBe(traceId);
+        expect(clientIds.has(String(headers['x-b3-spanid'])), 'parent is an HTTP client span').toBe(true);
+        expect(headers['x-b3-sampled']).toBe('1');
+        expect(headers.baggage).toBe(CLIENT_BAGGAGE);
+        expect(headers.traceparent).toBeUndefined();
       }
     } finally {
       await receiver.close();
@@ -294,7 +455,7 @@ describe('tracing a subscription over graphql-ws', () => {
         ]);
         for (const fetch of own) {
           expect(fetch.traceId).toBe(event.traceId);
-          expect(fetch.attributes['subgraph.outcome']).toBe('ok');
+          expect(fetch.attributes['fedgw.subgraph.outcome']).toBe('ok');
         }
       }
       // Every fetch of the subscription ran inside an event.
@@ -308,12 +469,15 @@ describe('tracing a subscription over graphql-ws', () => {
         expect(ids.get(event.links?.[0]?.spanId ?? '')?.traceId).toBe(event.links?.[0]?.traceId);
       }
       expect(fetches.every((fetch) => eventOf(fetch) !== undefined)).toBe(true);
-      // And each entity request carried its fetch span's context.
+      // And each entity request carried the context of its client span, a child of its fetch.
       expect(sent).toHaveLength(fetches.length);
-      const fetchIds = new Set(fetches.map((fetch) => `${fetch.traceId}-${fetch.spanId}`));
+      const fetchIds = new Set(fetches.map((fetch) => fetch.spanId));
+      const clients = clientSpans(spans).filter((client) => fetchIds.has(client.parentSpanId));
+      expect(clients).toHaveLength(fetches.length);
+      const clientIds = new Set(clients.map((client) => `${client.traceId}-${client.spanId}`));
       for (const headers of sent) {
         const [, traceId, parentId, flags] = String(headers.traceparent).split('-');
-        expect(fetchIds.has(`${traceId}-${parentId}`), "parent is an event's gateway.fetch span").toBe(true);
+        expect(clientIds.has(`${traceId}-${parentId}`), "parent is the client span of an event's fetch").toBe(true);
         expect(flags).toBe('01');
       }
     } finally {

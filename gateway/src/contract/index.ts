@@ -23,6 +23,8 @@ export type {
   ExecutionRequest,
   ExecutionResult,
   GatewayPlugin,
+  SubgraphAttempt,
+  SubgraphAttemptEnd,
   SubgraphRequest,
   SubgraphResponse,
   SubgraphResult,

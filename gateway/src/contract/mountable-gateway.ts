@@ -65,4 +65,10 @@ export interface MetricsEndpoint {
    */
   readonly port?: number;
   scrape(): Promise<MetricsScrape>;
+  /**
+   * Counts one request on the main listener once its response is over, whatever route it had
+   * and however it ended (a 413, a preflight, a 404): `route` is one the adapter serves, or
+   * `_OTHER`; `statusCode` 499 when the client left before any answer was sent.
+   */
+  recordHttpRequest?(method: string, route: string, statusCode: number, seconds: number): void;
 }

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApolloServerOptionsWithGateway, ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type { ClientErrorCode } from '../error-registry.js';
 import type { GatewayContext } from './context.js';
 import type { GatewayEvent } from './events.js';
 import type { Identity } from './identity.js';
@@ -32,6 +33,40 @@ export interface SubgraphResponse {
   readonly result: SubgraphResult;
   /** The plugin that answered instead of the subgraph, when one did. */
   readonly answeredBy?: string;
+}
+
+/**
+ * One HTTP attempt to send a subgraph request: the first, then each retry. What a tracing
+ * plugin needs for a client span: where it goes (never a credential or a query string) and
+ * which attempt it is.
+ */
+export interface SubgraphAttempt {
+  readonly subgraph: string;
+  /** 1 for the first attempt, 2 for the first retry… */
+  readonly attempt: number;
+  readonly method: 'POST';
+  /** The subgraph's URL without user info or query string. */
+  readonly url: string;
+  /** Its host name or IP address, and port (the scheme's default when the URL has none). */
+  readonly address: string;
+  readonly port: number;
+  /**
+   * Sent with this attempt only, over the request's own (lower-case names): a tracing plugin
+   * writes the trace context of the attempt's span here.
+   */
+  readonly headers: Record<string, string>;
+}
+
+/** How one attempt ended. */
+export interface SubgraphAttemptEnd {
+  /** False when the circuit breaker refused it: nothing was sent. */
+  readonly sent: boolean;
+  /** The subgraph's HTTP status, when it answered. */
+  readonly status?: number;
+  /** `ok` (a GraphQL answer was read), or the code the attempt failed with. */
+  readonly outcome: 'ok' | ClientErrorCode;
+  /** A retry of it is planned (its wait begins). */
+  readonly retried: boolean;
 }
 
 /** A supergraph the gateway is about to serve: at start, and after each hot reload validated it. */
@@ -130,6 +165,15 @@ export interface GatewayPlugin {
   /** Sees each subgraph response (headers and result), or a plugin's answer in its place. */
   onSubgraphResponse?(response: SubgraphResponse): void;
   /**
+   * Sees each HTTP attempt of a subgraph request as it starts (retries are further attempts;
+   * an attempt the circuit breaker refuses starts and ends at once, unsent) and returns what
+   * to call when it ends. Runs inside the fetch's context (tracing: @apollo/gateway's
+   * `gateway.fetch` span). Without a plugin that has it, attempts cost nothing extra.
+   * Must be cheap and must not throw (a throw is logged once and ignored).
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a plugin may have nothing to do at the end
+  onSubgraphAttempt?(attempt: SubgraphAttempt): ((end: SubgraphAttemptEnd) => void) | undefined | void;
+  /**
    * Observes what happens inside the gateway (subgraph fetches, retries, circuit breaker
    * states, supergraph and trusted-document reloads). Must be cheap and must not throw:
    * it runs on the request path; a throw is logged once and ignored.
@@ -137,7 +181,8 @@ export interface GatewayPlugin {
   onEvent?(event: GatewayEvent): void;
   /**
    * Wraps the handling of one request on the GraphQL path (tracing makes its server span
-   * the active context here). Must call `next` once and return what it returns.
+   * the active context here), and the `onResponse` hooks of that request, so what they log
+   * is in the same context. Must call `next` once and return what it returns.
    */
   aroundRequest?<T>(scope: RequestScope, next: () => T): T;
   /**

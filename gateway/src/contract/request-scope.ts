@@ -12,6 +12,11 @@ export interface RequestScope {
   readonly url: string;
   readonly headers: IncomingHttpHeaders;
   readonly ip: string;
+  /**
+   * How the request reached the gateway, as the framework reports it (`https` only over TLS,
+   * or from a proxy the app trusts: Express's `trust proxy`, Fastify's `trustProxy`). Absent: `http`.
+   */
+  readonly scheme?: 'http' | 'https';
   /** `process.hrtime.bigint()` when the request arrived. */
   readonly startedAt: bigint;
   /** Set by the gateway once the request is authenticated: who made it (for its log line). */

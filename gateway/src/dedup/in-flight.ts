@@ -1,11 +1,11 @@
-import { REQUEST_ID_HEADER } from '../header-names.js';
+import { REQUEST_ID_HEADER, TRACE_CONTEXT_HEADERS } from '../header-names.js';
 
 /**
  * Headers that differ on every client request by design (the gateway's request id, the
- * W3C trace context): left out of the key, or no two requests would ever share a fetch.
+ * trace context): left out of the key, or no two requests would ever share a fetch.
  * A shared fetch carries the first caller's values of these.
  */
-export const PER_REQUEST_HEADERS: ReadonlySet<string> = new Set([REQUEST_ID_HEADER, 'traceparent', 'tracestate']);
+export const PER_REQUEST_HEADERS: ReadonlySet<string> = new Set([REQUEST_ID_HEADER, ...TRACE_CONTEXT_HEADERS]);
 
 /**
  * What makes two subgraph requests the same: the exact body and every other header the

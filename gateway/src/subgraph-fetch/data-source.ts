@@ -6,12 +6,13 @@ import { ClientErrorCode } from '../error-registry.js';
 import { failedFetchErrors } from '../fetch-error-paths.js';
 import { REQUEST_ID_HEADER } from '../header-names.js';
 import { isQueryFetch } from '../resilience/retry-policy.js';
+import { ObservedAttempts } from './attempt-observers.js';
 import { deliver } from './deliver.js';
 import { FetchReports } from './fetch-reports.js';
-import { SubgraphHttp } from './http-attempt.js';
+import { type OutgoingRequest, SubgraphHttp } from './http-attempt.js';
 import type { SubgraphDataSourceOptions } from './options.js';
 import type { Failure, Fetched, Report, SubgraphAnswer } from './outcomes.js';
-import { RetryingFetch } from './retrying-fetch.js';
+import { type Attempter, RetryingFetch } from './retrying-fetch.js';
 import { SubgraphHooks } from './subgraph-hooks.js';
 
 export type { SubgraphDataSourceOptions } from './options.js';
@@ -37,6 +38,8 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   readonly #options: SubgraphDataSourceOptions;
   readonly #maxResponseBytes: number;
   readonly #http: SubgraphHttp;
+  /** `#http`, or it observed by the plugins' `onSubgraphAttempt` when one has it (tracing). */
+  readonly #attempts: Attempter<OutgoingRequest>;
   readonly #fetches: RetryingFetch;
   readonly #reports: FetchReports;
   readonly #hooks: SubgraphHooks;
@@ -64,6 +67,11 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       timeoutMs: options.timeoutMs,
       maxResponseBytes: this.#maxResponseBytes,
     });
+    const observers = plugins.filter((plugin) => plugin.onSubgraphAttempt);
+    this.#attempts =
+      observers.length > 0
+        ? new ObservedAttempts(this.#http, options.name, options.url, observers, options.logger)
+        : this.#http;
   }
 
   /** The subgraph's URL (an override's, when one is set); its subscriptions use the same host and path. */
@@ -133,7 +141,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     if (this.#inFlight && isQueryFetch(options)) {
       // The budget is charged per caller below, so a shared read is bounded by the subgraph limit only.
       const shared = this.#inFlight.run(inFlightKey(body, headers), () =>
-        this.#fetches.run(true, this.#http, {
+        this.#fetches.run(true, this.#attempts, {
           headers,
           body,
           readLimit: this.#maxResponseBytes,
@@ -146,7 +154,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     } else {
       const readLimit = Math.min(this.#maxResponseBytes, (context?.responseBudget.remaining ?? Infinity) + 1);
       const send = { headers, body, readLimit, keepText: false, context };
-      fetched = await this.#fetches.run(isQueryFetch(options), this.#http, send);
+      fetched = await this.#fetches.run(isQueryFetch(options), this.#attempts, send);
     }
     // 5. This caller's answer: its response hooks and budget (deliver.ts).
     const report = { context, startedAt, retries: fetched.retries, joined };

@@ -27,6 +27,8 @@ export interface RetryingFetchOptions {
 export interface AttemptControl {
   /** The fetch's deadline: every attempt and backoff share it. */
   readonly signal: AbortSignal;
+  /** This attempt, counted from 1. */
+  readonly attempt: number;
   /**
    * Asked when a failure may be retried (no answer, or 502/503): the wait before the retry,
    * or undefined for none. A wait it gives has taken the retry budget.
@@ -37,6 +39,8 @@ export interface AttemptControl {
 /** Sends a request once and says how it ended (http-attempt.ts). */
 export interface Attempter<Request> {
   send(request: Request, control: AttemptControl): Promise<Attempt>;
+  /** Told of an attempt the circuit breaker refused (nothing sent), for its observers. */
+  refused?(control: AttemptControl): void;
 }
 
 /** What decides whether a failed attempt is retried; one per subgraph. */
@@ -111,6 +115,7 @@ export class RetryingFetch {
     for (; ; fetch.attempt++) {
       const permit = breaker?.acquire();
       if (breaker && !permit) {
+        attempter.refused?.(fetch);
         // A retry the breaker refuses leaves the client the failure it retried.
         const refused: Failure = {
           code: ClientErrorCode.SUBGRAPH_CIRCUIT_OPEN,

@@ -45,6 +45,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   OTEL_SERVICE_NAME: 'gw',
   OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=test',
   OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+  OTEL_PROPAGATORS: 'b3',
   OTEL_EXPORTER_OTLP_HEADERS: 'x-key=secret-value',
   OTEL_TRACES_SAMPLER: 'always_on',
   OTEL_TRACES_SAMPLER_ARG: '0.5',

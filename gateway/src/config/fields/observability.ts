@@ -72,7 +72,7 @@ export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
     env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
     parse: httpUrl,
     meaning:
-      'turns [tracing](operations.md#tracing-opentelemetry) on: the OTLP/HTTP base URL (spans go to `<base>/v1/traces`); unset (and no traces endpoint): no tracing, the SDK is not even loaded',
+      'turns [tracing](operations.md#tracing-opentelemetry) on: the OTLP/HTTP base URL (spans go to `<base>/v1/traces`), or the collector over gRPC; unset (and no traces endpoint): no tracing, the SDK is not even loaded',
   },
   {
     key: 'otelExporterOtlpTracesEndpoint',
@@ -85,7 +85,16 @@ export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
     key: 'otelExporterOtlpProtocol',
     env: 'OTEL_EXPORTER_OTLP_PROTOCOL',
     parse: TRACING_VALUES.protocol,
-    meaning: '`http/protobuf` or `http/json` (`grpc` is not offered)',
+    meaning:
+      '`http/protobuf`, `http/json` or `grpc` (then the endpoint names the collector, `http://collector:4317`; `https://` for TLS)',
+    feature: 'tracing',
+  },
+  {
+    key: 'otelPropagators',
+    env: 'OTEL_PROPAGATORS',
+    parse: TRACING_VALUES.propagators,
+    meaning:
+      "trace context read from requests and sent to subgraphs: a list of `tracecontext`, `baggage`, `b3` (single header), `b3multi`, or `none`. Not the spec's `tracecontext,baggage` default: `baggage` hands subgraphs what clients wrote in it; see [Tracing](operations.md#propagation)",
     feature: 'tracing',
   },
   {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { GatewayContext } from '../../contract/index.js';
-import { REQUEST_ID_HEADER } from '../../header-names.js';
+import { REQUEST_ID_HEADER, TRACE_CONTEXT_HEADERS } from '../../header-names.js';
 
 /**
  * Request headers left out of the key: framing and hop-by-hop headers, and the ids that are
@@ -22,8 +22,7 @@ export const HEADERS_NOT_KEYED: ReadonlySet<string> = new Set([
   'content-length',
   'accept-encoding',
   REQUEST_ID_HEADER,
-  'traceparent',
-  'tracestate',
+  ...TRACE_CONTEXT_HEADERS,
 ]);
 
 /** What the gateway's executor receives and the key reads. */

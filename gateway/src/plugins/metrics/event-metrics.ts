@@ -6,9 +6,15 @@ const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half-open'];
 
 /** One subgraph's fetch series children, made on its first fetch and reused. */
 interface SubgraphSeries {
-  readonly duration: ReturnType<Series['fetchDuration']['labels']>;
+  readonly ok: ReturnType<Series['fetchDuration']['labels']>;
   readonly timeouts: ReturnType<Series['fetchTimeouts']['labels']>;
-  readonly errors: Map<string, ReturnType<Series['fetchErrors']['labels']>>;
+  /** By outcome label: the failures' durations and counts. */
+  readonly errors: Map<string, FailureSeries>;
+}
+
+interface FailureSeries {
+  readonly duration: ReturnType<Series['fetchDuration']['labels']>;
+  readonly count: ReturnType<Series['fetchErrors']['labels']>;
 }
 
 /** Turns the gateway's events (`GatewayPlugin.onEvent`) into series. Runs on the request path. */
@@ -18,7 +24,7 @@ export function eventMetrics(series: Series): (event: GatewayEvent) => void {
     let found = subgraphs.get(name);
     if (!found) {
       found = {
-        duration: series.fetchDuration.labels(name),
+        ok: series.fetchDuration.labels(name, 'ok'),
         timeouts: series.fetchTimeouts.labels(name),
         errors: new Map(),
       };
@@ -31,14 +37,22 @@ export function eventMetrics(series: Series): (event: GatewayEvent) => void {
     switch (event.type) {
       case 'subgraph-fetch': {
         const subgraph = subgraphSeries(event.subgraph);
-        subgraph.duration.observe(event.durationMs / 1000);
-        if (event.outcome === 'ok') return;
-        let errors = subgraph.errors.get(event.outcome);
-        if (!errors) {
-          errors = series.fetchErrors.labels(event.subgraph, codeLabel(event.outcome));
-          subgraph.errors.set(event.outcome, errors);
+        const seconds = event.durationMs / 1000;
+        if (event.outcome === 'ok') {
+          subgraph.ok.observe(seconds);
+          return;
         }
-        errors.inc();
+        const code = codeLabel(event.outcome);
+        let failures = subgraph.errors.get(code);
+        if (!failures) {
+          failures = {
+            duration: series.fetchDuration.labels(event.subgraph, code),
+            count: series.fetchErrors.labels(event.subgraph, code),
+          };
+          subgraph.errors.set(code, failures);
+        }
+        failures.duration.observe(seconds);
+        failures.count.inc();
         if (event.outcome === 'SUBGRAPH_TIMEOUT') subgraph.timeouts.inc();
         return;
       }

@@ -4,6 +4,7 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { GatewayPlugin, MetricsEndpoint } from '../../contract/index.js';
 import { eventMetrics } from './event-metrics.js';
+import { httpMetrics } from './http-metrics.js';
 import { checkOptions, type MetricsOptions, PLUGIN_NAME } from './options.js';
 import { requestMetrics } from './request-metrics.js';
 import { createSeries } from './series.js';
@@ -32,6 +33,7 @@ export function metrics(options: MetricsOptions = {}): MetricsPlugin {
       path: settings.path,
       ...(settings.port !== undefined && { port: settings.port }),
       scrape: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
+      recordHttpRequest: httpMetrics(series),
     },
   };
 }

@@ -1,7 +1,7 @@
 // The OpenTelemetry SDK, built from the parsed config. Imported (dynamically) only when
 // tracing is on, so a gateway without it never loads the SDK or an exporter.
 import { context, propagation, trace } from '@opentelemetry/api';
-import { setGlobalErrorHandler, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { setGlobalErrorHandler } from '@opentelemetry/core';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -19,6 +19,7 @@ import { LogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../logger.js';
 import type { TracingSettings } from './options.js';
 import { tracingPlugin } from './plugin.js';
+import { propagatorOf } from './propagators.js';
 
 export { type TracingPluginOptions, tracingPlugin } from './plugin.js';
 
@@ -30,9 +31,9 @@ export interface StartTracingOptions {
 }
 
 /**
- * Registers the global tracer provider (AsyncLocalStorage context, W3C trace-context
- * propagation, a batch processor exporting OTLP over HTTP) and returns the plugin that
- * makes the server spans. The plugin's `close()` flushes the last spans and unregisters
+ * Registers the global tracer provider (AsyncLocalStorage context, the OTEL_PROPAGATORS
+ * propagators, a batch processor exporting OTLP over HTTP or gRPC) and returns the plugin that
+ * makes the server and subgraph client spans. The plugin's `close()` flushes the last spans and unregisters
  * the SDK, so it runs when the gateway stops (SIGTERM included).
  */
 export async function startTracing(settings: TracingSettings, options: StartTracingOptions): Promise<GatewayPlugin> {
@@ -43,7 +44,7 @@ export async function startTracing(settings: TracingSettings, options: StartTrac
     sampler: samplerOf(settings),
     spanProcessors: [new BatchSpanProcessor(await exporterOf(settings))],
   });
-  provider.register({ propagator: new W3CTraceContextPropagator() });
+  provider.register({ propagator: await propagatorOf(settings.propagators) });
   const throttle = new LogThrottle(1, 60_000);
   setGlobalErrorHandler((error) => {
     const suppressed = throttle.take();
@@ -54,6 +55,7 @@ export async function startTracing(settings: TracingSettings, options: StartTrac
   options.logger.info(
     {
       protocol: settings.protocol,
+      propagators: settings.propagators,
       sampler: settings.sampler,
       ...(settings.sampler.endsWith('traceidratio') && { ratio: settings.ratio }),
       serviceName: settings.serviceName,
@@ -93,8 +95,18 @@ function samplerOf({ sampler, ratio }: TracingSettings): Sampler {
   }
 }
 
-/** Only the exporter of the configured protocol is loaded. */
+/** Only the exporter of the configured protocol is loaded (gRPC's brings @grpc/grpc-js). */
 async function exporterOf({ protocol, url, headers }: TracingSettings): Promise<SpanExporter> {
+  if (protocol === 'grpc') {
+    const [{ OTLPTraceExporter }, { Metadata }] = await Promise.all([
+      import('@opentelemetry/exporter-trace-otlp-grpc'),
+      import('@grpc/grpc-js'),
+    ]);
+    // The headers travel as gRPC metadata; `http://` is plaintext (h2c), `https://` TLS.
+    const metadata = new Metadata();
+    for (const [name, value] of Object.entries(headers)) metadata.set(name, value);
+    return new OTLPTraceExporter({ url, metadata });
+  }
   const { OTLPTraceExporter } =
     protocol === 'http/json'
       ? await import('@opentelemetry/exporter-trace-otlp-http')

@@ -6,6 +6,7 @@ import type { ConfigIssue } from '../../errors.js';
 import {
   custom,
   defaultsOf,
+  list,
   nonEmpty,
   oneOf,
   type Parsed,
@@ -25,9 +26,16 @@ export const OTEL_SAMPLERS = [
 ] as const;
 export type OtelSampler = (typeof OTEL_SAMPLERS)[number];
 
-/** OTLP over HTTP; gRPC is not offered (no gRPC exporter is installed). */
-export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+/** OTLP over HTTP (protobuf or JSON) or over gRPC (OTEL_EXPORTER_OTLP_PROTOCOL). */
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
 export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+
+/**
+ * The propagators of the spec this gateway builds (OTEL_PROPAGATORS): W3C trace context and
+ * baggage, Zipkin's B3 in its single-header and multi-header forms; `none` propagates nothing.
+ */
+export const OTEL_PROPAGATORS = ['tracecontext', 'baggage', 'b3', 'b3multi', 'none'] as const;
+export type OtelPropagator = (typeof OTEL_PROPAGATORS)[number];
 
 const RATIO_SAMPLERS: readonly OtelSampler[] = ['traceidratio', 'parentbased_traceidratio'];
 
@@ -99,6 +107,11 @@ export const TRACING_VALUES = Object.freeze({
   protocol: withDefault(oneOf(OTLP_PROTOCOLS), 'http/protobuf'),
   /** For the ratio samplers when OTEL_TRACES_SAMPLER_ARG is unset. */
   ratio: withDefault(samplerRatio, 1),
+  /**
+   * Not the spec's `tracecontext,baggage`: at the edge, `baggage` would hand every subgraph
+   * whatever entries a client wrote (`tenant=admin`), so it is the operator's choice (ADR 033).
+   */
+  propagators: withDefault(list(oneOf(OTEL_PROPAGATORS)), ['tracecontext']),
 });
 export const TRACING_DEFAULTS = defaultsOf(TRACING_VALUES);
 
@@ -113,6 +126,8 @@ export interface TracingConfig {
   /** The full traces URL; wins over `otelExporterOtlpEndpoint`. */
   readonly otelExporterOtlpTracesEndpoint?: string;
   readonly otelExporterOtlpProtocol: OtlpProtocol;
+  /** How trace context enters with a request and leaves with each subgraph request. */
+  readonly otelPropagators: readonly OtelPropagator[];
   /** Sent with every export (a secret: usually an API key). */
   readonly otelExporterOtlpHeaders: Readonly<Record<string, string>>;
   readonly otelTracesSampler: OtelSampler;
@@ -130,6 +145,10 @@ export function checkTracingConfig(values: Partial<TracingConfig>, issues: Confi
     values.otelSdkDisabled !== true &&
     (values.otelExporterOtlpEndpoint !== undefined || values.otelExporterOtlpTracesEndpoint !== undefined);
   if (!on) return;
+  const propagators = values.otelPropagators ?? [];
+  if (propagators.includes('none') && propagators.length > 1) {
+    issues.push({ field: 'OTEL_PROPAGATORS', message: '`none` cannot be combined with other propagators' });
+  }
   const sampler = values.otelTracesSampler ?? TRACING_DEFAULTS.sampler;
   if (values.otelTracesSamplerArg !== undefined && !RATIO_SAMPLERS.includes(sampler)) {
     issues.push({
@@ -141,9 +160,11 @@ export function checkTracingConfig(values: Partial<TracingConfig>, issues: Confi
 
 /** What the SDK is built from; `undefined` when tracing is off. */
 export interface TracingSettings {
-  /** Where spans are POSTed (`…/v1/traces`). */
+  /** Where spans are sent: `…/v1/traces` over HTTP; the collector's address (`http://host:4317`) over gRPC. */
   readonly url: string;
   readonly protocol: OtlpProtocol;
+  /** Empty: none (`OTEL_PROPAGATORS=none`). */
+  readonly propagators: readonly Exclude<OtelPropagator, 'none'>[];
   readonly headers: Readonly<Record<string, string>>;
   readonly serviceName: string;
   readonly resourceAttributes: Readonly<Record<string, string>>;
@@ -154,19 +175,23 @@ export interface TracingSettings {
 
 /**
  * Tracing is on when an OTLP endpoint is configured and OTEL_SDK_DISABLED is not true.
- * As the spec says, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as it is, while
- * OTEL_EXPORTER_OTLP_ENDPOINT is a base to which `v1/traces` is appended; OTEL_SERVICE_NAME
- * wins over a `service.name` in OTEL_RESOURCE_ATTRIBUTES.
+ * As the spec says, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as it is, while over HTTP
+ * OTEL_EXPORTER_OTLP_ENDPOINT is a base to which `v1/traces` is appended (over gRPC it names
+ * the collector, the method is in the protocol); OTEL_SERVICE_NAME wins over a `service.name`
+ * in OTEL_RESOURCE_ATTRIBUTES.
  */
 export function tracingSettings(config: TracingConfig): TracingSettings | undefined {
   if (config.otelSdkDisabled) return undefined;
   const base = config.otelExporterOtlpEndpoint;
+  const grpc = config.otelExporterOtlpProtocol === 'grpc';
   const url =
-    config.otelExporterOtlpTracesEndpoint ?? (base === undefined ? undefined : `${base.replace(/\/*$/, '')}/v1/traces`);
+    config.otelExporterOtlpTracesEndpoint ??
+    (base === undefined || grpc ? base : `${base.replace(/\/*$/, '')}/v1/traces`);
   if (url === undefined) return undefined;
   return {
     url,
     protocol: config.otelExporterOtlpProtocol,
+    propagators: config.otelPropagators.filter((name) => name !== 'none'),
     headers: config.otelExporterOtlpHeaders,
     serviceName:
       config.otelServiceName ?? config.otelResourceAttributes['service.name'] ?? TRACING_DEFAULTS.serviceName,

@@ -1,5 +1,5 @@
 import {
-  type Attributes,
+  type Context,
   context,
   propagation,
   ROOT_CONTEXT,
@@ -11,6 +11,8 @@ import {
 } from '@opentelemetry/api';
 import type { GatewayEvent, GatewayPlugin, RequestScope } from '../../contract/index.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
+import { knownMethod } from '../shared/http-method.js';
+import { ATTR, attemptErrorType, clientAttributes, serverAttributes } from './attributes.js';
 
 export const PLUGIN_NAME = 'tracing';
 
@@ -24,11 +26,13 @@ export interface TracingPluginOptions {
 }
 
 /**
- * One HTTP server span per request on the GraphQL path, continuing the client's W3C
- * `traceparent`, active while Apollo Server runs the request, so @apollo/gateway's own spans
- * (`gateway.request` → `gateway.plan`, `gateway.execute` → `gateway.fetch`…) nest under it;
- * `traceparent` on every subgraph request; each fetch's outcome on its `gateway.fetch` span.
- * Records names, codes and statuses only: no header value, no variable, no document.
+ * One HTTP server span per request on the GraphQL path, continuing the client's trace
+ * context (OTEL_PROPAGATORS), active while Apollo Server runs the request and while its
+ * `onResponse` hooks log, so @apollo/gateway's own spans (`gateway.request` → `gateway.plan`,
+ * `gateway.execute` → `gateway.fetch`…) nest under it; under each `gateway.fetch`, one HTTP
+ * client span per attempt, whose context the subgraph receives; each fetch's outcome on its
+ * `gateway.fetch` span. Records names, codes and statuses only: no header value (but the
+ * User-Agent), no variable, no document, no query string.
  */
 export function tracingPlugin(options: TracingPluginOptions): GatewayPlugin {
   const given = asOptionsObject(PLUGIN_NAME, options);
@@ -46,34 +50,57 @@ export function tracingPlugin(options: TracingPluginOptions): GatewayPlugin {
 
   const { tracer, route, shutdown } = options;
   // Per request, keyed by its scope: a span outlives the handler (it ends once the response is sent).
-  const spans = new WeakMap<RequestScope, Span>();
-  const startSpan = (scope: RequestScope): Span => {
+  const spans = new WeakMap<RequestScope, Traced>();
+  const startSpan = (scope: RequestScope): Traced => {
+    // The client's trace context, and its baggage when OTEL_PROPAGATORS reads it.
     const parent = propagation.extract(ROOT_CONTEXT, scope.headers);
     const span = tracer.startSpan(
-      `${scope.method} ${route}`,
+      `${knownMethod(scope.method)} ${route}`,
       { kind: SpanKind.SERVER, startTime: arrivalTime(scope), attributes: serverAttributes(scope, route) },
       parent,
     );
-    spans.set(scope, span);
-    return span;
+    const traced = { span, context: trace.setSpan(parent, span) };
+    spans.set(scope, traced);
+    return traced;
   };
 
   return {
     name: PLUGIN_NAME,
     aroundRequest(scope, next) {
-      const span = spans.get(scope) ?? startSpan(scope);
-      return context.with(trace.setSpan(ROOT_CONTEXT, span), next);
+      return context.with((spans.get(scope) ?? startSpan(scope)).context, next);
     },
     onSubgraphRequest({ headers }) {
-      // The active context here is @apollo/gateway's `gateway.fetch` span.
+      // The active context here is @apollo/gateway's `gateway.fetch` span. Each HTTP attempt
+      // replaces it with its client span's; a subscription's socket keeps this one.
       propagation.inject(context.active(), headers);
+    },
+    onSubgraphAttempt(attempt) {
+      const parent = context.active();
+      const span = tracer.startSpan(
+        attempt.method,
+        { kind: SpanKind.CLIENT, attributes: clientAttributes(attempt) },
+        parent,
+      );
+      propagation.inject(trace.setSpan(parent, span), attempt.headers);
+      return (end) => {
+        if (end.status !== undefined) span.setAttribute('http.response.status_code', end.status);
+        const errorType = attemptErrorType(end);
+        if (errorType !== undefined) {
+          span.setAttribute('error.type', errorType);
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: end.sent ? errorType : 'circuit breaker open: the request was not sent',
+          });
+        }
+        span.end();
+      };
     },
     onEvent(event) {
       recordOnActiveSpan(event);
     },
     onResponse(scope, statusCode) {
       // A request refused before the handler ran (413, bad Host) gets its span here.
-      const span = spans.get(scope) ?? startSpan(scope);
+      const { span } = spans.get(scope) ?? startSpan(scope);
       spans.delete(scope);
       span.setAttribute('http.response.status_code', statusCode);
       if (scope.operationName) span.setAttribute('graphql.operation.name', scope.operationName);
@@ -88,14 +115,10 @@ export function tracingPlugin(options: TracingPluginOptions): GatewayPlugin {
   };
 }
 
-function serverAttributes(scope: RequestScope, route: string): Attributes {
-  return {
-    'http.request.method': scope.method,
-    'http.route': route,
-    // The path only: a GET's query string holds the document and variables.
-    'url.path': scope.url.split('?', 1)[0] ?? route,
-    'request.id': scope.requestId,
-  };
+/** A request's server span, and the context it runs in (the span, with the client's baggage). */
+interface Traced {
+  readonly span: Span;
+  readonly context: Context;
 }
 
 /** `scope.startedAt` is monotonic (hrtime); spans take wall-clock time. */
@@ -109,13 +132,17 @@ function recordOnActiveSpan(event: GatewayEvent): void {
   const span = trace.getActiveSpan();
   if (!span?.isRecording()) return;
   if (event.type === 'subgraph-retry') {
-    span.addEvent('subgraph.retry', { 'subgraph.name': event.subgraph, attempt: event.attempt, code: event.code });
+    span.addEvent('fedgw.subgraph.retry', {
+      [ATTR.subgraphName]: event.subgraph,
+      [ATTR.retryAttempt]: event.attempt,
+      [ATTR.retryCode]: event.code,
+    });
     return;
   }
   span.setAttributes({
-    'subgraph.name': event.subgraph,
-    'subgraph.outcome': event.outcome,
-    'subgraph.retries': event.retries,
+    [ATTR.subgraphName]: event.subgraph,
+    [ATTR.subgraphOutcome]: event.outcome,
+    [ATTR.subgraphRetries]: event.retries,
   });
   if (event.outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: event.outcome });
 }

@@ -86,6 +86,28 @@ describe('metrics plugin', () => {
     expect(issueFields(error)).toEqual(['defaultMetrics', 'maxOperationNames', 'path', 'port', 'prefix']);
   });
 
+  it('records HTTP requests by method, route and status, methods outside the known set as _OTHER', async () => {
+    const plugin = metrics({ defaultMetrics: false });
+    const record = plugin.endpoint.recordHttpRequest;
+    if (!record) throw new Error('the endpoint records no HTTP request');
+    record('POST', '/graphql', 413, 0.002);
+    record('POST', '/graphql', 413, 0.004);
+    record('PROPFIND', '/graphql', 404, 0.001);
+    record('BREW', '_OTHER', 404, 0.001);
+    const found = await scrapeOf(plugin);
+    const name = 'http_server_request_duration_seconds';
+    const labels = (method: string, route: string, status: string) => ({
+      http_request_method: method,
+      http_route: route,
+      http_response_status_code: status,
+    });
+    expect(found.value(`${name}_count`, labels('POST', '/graphql', '413'))).toBe(2);
+    expect(found.value(`${name}_sum`, labels('POST', '/graphql', '413'))).toBeCloseTo(0.006);
+    expect(found.value(`${name}_count`, labels('_OTHER', '/graphql', '404'))).toBe(1);
+    expect(found.value(`${name}_count`, labels('_OTHER', '_OTHER', '404'))).toBe(1);
+    expect(found.samples(`${name}_count`)).toHaveLength(3);
+  });
+
   it('turns circuit, supergraph, trusted-document and fetch events into series', async () => {
     const plugin = metrics({ defaultMetrics: false });
     const events: GatewayEvent[] = [
@@ -118,7 +140,13 @@ describe('metrics plugin', () => {
     expect(found.value('gateway_trusted_documents_loads_total', { outcome: 'applied' })).toBe(1);
     expect(found.value('gateway_trusted_documents_loads_total', { outcome: 'rejected' })).toBe(1);
     expect(found.value('gateway_trusted_documents')).toBe(12);
-    expect(found.value('gateway_subgraph_fetch_duration_seconds_count', { subgraph: 'users' })).toBe(3);
+    const fetches = 'gateway_subgraph_fetch_duration_seconds_count';
+    expect(found.value(fetches, { subgraph: 'users', outcome: 'ok' })).toBe(1);
+    expect(found.value(fetches, { subgraph: 'users', outcome: 'SUBGRAPH_TIMEOUT' })).toBe(1);
+    expect(found.value(fetches, { subgraph: 'users', outcome: '__other' })).toBe(1);
+    expect(
+      found.value(`${fetches.replace('_count', '_sum')}`, { subgraph: 'users', outcome: 'SUBGRAPH_TIMEOUT' }),
+    ).toBe(30);
     expect(found.value('gateway_subgraph_fetch_errors_total', { subgraph: 'users', code: 'SUBGRAPH_TIMEOUT' })).toBe(1);
     expect(found.value('gateway_subgraph_fetch_errors_total', { subgraph: 'users', code: '__other' })).toBe(1);
     expect(found.value('gateway_subgraph_fetch_timeouts_total', { subgraph: 'users' })).toBe(1);

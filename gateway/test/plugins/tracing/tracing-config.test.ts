@@ -33,7 +33,23 @@ describe('tracing settings (OTEL_*)', () => {
       resourceAttributes: {},
       sampler: 'parentbased_always_on',
       ratio: 1,
+      propagators: ['tracecontext'],
     });
+  });
+
+  it('over gRPC the endpoint names the collector as it is; OTEL_PROPAGATORS is read, `none` empties it', () => {
+    const grpc = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' };
+    expect(settings(grpc)).toMatchObject({ url: 'http://collector:4317/', protocol: 'grpc' });
+    expect(settings({ ...grpc, OTEL_PROPAGATORS: 'tracecontext, baggage,b3,b3multi' })?.propagators).toEqual([
+      'tracecontext',
+      'baggage',
+      'b3',
+      'b3multi',
+    ]);
+    expect(settings({ ...grpc, OTEL_PROPAGATORS: 'none' })?.propagators).toEqual([]);
+    expect(problems({ ...grpc, OTEL_PROPAGATORS: 'none,b3' })).toEqual([
+      'OTEL_PROPAGATORS: `none` cannot be combined with other propagators',
+    ]);
   });
 
   it('appends v1/traces to the base endpoint only; the traces endpoint is used as it is and wins', () => {
@@ -81,7 +97,8 @@ describe('tracing settings (OTEL_*)', () => {
     const found = problems({
       OTEL_TRACES_SAMPLER: 'jaeger_remote',
       OTEL_TRACES_SAMPLER_ARG: '1.5',
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc/json',
+      OTEL_PROPAGATORS: 'tracecontext,jaeger',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318',
       OTEL_EXPORTER_OTLP_HEADERS: 'authorization: Bearer s3cr3t',
       OTEL_RESOURCE_ATTRIBUTES: 'novalue',
@@ -91,7 +108,8 @@ describe('tracing settings (OTEL_*)', () => {
       'OTEL_SDK_DISABLED: expected true or false, got "maybe"',
       'OTEL_RESOURCE_ATTRIBUTES: expected key=value pairs separated by commas',
       'OTEL_EXPORTER_OTLP_ENDPOINT: expected an http(s) URL, got "collector:4318"',
-      'OTEL_EXPORTER_OTLP_PROTOCOL: expected one of http/protobuf | http/json, got "grpc"',
+      'OTEL_EXPORTER_OTLP_PROTOCOL: expected one of http/protobuf | http/json | grpc, got "grpc/json"',
+      'OTEL_PROPAGATORS: expected one of tracecontext | baggage | b3 | b3multi | none, got "jaeger"',
       'OTEL_EXPORTER_OTLP_HEADERS: expected header=value pairs separated by commas (value not shown: it is a secret)',
       'OTEL_TRACES_SAMPLER: expected one of always_on | always_off | traceidratio | parentbased_always_on | parentbased_always_off | parentbased_traceidratio, got "jaeger_remote"',
       'OTEL_TRACES_SAMPLER_ARG: expected a sampling ratio from 0 to 1, got "1.5"',

@@ -51,12 +51,33 @@ describe('tracing plugin', () => {
       'http.request.method': 'GET',
       'http.route': '/graphql',
       'url.path': '/graphql',
-      'request.id': 'req-1',
+      'url.scheme': 'http',
+      'client.address': '127.0.0.1',
+      'fedgw.request.id': 'req-1',
       'http.response.status_code': 413,
     });
     expect(refused?.status.code).toBe(0); // UNSET: the client's mistake
     expect(failed?.status.code).toBe(2); // ERROR
     expect(failed?.attributes['error.type']).toBe('503');
     expect(JSON.stringify(exporter.getFinishedSpans().map((span) => span.attributes))).not.toMatch(/t0k3n|secret|abc/);
+  });
+
+  it('reads server.address and port from Host, cuts the User-Agent, and records an unknown method as _OTHER', () => {
+    const { exporter, plugin } = recording();
+    const agent = `agent/${'x'.repeat(400)}`;
+    plugin.onResponse?.({ ...scope({ host: 'gw.example:8443', 'user-agent': agent }), method: 'PROPFIND' }, 404);
+    plugin.onResponse?.({ ...scope({ host: '[::1]' }), scheme: 'https' }, 200);
+    plugin.onResponse?.(scope({ host: 'bad host\u0000' }), 200);
+    const [unknown, v6, bad] = exporter.getFinishedSpans();
+    expect(unknown?.name).toBe('_OTHER /graphql');
+    expect(unknown?.attributes).toMatchObject({
+      'http.request.method': '_OTHER',
+      'http.request.method_original': 'PROPFIND',
+      'server.address': 'gw.example',
+      'server.port': 8443,
+      'user_agent.original': agent.slice(0, 256),
+    });
+    expect(v6?.attributes).toMatchObject({ 'server.address': '::1', 'server.port': 443, 'url.scheme': 'https' });
+    expect(bad?.attributes).not.toHaveProperty('server.address');
   });
 });
