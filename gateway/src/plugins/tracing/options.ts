@@ -109,7 +109,7 @@ export const TRACING_VALUES = Object.freeze({
   ratio: withDefault(samplerRatio, 1),
   /**
    * Not the spec's `tracecontext,baggage`: at the edge, `baggage` would hand every subgraph
-   * whatever entries a client wrote (`tenant=admin`), so it is the operator's choice (ADR 033).
+   * whatever entries a client wrote (`tenant=admin`), so it is the operator's choice (ADR 034).
    */
   propagators: withDefault(list(oneOf(OTEL_PROPAGATORS)), ['tracecontext']),
 });
