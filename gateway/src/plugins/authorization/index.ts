@@ -3,7 +3,7 @@
 // rest is planned and run; the answer has null (propagated by the nullability rules) and one
 // UNAUTHORIZED_FIELD_OR_TYPE error per removed field. Or, in `reject` mode, the whole request
 // is refused before any subgraph is asked.
-import type { DocumentNode, FieldNode, OperationDefinitionNode } from 'graphql';
+import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import type { GatewayContext, GatewayPlugin, ResolvedRequest } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
 import { mapDeferredParts } from '../../executor/deferred-delivery.js';
@@ -12,27 +12,28 @@ import type { Logger } from '../../logger.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
 import { mapStreamEvents } from '../../subscriptions/stream-sink.js';
 import {
-  deniedFields,
+  type AnswerPatch,
+  answerPatch,
+  deniedSelections,
+  type GuardedNode,
   guardsOf,
   hasAmbiguousKey,
   NO_GUARDS,
   type OperationGuards,
-  type PatchNode,
-  patchTree,
   withoutDenied,
 } from './operation.js';
 import { AUTHORIZATION_VALUES, type AuthorizationMode } from './options.js';
-import { patchAnswer, patchEntry, UNAUTHORIZED_MESSAGE } from './response.js';
+import { patchAnswer, patchEntry, refusalErrors, UNAUTHORIZED_MESSAGE } from './response.js';
 import { isAuthenticated, type PolicyDecider, type Rights, scopesOf } from './rights.js';
 import { type AuthorizationRules, ENFORCED_SPECS, NO_RULES, readAuthorizationRules } from './rules.js';
 
 export { AUTHORIZATION_VALUES, type AuthorizationMode } from './options.js';
 
-/** `data` with the denied fields null and their errors (nothing to patch in an answer without data). */
-function patchedResult(data: unknown, tree: ReadonlyMap<string, PatchNode>) {
+/** `data` with the denied fields null and the refusals' errors (nothing to patch in an answer without data). */
+function patchedResult(data: unknown, patch: AnswerPatch) {
   return data && typeof data === 'object'
-    ? patchAnswer(data as Record<string, unknown>, tree)
-    : { data: data as null | undefined, errors: [] };
+    ? patchAnswer(data as Record<string, unknown>, patch)
+    : { data: data as null | undefined, errors: refusalErrors(patch) };
 }
 
 export { type ClaimPolicy, claimPolicies, type PolicyDecider } from './rights.js';
@@ -54,14 +55,14 @@ export interface AuthorizationOptions {
 interface Variant {
   readonly document: DocumentNode;
   readonly operation: OperationDefinitionNode;
-  readonly tree: ReadonlyMap<string, PatchNode>;
+  readonly patch: AnswerPatch;
   /** Part of the plan cache key: requests with other rights never share a plan. */
   readonly key: string;
   /** A response key names a denied field and another one: the answer could not tell them apart. */
   readonly ambiguous: boolean;
 }
 
-/** Variants kept per operation: each distinct set of denied fields is one. */
+/** Variants kept per operation: each distinct set of denied selections is one. */
 const MAX_VARIANTS = 32;
 
 export function authorization(options: AuthorizationOptions = {}): GatewayPlugin {
@@ -107,7 +108,7 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
     return { authenticated: isAuthenticated(context), scopes: scopesOf(context, scopeClaim), policies };
   };
 
-  const variantFor = (request: ResolvedRequest, denied: readonly FieldNode[], indices: string): Variant => {
+  const variantFor = (request: ResolvedRequest, denied: readonly GuardedNode[], indices: string): Variant => {
     const { document, operation, schema } = request;
     let byKey = variantsByDocument.get(document);
     if (!byKey) {
@@ -124,13 +125,13 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
       (definition): definition is OperationDefinitionNode =>
         definition.kind === 'OperationDefinition' && definition.name?.value === name,
     ) as OperationDefinitionNode;
-    const tree = patchTree(schema, document, operation as OperationDefinitionNode, deniedSet);
+    const patch = answerPatch(schema, document, operation as OperationDefinitionNode, deniedSet);
     const variant: Variant = {
       document: filtered,
       operation: filteredOperation,
-      tree,
+      patch,
       key: `authz:${indices}`,
-      ambiguous: hasAmbiguousKey(tree),
+      ambiguous: hasAmbiguousKey(patch.tree),
     };
     if (byKey.size < MAX_VARIANTS) byKey.set(key, variant);
     return variant;
@@ -150,9 +151,9 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
         return {
           async didResolveOperation(request) {
             const guards = guardsFor(request);
-            if (guards.fields.length === 0) return;
+            if (guards.selections.length === 0) return;
             const rights = await rightsOf(request.contextValue, guards.policies);
-            const { denied, indices } = deniedFields(guards, rights);
+            const { denied, indices } = deniedSelections(guards, rights);
             if (denied.length === 0) return;
             if (mode === 'reject') {
               throw httpError(
@@ -175,6 +176,10 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
     async aroundExecute(request, execute) {
       const variant = variants.get(request.context as GatewayContext);
       if (!variant) return execute();
+      // Nothing the operation selects is left: `data: null` (as Apollo Router answers), nothing run.
+      if (variant.patch.nothingLeft && variant.operation.operation !== 'subscription') {
+        return { data: null, errors: refusalErrors(variant.patch) };
+      }
       const result = await execute({
         ...request,
         document: variant.document,
@@ -183,17 +188,17 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
       });
       // A subscription's events arrive later, each patched as an answer is.
       mapStreamEvents(request.context as GatewayContext, (event) => {
-        const { data, errors } = patchedResult(event.data, variant.tree);
+        const { data, errors } = patchedResult(event.data, variant.patch);
         const all = [...errors.map((error) => error.toJSON()), ...(event.errors ?? [])];
         return { ...event, data, ...(all.length > 0 && { errors: all }) };
       });
       // So are an operation's deferred parts, each at its path.
       mapDeferredParts(request.context as GatewayContext, (part) =>
         part.incremental
-          ? { ...part, incremental: part.incremental.map((entry) => patchEntry(entry, variant.tree)) }
+          ? { ...part, incremental: part.incremental.map((entry) => patchEntry(entry, variant.patch)) }
           : part,
       );
-      const patched = patchedResult(result.data, variant.tree);
+      const patched = patchedResult(result.data, variant.patch);
       const errors = [...patched.errors, ...(result.errors ?? [])];
       return { ...result, data: patched.data, ...(errors.length > 0 && { errors }) };
     },
