@@ -148,8 +148,7 @@ describe('search and timeline', () => {
   const SEARCH = `query ($text: String!) { search(text: $text) {
     __typename ... on User { id name } ... on Product { id } ... on InternalNote { id body } } }`;
   type Found = { __typename: string; id: string; name?: string; body?: string };
-  const found = async (text: string) =>
-    ((await subgraph.run(SEARCH, { text })).data as { search: Found[] }).search;
+  const found = async (text: string) => ((await subgraph.run(SEARCH, { text })).data as { search: Found[] }).search;
 
   it('finds users by name, products by name and notes by body, case-insensitive, at most 20, users first', async () => {
     const rob = await found('ROB torvalds ');
@@ -169,7 +168,11 @@ describe('search and timeline', () => {
 
   it('a note names a user and one of their orders', async () => {
     const notes = (await found('call')).filter((result) => result.__typename === 'InternalNote');
-    expect(notes[0]).toEqual({ __typename: 'InternalNote', id: 'note-1', body: 'Call Rob Torvalds back about order-1.' });
+    expect(notes[0]).toEqual({
+      __typename: 'InternalNote',
+      id: 'note-1',
+      body: 'Call Rob Torvalds back about order-1.',
+    });
   });
 
   it('a timeline: a sign-in then the order, for each order, oldest first', async () => {

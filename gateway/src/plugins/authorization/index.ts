@@ -33,7 +33,7 @@ export { AUTHORIZATION_VALUES, type AuthorizationMode } from './options.js';
 function patchedResult(data: unknown, patch: AnswerPatch) {
   return data && typeof data === 'object'
     ? patchAnswer(data as Record<string, unknown>, patch)
-    : { data: data as null | undefined, errors: refusalErrors(patch) };
+    : { data: data as null | undefined, errors: [] };
 }
 
 export { type ClaimPolicy, claimPolicies, type PolicyDecider } from './rights.js';

@@ -37,13 +37,14 @@ export function patchAnswer(
 }
 
 /**
- * A deferred part's entry, its data patched as an answer's is (the tree under its path). Its
- * refusals were reported with the initial answer, as every path is known from the operation.
+ * A deferred part's entry, its data patched as an answer's is (the tree under its path). The
+ * refusals are reported with the initial answer (every path is known from the operation); a
+ * part its refusals made null carries the ones under its path again, so a null part always
+ * comes with its reason.
  */
-export function patchEntry<E extends { data: Record<string, unknown> | null; path: Path }>(
-  entry: E,
-  patch: AnswerPatch,
-): E {
+export function patchEntry<
+  E extends { data: Record<string, unknown> | null; path: Path; errors?: readonly GraphQLError[] },
+>(entry: E, patch: AnswerPatch): E {
   let under = patch.tree;
   for (const step of entry.path) {
     if (typeof step === 'number') continue;
@@ -53,7 +54,17 @@ export function patchEntry<E extends { data: Record<string, unknown> | null; pat
   }
   if (!entry.data || under.size === 0) return entry;
   const data = patchObject(entry.data, under);
-  return data === entry.data ? entry : { ...entry, data: data === NULLED ? null : data };
+  if (data === entry.data) return entry;
+  if (data !== NULLED) return { ...entry, data };
+  const at = entry.path.map((step) => (typeof step === 'number' ? '@' : step));
+  const errors = refusalErrors(patch).filter((error) => startsWith(error.path ?? [], at));
+  return { ...entry, data: null, errors: [...errors, ...(entry.errors ?? [])] };
+}
+
+/** Whether a query path (fragments left out) begins with `prefix`. */
+function startsWith(path: readonly (string | number)[], prefix: readonly string[]): boolean {
+  const keys = path.filter((step) => typeof step !== 'string' || !step.startsWith('... on '));
+  return prefix.every((step, index) => keys[index] === step);
 }
 
 /** The value's null (a non-null field in it became null, so it must too), distinct from a null answer. */
