@@ -162,7 +162,7 @@ describe.each(MOUNTS)('authorization directives on %s', (mount) => {
     it('a refusal under a null parent or in an empty list is still reported (paths come from the operation)', async () => {
       const result = await postGraphQL(gateway().url, {
         query:
-          '{ user(id: "user-0") { name address } search(text: "zzz") { ... on InternalNote { body } } product(id: "product-1") { id } }',
+          '{ user(id: "user-0") { name address } search(text: "zzz") { __typename ... on InternalNote { body } } product(id: "product-1") { id } }',
       });
       expect(result.body).toEqual({
         data: { user: null, search: [], product: { id: 'product-1' } },

@@ -47,6 +47,11 @@ export interface PatchNode {
   placeholder: boolean;
   /** Some occurrence of this key was not filtered (another field under the same key). */
   allowed: boolean;
+  /**
+   * Something this key selects is left once the refused selections are gone. A field left
+   * with nothing is null too, without an error of its own (Apollo Router removes it).
+   */
+  left: boolean;
   readonly children: Map<string, PatchNode>;
 }
 
@@ -135,7 +140,7 @@ export function answerPatch(
   const entry = (into: Map<string, PatchNode>, key: string, type: GraphQLOutputType): PatchNode => {
     let found = into.get(key);
     if (!found) {
-      found = { type, denied: false, placeholder: false, allowed: false, children: new Map() };
+      found = { type, denied: false, placeholder: false, allowed: false, left: false, children: new Map() };
       into.set(key, found);
     }
     return found;
@@ -169,7 +174,11 @@ export function answerPatch(
     const name = node.name.value;
     const key = node.alias?.value ?? name;
     if (name.startsWith('__')) {
-      if (name === '__typename') entry(into, key, TYPENAME_TYPE).allowed = true;
+      if (name === '__typename') {
+        const found = entry(into, key, TYPENAME_TYPE);
+        found.allowed = true;
+        found.left = true;
+      }
       return true;
     }
     const type = fieldType(parent, name);
@@ -183,8 +192,9 @@ export function answerPatch(
     }
     found.allowed = true;
     const named = getNamedType(type);
-    if (!node.selectionSet || !isCompositeType(named)) return true;
-    return build(node.selectionSet, named, found.children, path);
+    const left = !node.selectionSet || !isCompositeType(named) || build(node.selectionSet, named, found.children, path);
+    found.left ||= left;
+    return left;
   };
   const buildFragment = (
     node: Exclude<SelectionNode, FieldNode>,
@@ -210,11 +220,11 @@ export function answerPatch(
   return { tree, paths: [...paths.values()], nothingLeft: !left };
 }
 
-/** Drops branches without a denied field or placeholder below them; returns whether any is left. */
+/** Drops branches with nothing to patch below them; returns whether any is left. */
 function prune(tree: Map<string, PatchNode>): boolean {
   for (const [key, node] of tree) {
     const below = prune(node.children);
-    if (!node.denied && !node.placeholder && !below) tree.delete(key);
+    if (!node.denied && !node.placeholder && node.left && !below) tree.delete(key);
   }
   return tree.size > 0;
 }

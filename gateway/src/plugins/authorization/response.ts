@@ -87,7 +87,7 @@ function patchObject(
       continue;
     }
     let next: unknown;
-    if (node.denied) {
+    if (node.denied || !node.left) {
       next = NULLED;
     } else {
       const value = object[key];

@@ -35,7 +35,10 @@ type Query {
   memos: [Memo!]!
   team: [User!]!
   nobody: User
+  inbox: [InboxItem!]!
 }
+union InboxItem = Memo | Ticket
+type Ticket @policy(policies: [["support"]]) { id: ID! }
 interface Document { id: ID! title: String }
 type Invoice implements Document @requiresScopes(scopes: [["billing"]]) { id: ID! title: String amount: Int! }
 type Note implements Document { id: ID! title: String text: String! }
@@ -87,6 +90,7 @@ const ROOT = {
   memos: [] as unknown[],
   team: [] as unknown[],
   nobody: null,
+  inbox: [memo, { __typename: 'Ticket', id: 't1' }],
 };
 
 const ANONYMOUS: Rights = { authenticated: false, scopes: new Set(), policies: new Set() };
@@ -284,9 +288,36 @@ describe('fragments, interfaces and unions', () => {
       data: null,
       errors: denied(['search', '@', '... on Memo']),
     });
-    expect(run('{ me { id } search { ... on Memo { body } } }', ANONYMOUS).data).toEqual({
-      me: { id: 'u1' },
-      search: [{}, {}, {}],
+    // As Apollo Router: a field with nothing left is null (no error of its own), and
+    // `[SearchResult!]!` carries that null up to `data`.
+    expect(run('{ me { id } search { ... on Memo { body } } }', ANONYMOUS)).toMatchObject({
+      data: null,
+      errors: denied(['search', '@', '... on Memo']),
+    });
+    expect(run('{ me { id } nickname: nobody { nickname } user(id: "u2") { nickname } }', ANONYMOUS)).toMatchObject({
+      data: { me: { id: 'u1' }, nickname: null, user: null },
+      errors: denied(['nobody', 'nickname'], ['user', 'nickname']),
+    });
+  });
+
+  it('a union whose members need @authenticated and @policy: each fragment removed on its own', () => {
+    const query = '{ me { id } inbox { __typename ... on Memo { id } ... on Ticket { id } } }';
+    expect(run(query, ANONYMOUS)).toMatchObject({
+      data: { me: { id: 'u1' }, inbox: [{ __typename: 'Memo' }, { __typename: 'Ticket' }] },
+      errors: denied(['inbox', '@', '... on Memo'], ['inbox', '@', '... on Ticket']),
+    });
+    expect(run(query, SIGNED_IN)).toMatchObject({
+      data: { me: { id: 'u1' }, inbox: [{ __typename: 'Memo', id: 'm1' }, { __typename: 'Ticket' }] },
+      errors: denied(['inbox', '@', '... on Ticket']),
+    });
+    expect(run(query, SUPPORT)).toMatchObject({
+      data: {
+        inbox: [
+          { __typename: 'Memo', id: 'm1' },
+          { __typename: 'Ticket', id: 't1' },
+        ],
+      },
+      errors: [],
     });
   });
 
@@ -320,9 +351,20 @@ describe('fragments, interfaces and unions', () => {
   it('a field read through a fragment on the interface needs what every implementation needs (stricter than the Router)', () => {
     const result = run('{ documents { id ... on Document { title } } }', SIGNED_IN);
     expect(result.errors).toEqual(denied(['documents', '@']));
-    const fragment = run('{ me { id } documents { ... on Document { title } } }', SIGNED_IN);
-    expect(fragment.data).toEqual({ me: { id: 'u1' }, documents: [{ title: null }, { title: null }] });
-    expect(fragment.errors).toEqual(denied(['documents', '@', '... on Document', 'title']));
+    const fragment = run('{ me { id } documents { id ... on Note { text } ... on Document { title } } }', {
+      ...SIGNED_IN,
+      scopes: new Set(['billing']),
+    });
+    expect(fragment.errors).toEqual([]);
+    const refused = run('{ me { id } documents { __typename ... on Document { title } } }', SIGNED_IN);
+    expect(refused.data).toEqual({
+      me: { id: 'u1' },
+      documents: [
+        { __typename: 'Note', title: null },
+        { __typename: 'Invoice', title: null },
+      ],
+    });
+    expect(refused.errors).toEqual(denied(['documents', '@', '... on Document', 'title']));
   });
 
   it('every field of the operation refused, fragments included: data is null', () => {
