@@ -1,8 +1,8 @@
 // Authorization directives (@authenticated, @requiresScopes, @policy), enforced as Apollo
-// Router does: before planning, the operation loses every field the request may not see; the
-// rest is planned and run; the answer has null (propagated by the nullability rules) and one
-// UNAUTHORIZED_FIELD_OR_TYPE error per removed field. Or, in `reject` mode, the whole request
-// is refused before any subgraph is asked.
+// Router does: before planning, the operation loses every field and fragment the request may
+// not see; the rest is planned and run; the answer has null (propagated by the nullability
+// rules) and one UNAUTHORIZED_FIELD_OR_TYPE error per removed selection, at its path in the
+// operation. Or, in `reject` mode, the whole request is refused before any subgraph is asked.
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import type { GatewayContext, GatewayPlugin, ResolvedRequest } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
