@@ -376,6 +376,10 @@ describe('fragments, interfaces and unions', () => {
   it('a response key both filtered and used by another field is detected (the request is refused)', () => {
     const result = run('{ search { ... on User { label: email } ... on Product { label: name } } }', ANONYMOUS);
     expect(result.ambiguous).toBe(true);
+    // So is the key a removed fragment leaves, when the operation uses it too.
+    const placeholder = '{ search { _authorizationRemoved: __typename ... on Memo { body } } }';
+    expect(run(placeholder, ANONYMOUS).ambiguous).toBe(true);
+    expect(run(placeholder, SIGNED_IN).ambiguous).toBe(false);
   });
 });
 
