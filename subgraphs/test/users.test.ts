@@ -141,3 +141,49 @@ describe('users queries', () => {
     });
   });
 });
+
+// The demo's abstract types: the subgraph answers every member to anyone; the gateway enforces
+// @authenticated on InternalNote and @requiresScopes on SignIn.
+describe('search and timeline', () => {
+  const SEARCH = `query ($text: String!) { search(text: $text) {
+    __typename ... on User { id name } ... on Product { id } ... on InternalNote { id body } } }`;
+  type Found = { __typename: string; id: string; name?: string; body?: string };
+  const found = async (text: string) => ((await subgraph.run(SEARCH, { text })).data as { search: Found[] }).search;
+
+  it('finds users by name, products by name and notes by body, case-insensitive, at most 20, users first', async () => {
+    const rob = await found('ROB torvalds ');
+    for (const result of rob) {
+      if (result.__typename === 'User') expect(result.name).toBe('Rob Torvalds');
+      else expect(result.body).toContain('Rob Torvalds');
+    }
+    const kinds = rob.map((result) => result.__typename);
+    expect(kinds[0]).toBe('User');
+    expect(kinds.indexOf('InternalNote')).toBeGreaterThan(kinds.lastIndexOf('User'));
+    const kettles = await found('kettle');
+    expect(kettles.length).toBeGreaterThan(0);
+    expect(kettles.every((result) => result.__typename === 'Product' && result.id.startsWith('product-'))).toBe(true);
+    expect(await found('e')).toHaveLength(20);
+    expect(await found('   ')).toEqual([]);
+  });
+
+  it('a note names a user and one of their orders', async () => {
+    const notes = (await found('call')).filter((result) => result.__typename === 'InternalNote');
+    expect(notes[0]).toEqual({
+      __typename: 'InternalNote',
+      id: 'note-1',
+      body: 'Call Rob Torvalds back about order-1.',
+    });
+  });
+
+  it('a timeline: a sign-in then the order, for each order, oldest first', async () => {
+    const result = await subgraph.run(
+      '{ user(id: "user-1") { timeline { __typename id at ... on SignIn { ip } ... on OrderPlaced { order { id } } } } }',
+    );
+    const timeline = (result.data as { user: { timeline: Record<string, unknown>[] } }).user.timeline;
+    expect(timeline).toHaveLength(8);
+    expect(timeline[0]).toMatchObject({ __typename: 'SignIn', id: 'signin-order-1', ip: '10.0.0.1' });
+    expect(timeline[1]).toMatchObject({ __typename: 'OrderPlaced', id: 'placed-order-1', order: { id: 'order-1' } });
+    const times = timeline.map((event) => Date.parse(event.at as string));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+});

@@ -104,3 +104,41 @@ describe('reading an @authenticated field without a credential', () => {
     expect(result.text).not.toContain('Main Street');
   });
 });
+
+// The same for the abstract types: an @authenticated union member (InternalNote, whose bodies
+// start `Call `) and an interface whose implementation SignIn needs audit:read (its ips are
+// `10.0.…`), reached through every shape of fragment.
+const NOTE_ATTEMPTS: [string, string][] = [
+  ['an inline fragment', '{ search(text: "call") { ... on InternalNote { body } } }'],
+  ['an alias in the fragment', '{ search(text: "call") { ... on InternalNote { text: body } } }'],
+  ['a named fragment', '{ search(text: "call") { ...N } } fragment N on InternalNote { body }'],
+  ['a fragment without a type around it', '{ search(text: "call") { ... { ... on InternalNote { body } } } }'],
+  [
+    'a fragment on the union around it',
+    '{ search(text: "call") { ... on SearchResult { ... on InternalNote { body } } } }',
+  ],
+  [
+    'a named fragment on the union spreading the member',
+    '{ search(text: "call") { ...R } } fragment R on SearchResult { ... on InternalNote { body } }',
+  ],
+  ['a sign-in through its interface', '{ user(id: "user-1") { timeline { ... on SignIn { ip } } } }'],
+  [
+    'a sign-in through a fragment on the interface',
+    '{ user(id: "user-1") { timeline { ... on TimelineEvent { id } } } }',
+  ],
+  ['the interface field with __typename only', '{ user(id: "user-1") { timeline { __typename } } }'],
+];
+
+describe('reading a restricted member of a union or interface without a credential', () => {
+  it.each(NOTE_ATTEMPTS)('%s: no value, a coded error, the subgraph never asked for it', async (_name, query) => {
+    users.resetCounts();
+    const result = await post({ query });
+    expect(result.status).toBe(200);
+    expect(result.text).not.toMatch(/Call |10\.0\.|signin-/);
+    expect(result.body.errors?.map((error) => error.extensions?.code)).toContain('UNAUTHORIZED_FIELD_OR_TYPE');
+    const asked = fieldNamesIn(users.requests);
+    expect(asked).not.toContain('body');
+    expect(asked).not.toContain('ip');
+    expect(asked).not.toContain('timeline');
+  });
+});

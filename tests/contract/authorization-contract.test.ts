@@ -18,10 +18,13 @@ import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 /**
  * The supergraph's authorization directives over real HTTP on every mount: `User.address`
  * (@authenticated), `User.orderHistory` (@requiresScopes orders:read), `Order.paymentReference`
- * (@policy support, granted by AUTHORIZATION_POLICIES to a `role: support` claim). The users
+ * (@policy support, granted by AUTHORIZATION_POLICIES to a `role: support` claim), the union
+ * member `InternalNote` (@authenticated) of `search`, and the interface `TimelineEvent` of
+ * `User.timeline` (its implementation `SignIn` is @requiresScopes audit:read, which
+ * composition copies onto the interface). Error paths are Apollo Router's. The users
  * subgraph sits behind a recording proxy, to prove it is never asked for a filtered field.
- * Filtering on shapes this supergraph lacks (interfaces, unions, types) is tested beside the
- * plugin (gateway/test/plugins/authorization).
+ * Shapes this supergraph lacks (an interface left unrestricted by composition) are tested
+ * beside the plugin (gateway/test/plugins/authorization).
  */
 const SECRET = 'authorization-test-secret-long-enough-0123456789';
 const subgraphs = subgraphsForFile();
@@ -33,12 +36,14 @@ afterAll(async () => {
   await users?.close();
 });
 
-async function bearer(claims: Record<string, unknown>, subject = 'user-3'): Promise<Record<string, string>> {
-  const token = await new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(subject)
-    .setExpirationTime('5m')
-    .sign(new TextEncoder().encode(SECRET));
+/** A token for `claims`; `subject: null` leaves `sub` out (a machine-to-machine token). */
+async function bearer(
+  claims: Record<string, unknown>,
+  subject: string | null = 'user-3',
+): Promise<Record<string, string>> {
+  const unsigned = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' });
+  if (subject !== null) unsigned.setSubject(subject);
+  const token = await unsigned.setExpirationTime('5m').sign(new TextEncoder().encode(SECRET));
   return { authorization: `Bearer ${token}` };
 }
 const signedIn = () => bearer({});
@@ -100,7 +105,11 @@ describe.each(MOUNTS)('authorization directives on %s', (mount) => {
           headers,
         );
       });
-      expect(orderHistory?.body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'orderHistory')] });
+      // A list field's path ends in `@`, as Apollo Router writes it.
+      expect(orderHistory?.body).toEqual({
+        data: { user: null },
+        errors: [unauthorized('user', 'orderHistory', '@')],
+      });
       expect(sent).not.toContain('orderHistory');
     });
 
@@ -142,12 +151,76 @@ describe.each(MOUNTS)('authorization directives on %s', (mount) => {
         expect(order.paymentReference).toBe(`pay_${order.id}`);
     });
 
-    it('fragment spreads, inline fragments and aliases: filtered where they select, errors under the alias', async () => {
+    it('fragment spreads, inline fragments and aliases: filtered where they select; the path names fields and inline fragments, as the Router writes it', async () => {
       const result = await postGraphQL(gateway().url, {
         query:
           'query { u: user(id: "user-2") { ...Names } } fragment Names on User { id ... on User { place: address } }',
       });
-      expect(result.body).toEqual({ data: { u: null }, errors: [unauthorized('u', 'place')] });
+      expect(result.body).toEqual({ data: { u: null }, errors: [unauthorized('user', '... on User', 'address')] });
+    });
+
+    it('a refusal under a null parent or in an empty list is still reported (paths come from the operation)', async () => {
+      const result = await postGraphQL(gateway().url, {
+        query:
+          '{ user(id: "user-0") { name address } search(text: "zzz") { __typename ... on InternalNote { body } } product(id: "product-1") { id } }',
+      });
+      expect(result.body).toEqual({
+        data: { user: null, search: [], product: { id: 'product-1' } },
+        errors: [unauthorized('user', 'address'), unauthorized('search', '@', '... on InternalNote')],
+      });
+    });
+
+    it('every selected field refused: data is null and no subgraph is asked', async () => {
+      let result: Awaited<ReturnType<typeof postGraphQL>> | undefined;
+      const sent = await sentToUsers(async () => {
+        result = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { address } }' });
+      });
+      expect(result?.body).toEqual({ data: null, errors: [unauthorized('user', 'address')] });
+      expect(sent).toEqual([]);
+    });
+
+    it('a union with an @authenticated member: anonymous gets the other members, one error, the note never asked for', async () => {
+      const query =
+        '{ search(text: "rob torvalds") { __typename ... on User { id name } ... on InternalNote { id body } } }';
+      let result: Awaited<ReturnType<typeof postGraphQL>> | undefined;
+      const sent = await sentToUsers(async () => {
+        result = await postGraphQL(gateway().url, { query });
+      });
+      const found = field(result?.body.data, 'search') as Record<string, unknown>[];
+      expect(found.filter((item) => item.__typename === 'User').length).toBeGreaterThan(0);
+      for (const item of found) {
+        if (item.__typename === 'User') expect(item.name).toBe('Rob Torvalds');
+        else expect(item).toEqual({ __typename: 'InternalNote' });
+      }
+      expect(found).toContainEqual({ __typename: 'InternalNote' });
+      expect(result?.body.errors).toEqual([unauthorized('search', '@', '... on InternalNote')]);
+      expect(sent).not.toContain('body');
+      // Any verified token is signed in, with or without `sub` (a machine-to-machine token).
+      const machine = await postGraphQL(gateway().url, { query }, await bearer({ azp: 'billing' }, null));
+      expect(machine.body.errors).toBeUndefined();
+      expect(field(machine.body.data, 'search')).toContainEqual({
+        __typename: 'InternalNote',
+        id: 'note-1',
+        body: 'Call Rob Torvalds back about order-1.',
+      });
+    });
+
+    it('a named fragment on the restricted member: removed, reported where it is spread', async () => {
+      const result = await postGraphQL(gateway().url, {
+        query: '{ search(text: "kettle") { ...Note ... on Product { id } } } fragment Note on InternalNote { body }',
+      });
+      expect(result.body.errors).toEqual([unauthorized('search', '@')]);
+      expect((field(result.body.data, 'search') as unknown[]).length).toBeGreaterThan(0);
+    });
+
+    it('an interface one implementation of which needs a scope: the field is refused whole without it, answered with it', async () => {
+      const query =
+        '{ user(id: "user-1") { name timeline { __typename ... on OrderPlaced { id } ... on SignIn { ip } } } }';
+      const without = await postGraphQL(gateway().url, { query }, await withScope());
+      expect(without.body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'timeline', '@')] });
+      const auditor = await postGraphQL(gateway().url, { query }, await bearer({ scope: 'audit:read' }, null));
+      expect(auditor.body.errors).toBeUndefined();
+      expect(field(auditor.body.data?.user, 'timeline')).toContainEqual({ __typename: 'SignIn', ip: '10.0.0.1' });
     });
 
     it('the same operation with other rights gets its own plan and answer, even sent at once', async () => {
@@ -172,6 +245,22 @@ describe.each(MOUNTS)('authorization directives on %s', (mount) => {
 
   describe('AUTHORIZATION_MODE=reject', () => {
     const gateway = gatewayForBlock(mount, () => env({ AUTHORIZATION_MODE: 'reject' }));
+
+    it('a restricted union member or interface refuses the whole request; a token without sub is signed in', async () => {
+      const search = '{ search(text: "call") { ... on Product { id } ... on InternalNote { body } } }';
+      const anonymous = await postGraphQL(gateway().url, { query: search });
+      expect(anonymous.status).toBe(403);
+      expect(anonymous.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED_OPERATION');
+      const machine = await postGraphQL(gateway().url, { query: search }, await bearer({}, null));
+      expect(machine.status).toBe(200);
+      expect(field(machine.body.data, 'search')).toContainEqual({ body: expect.stringMatching(/^Call /) });
+      const timeline = await postGraphQL(
+        gateway().url,
+        { query: '{ user(id: "user-1") { timeline { id } } }' },
+        await withScope(),
+      );
+      expect(timeline.status).toBe(403);
+    });
 
     it('refuses the whole request with 403, before any subgraph is asked', async () => {
       let result: Awaited<ReturnType<typeof postGraphQL>> | undefined;
@@ -231,7 +320,7 @@ describe('authorization across a hot reload and with trusted documents', () => {
   };
 
   it('a trusted document is filtered like any other', async () => {
-    expect((await byId()).body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'address')] });
+    expect((await byId()).body).toEqual({ data: null, errors: [unauthorized('user', 'address')] });
   });
 
   it('a reload that drops the directive opens the field; one that adds it back closes it, no restart', async () => {
@@ -243,6 +332,6 @@ describe('authorization across a hot reload and with trusted documents', () => {
     expect(field((await byId()).body.data?.user, 'address')).toMatch(/Main Street$/);
     await writeFile(path, await original());
     await waitFor(async () => (await byId()).body.errors !== undefined);
-    expect((await byId()).body).toEqual({ data: { user: null }, errors: [unauthorized('user', 'address')] });
+    expect((await byId()).body).toEqual({ data: null, errors: [unauthorized('user', 'address')] });
   });
 });

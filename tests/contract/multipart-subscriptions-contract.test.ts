@@ -383,7 +383,7 @@ describe('multipart subscriptions with JWT on fastify', () => {
         errors: [
           {
             message: 'Unauthorized field or type',
-            path: ['reviewAdded', 'author', 'orderHistory'],
+            path: ['reviewAdded', 'author', 'orderHistory', '@'],
             extensions: { code: 'UNAUTHORIZED_FIELD_OR_TYPE' },
           },
         ],

@@ -392,7 +392,7 @@ describe.each(MOUNTS)('subscriptions with JWT on %s', (mount) => {
       errors: [
         {
           message: 'Unauthorized field or type',
-          path: ['reviewAdded', 'author', 'orderHistory'],
+          path: ['reviewAdded', 'author', 'orderHistory', '@'],
           extensions: { code: 'UNAUTHORIZED_FIELD_OR_TYPE' },
         },
       ],

@@ -72,7 +72,7 @@ describe(`the cost estimate covers the answer (seed ${SEED}, ${RUNS} operations)
 
       const answered = await postGraphQL(answering.url, operation, fullRights);
       expect(answered.status, `${context}\n${answered.text.slice(0, 500)}`).toBe(200);
-      expect(answered.body.errors, context).toBeUndefined();
+      expect(answered.body.errors, `${context}\n${JSON.stringify(answered.body.errors)}`).toBeUndefined();
       const actual = Object.values(answered.body.data ?? {}).reduce((sum: number, item) => sum + objectsIn(item), 0);
 
       const refused = await postGraphQL(estimating.url, operation);

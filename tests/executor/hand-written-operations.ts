@@ -3,9 +3,8 @@ import type { GraphQLPayload } from './raw-answer.js';
 
 /**
  * Operations the generator does not write: introspection, several operations in one document,
- * invalid variables, fields merged from fragments, __typename everywhere. (The supergraph has
- * no interface or union, so every fragment is on an object type.) Each is sent with and
- * without the full-rights token.
+ * invalid variables, fields merged from fragments, __typename everywhere, a union and an
+ * interface with restricted members. Each is sent with and without the full-rights token.
  */
 export interface HandWrittenCase extends GraphQLPayload {
   readonly name: string;
@@ -175,6 +174,16 @@ export const HAND_WRITTEN_CASES: readonly HandWrittenCase[] = [
       user(id: "user-4") { name address orderHistory { id paymentReference product { name } } orders { paymentReference } }
       topProducts(first: 2) { reviews { author { address } } }
     }`,
+  },
+  {
+    name: 'a union and an interface with restricted members, named fragments and entity fields in the members',
+    status: 200,
+    query: `{
+      search(text: "rob torvalds") { __typename ...Note ... on User { name reviews { rating } } ... on Product { name } }
+      kettles: search(text: "kettle") { ... on Product { name price } ... on InternalNote { body } }
+      user(id: "user-2") { name timeline { __typename at ... on OrderPlaced { order { product { name } } } ... on SignIn { ip } } }
+    }
+    fragment Note on InternalNote { id body }`,
   },
   { name: 'a validation error: an unknown field', status: 400, query: '{ topProducts { name nope } }' },
   {

@@ -1,8 +1,11 @@
 import {
   type GraphQLField,
+  type GraphQLInterfaceType,
   type GraphQLObjectType,
   type GraphQLSchema,
   getNamedType,
+  isAbstractType,
+  isInterfaceType,
   isNonNullType,
   isObjectType,
 } from 'graphql';
@@ -26,6 +29,8 @@ const IDS: Record<string, [string, number]> = {
  */
 const ARGUMENT_INTS = [0, 1, 2, 3, 4, 5, 6];
 const ARGUMENT_STRINGS = ['Works as described.', '  padded  ', 'Ünïcödé ✓ 🚀', ' '];
+/** search(text:)'s: users, products and notes, some of each, and nothing. */
+const SEARCH_TEXTS = ['rob torvalds', 'kettle', 'call', 'grace', 'zzz'];
 /** Deep enough for three nested lists (topProducts → reviews → author → reviews → …). */
 const MAX_DEPTH = 5;
 
@@ -41,7 +46,7 @@ export function generateOperation(
   random: () => number,
   kind: 'query' | 'mutation' = 'query',
 ): GeneratedOperation {
-  return new Generator(random).operation(schema, kind);
+  return new Generator(random, schema).operation(schema, kind);
 }
 
 class Generator {
@@ -50,7 +55,10 @@ class Generator {
   readonly #fragments: string[] = [];
   #names = 0;
 
-  constructor(private readonly random: () => number) {}
+  constructor(
+    private readonly random: () => number,
+    private readonly schema: GraphQLSchema,
+  ) {}
 
   operation(schema: GraphQLSchema, kind: 'query' | 'mutation'): GeneratedOperation {
     const root = kind === 'query' ? schema.getQueryType() : schema.getMutationType();
@@ -76,7 +84,7 @@ class Generator {
     return `${prefix}${this.#names}`;
   }
 
-  #selection(type: GraphQLObjectType, depth: number): string {
+  #selection(type: GraphQLObjectType | GraphQLInterfaceType, depth: number): string {
     const fields = Object.values(type.getFields()).filter((field) => field.name !== 'me');
     let picked = fields.filter(() => this.#chance(0.45));
     if (picked.length === 0) picked = [this.#pick(fields)];
@@ -86,13 +94,28 @@ class Generator {
     return parts.join(' ');
   }
 
-  #field(parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>, depth: number, alias?: string): string {
+  #field(
+    parent: GraphQLObjectType | GraphQLInterfaceType,
+    field: GraphQLField<unknown, unknown>,
+    depth: number,
+    alias?: string,
+  ): string {
     const type = getNamedType(field.type);
-    if (isObjectType(type) && depth >= MAX_DEPTH) return '__typename';
+    if ((isObjectType(type) || isAbstractType(type)) && depth >= MAX_DEPTH) return '__typename';
     const name = alias ?? (this.#chance(0.1) ? this.#name('alias') : undefined);
     const args = this.#arguments(field);
     const directive = this.#chance(0.15) ? this.#directive() : '';
-    const children = isObjectType(type) ? ` { ${this.#selection(type, depth + 1)} }` : '';
+    let children = '';
+    if (isObjectType(type)) children = ` { ${this.#selection(type, depth + 1)} }`;
+    else if (isAbstractType(type)) {
+      // __typename, maybe the interface's own fields, and a fragment on some of its types.
+      const parts = ['__typename'];
+      if (isInterfaceType(type) && this.#chance(0.4)) parts.push(this.#selection(type, depth + 1));
+      for (const member of this.schema.getPossibleTypes(type)) {
+        if (this.#chance(0.6)) parts.push(`... on ${member.name} { ${this.#selection(member, depth + 1)} }`);
+      }
+      children = ` { ${parts.join(' ')} }`;
+    }
     const text = `${name ? `${name}: ` : ''}${field.name}${args}${directive}${children}`;
     const wrap = this.random();
     if (wrap < 0.1) return `... on ${parent.name}${this.#chance(0.3) ? this.#directive() : ''} { ${text} }`;
@@ -132,6 +155,7 @@ class Generator {
       const [prefix, count] = IDS[name.replace(/Id$/, '')] ?? ['', 1];
       return `${prefix}${1 + Math.floor(this.random() * count)}`;
     }
+    if (name === 'text') return this.#pick(SEARCH_TEXTS);
     return type === 'Int' ? this.#pick(ARGUMENT_INTS) : this.#pick(ARGUMENT_STRINGS);
   }
 

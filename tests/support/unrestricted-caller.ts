@@ -27,7 +27,7 @@ export const FULL_RIGHTS_SUBJECT = 'user-1';
 
 /** Headers of a caller with every right, signed for a gateway started with FULL_RIGHTS_ENV. */
 export async function fullRightsHeaders(): Promise<Record<string, string>> {
-  const token = await new SignJWT({ scope: 'orders:read', role: 'support' })
+  const token = await new SignJWT({ scope: 'orders:read audit:read', role: 'support' })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(FULL_RIGHTS_SUBJECT)
     .setExpirationTime('10m')

@@ -1,11 +1,11 @@
 // Authorization directives (@authenticated, @requiresScopes, @policy), enforced as Apollo
-// Router does: before planning, the operation loses every field the request may not see; the
-// rest is planned and run; the answer has null (propagated by the nullability rules) and one
-// UNAUTHORIZED_FIELD_OR_TYPE error per removed field. Or, in `reject` mode, the whole request
-// is refused before any subgraph is asked. Apollo Router's options (dry run, where refusals are
-// reported, their log, enforcement off) and a bounded policy decider: reporting.ts,
-// policy-decision.ts.
-import type { DocumentNode, FieldNode, GraphQLError, OperationDefinitionNode } from 'graphql';
+// Router does: before planning, the operation loses every field and fragment the request may
+// not see; the rest is planned and run; the answer has null (propagated by the nullability
+// rules) and one UNAUTHORIZED_FIELD_OR_TYPE error per removed selection, at its path in the
+// operation. Or, in `reject` mode, the whole request is refused before any subgraph is asked.
+// Apollo Router's options (dry run, where refusals are reported, their log, enforcement off)
+// and a bounded policy decider: reporting.ts, policy-decision.ts.
+import type { DocumentNode, GraphQLError, OperationDefinitionNode } from 'graphql';
 import type { GatewayContext, GatewayPlugin, ResolvedRequest } from '../../contract/index.js';
 import { ClientErrorCode } from '../../error-registry.js';
 import { mapDeferredParts } from '../../executor/deferred-delivery.js';
@@ -15,19 +15,20 @@ import type { Logger } from '../../logger.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
 import { mapStreamEvents } from '../../subscriptions/stream-sink.js';
 import {
-  deniedFields,
+  type AnswerPatch,
+  answerPatch,
+  deniedSelections,
+  type GuardedNode,
   guardsOf,
   hasAmbiguousKey,
   NO_GUARDS,
   type OperationGuards,
-  type PatchNode,
-  patchTree,
   withoutDenied,
 } from './operation.js';
 import { AUTHORIZATION_VALUES, type AuthorizationErrorLocation, type AuthorizationMode } from './options.js';
 import { decidePolicies, PolicyDecisionFailed } from './policy-decision.js';
-import { placeRefusals, refusalLog, refusedPaths, unauthorizedError } from './reporting.js';
-import { patchAnswer, patchEntry, UNAUTHORIZED_MESSAGE } from './response.js';
+import { placeRefusals, refusalLog } from './reporting.js';
+import { patchAnswer, patchEntry, refusalErrors, UNAUTHORIZED_MESSAGE } from './response.js';
 import { isAuthenticated, type PolicyDecider, type Rights, scopesOf } from './rights.js';
 import { type AuthorizationRules, ENFORCED_SPECS, NO_RULES, readAuthorizationRules } from './rules.js';
 
@@ -38,10 +39,10 @@ export {
   type AuthorizationMode,
 } from './options.js';
 
-/** `data` with the denied fields null and their errors (nothing to patch in an answer without data). */
-function patchedResult(data: unknown, tree: ReadonlyMap<string, PatchNode>) {
+/** `data` with the denied fields null and the refusals' errors (nothing to patch in an answer without data). */
+function patchedResult(data: unknown, patch: AnswerPatch) {
   return data && typeof data === 'object'
-    ? patchAnswer(data as Record<string, unknown>, tree)
+    ? patchAnswer(data as Record<string, unknown>, patch)
     : { data: data as null | undefined, errors: [] };
 }
 
@@ -74,14 +75,14 @@ export interface AuthorizationOptions {
 interface Variant {
   readonly document: DocumentNode;
   readonly operation: OperationDefinitionNode;
-  readonly tree: ReadonlyMap<string, PatchNode>;
+  readonly patch: AnswerPatch;
   /** Part of the plan cache key: requests with other rights never share a plan. */
   readonly key: string;
   /** A response key names a denied field and another one: the answer could not tell them apart. */
   readonly ambiguous: boolean;
 }
 
-/** Variants kept per operation: each distinct set of denied fields is one. */
+/** Variants kept per operation: each distinct set of denied selections is one. */
 const MAX_VARIANTS = 32;
 
 const NO_POLICIES: ReadonlySet<string> = new Set();
@@ -97,10 +98,10 @@ function policyUnavailable(cause: unknown): GraphQLError {
 /** A deferred entry patched, its refusals (those patchEntry added) placed as the answer's are. */
 function placedEntry<E extends Parameters<typeof patchEntry>[0]>(
   entry: E,
-  tree: ReadonlyMap<string, PatchNode>,
+  patch: AnswerPatch,
   location: AuthorizationErrorLocation,
 ): E {
-  const patched = patchEntry(entry, tree);
+  const patched = patchEntry(entry, patch);
   if (patched === entry || location === 'errors') return patched;
   const own = new Set(entry.errors ?? []);
   const refusals = (patched.errors ?? []).filter((error) => !own.has(error));
@@ -143,7 +144,7 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
   /** Set in didResolveOperation for a request that may not see everything it asked for. */
   const variants = new WeakMap<GatewayContext, Variant>();
   /** AUTHORIZATION_DRY_RUN: the paths a request would have had refused (it runs unchanged). */
-  const dryRuns = new WeakMap<GatewayContext, string[][]>();
+  const dryRuns = new WeakMap<GatewayContext, AnswerPatch>();
 
   const guardsFor = (request: ResolvedRequest): OperationGuards => {
     const { document, operation, schema } = request;
@@ -180,7 +181,7 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
     return { authenticated: isAuthenticated(context), scopes: scopesOf(context, scopeClaim), policies };
   };
 
-  const variantFor = (request: ResolvedRequest, denied: readonly FieldNode[], indices: string): Variant => {
+  const variantFor = (request: ResolvedRequest, denied: readonly GuardedNode[], indices: string): Variant => {
     const { document, operation, schema } = request;
     let byKey = variantsByDocument.get(document);
     if (!byKey) {
@@ -197,13 +198,13 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
       (definition): definition is OperationDefinitionNode =>
         definition.kind === 'OperationDefinition' && definition.name?.value === name,
     ) as OperationDefinitionNode;
-    const tree = patchTree(schema, document, operation as OperationDefinitionNode, deniedSet);
+    const patch = answerPatch(schema, document, operation as OperationDefinitionNode, deniedSet);
     const variant: Variant = {
       document: filtered,
       operation: filteredOperation,
-      tree,
+      patch,
       key: `authz:${indices}`,
-      ambiguous: hasAmbiguousKey(tree),
+      ambiguous: hasAmbiguousKey(patch.tree),
     };
     if (byKey.size < MAX_VARIANTS) byKey.set(key, variant);
     return variant;
@@ -230,17 +231,17 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
         return {
           async didResolveOperation(request) {
             const guards = guardsFor(request);
-            if (guards.fields.length === 0) return;
+            if (guards.selections.length === 0) return;
             const rights = await rightsOf(request.contextValue, guards.policies);
-            const { denied, indices } = deniedFields(guards, rights);
+            const { denied, indices } = deniedSelections(guards, rights);
             if (denied.length === 0) return;
             if (dryRun || logRefusals) {
-              const pathsOf = () => refusedPaths(variantFor(request, denied, indices).tree);
-              const wouldRefuse = dryRun ? pathsOf() : undefined;
+              const patchOf = () => variantFor(request, denied, indices).patch;
+              const wouldRefuse = dryRun ? patchOf() : undefined;
               // Details only for a line the throttle lets through.
               logRefusals?.(request.contextValue, () => ({
                 operationName: request.operationName ?? null,
-                paths: wouldRefuse ?? pathsOf(),
+                paths: (wouldRefuse ?? patchOf()).paths,
                 outcome: dryRun ? 'dry-run' : mode === 'reject' ? 'rejected' : 'filtered',
               }));
               if (wouldRefuse) {
@@ -272,11 +273,16 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
         const wouldRefuse = dryRun ? dryRuns.get(request.context as GatewayContext) : undefined;
         if (!wouldRefuse) return execute();
         // A dry run: the operation runs as written; its answer (each event of a subscription) reports.
-        const refusals = wouldRefuse.map((path) => unauthorizedError(path));
+        const refusals = refusalErrors(wouldRefuse);
         const result = await execute();
         const formatted = refusals.map((error) => error.toJSON());
         mapStreamEvents(request.context as GatewayContext, (event) => placeRefusals(event, formatted, errorLocation));
         return placeRefusals(result, refusals, errorLocation);
+      }
+      // Nothing the operation selects is left: `data: null` (as Apollo Router answers), nothing run.
+      if (variant.patch.nothingLeft && variant.operation.operation !== 'subscription') {
+        const nothing: { data: null; errors?: GraphQLError[]; extensions?: Record<string, unknown> } = { data: null };
+        return placeRefusals(nothing, refusalErrors(variant.patch), errorLocation);
       }
       const result = await execute({
         ...request,
@@ -286,17 +292,17 @@ export function authorization(options: AuthorizationOptions = {}): GatewayPlugin
       });
       // A subscription's events arrive later, each patched as an answer is.
       mapStreamEvents(request.context as GatewayContext, (event) => {
-        const { data, errors } = patchedResult(event.data, variant.tree);
+        const { data, errors } = patchedResult(event.data, variant.patch);
         const formatted = errors.map((error) => error.toJSON());
         return placeRefusals({ ...event, data }, formatted, errorLocation);
       });
       // So are an operation's deferred parts, each at its path.
       mapDeferredParts(request.context as GatewayContext, (part) =>
         part.incremental
-          ? { ...part, incremental: part.incremental.map((entry) => placedEntry(entry, variant.tree, errorLocation)) }
+          ? { ...part, incremental: part.incremental.map((entry) => placedEntry(entry, variant.patch, errorLocation)) }
           : part,
       );
-      const patched = patchedResult(result.data, variant.tree);
+      const patched = patchedResult(result.data, variant.patch);
       return placeRefusals({ ...result, data: patched.data }, patched.errors, errorLocation);
     },
   };

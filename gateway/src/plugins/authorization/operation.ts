@@ -1,171 +1,79 @@
-// Filtering an operation before it is planned: each field the request may not see is replaced
-// by `__typename` under the same response key (its arguments and sub-selection dropped, its
-// @skip/@include kept). No subgraph is ever asked for it, the answer keeps the client's key
-// order, and the planner plans what is left; `response.ts` then turns those keys into null.
+// Filtering an operation before it is planned. Each refused field is replaced by `__typename`
+// under the same response key (its arguments and sub-selection dropped, its @skip/@include
+// kept): no subgraph is ever asked for it, the answer keeps the client's key order, and
+// `response.ts` turns that key into null. Each refused fragment is replaced by a placeholder
+// `__typename` under PLACEHOLDER_KEY, which the answer never shows: the fragment's fields are
+// simply not there, as for a fragment that does not apply, and the other members of a union
+// or interface keep their data.
 import {
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
+  GraphQLNonNull,
   type GraphQLOutputType,
   type GraphQLSchema,
+  GraphQLString,
   getNamedType,
-  isAbstractType,
+  getNullableType,
   isCompositeType,
+  isListType,
   Kind,
   type OperationDefinitionNode,
+  type SelectionNode,
   type SelectionSetNode,
-  typeFromAST,
   visit,
 } from 'graphql';
-import { meets, type Rights } from './rights.js';
-import type { AuthorizationRules, Requirement } from './rules.js';
+import { conditionOf, fieldType, fragmentsOf, type GuardedNode } from './guards.js';
 
-/** A field of the operation that needs something to be seen. */
-export interface GuardedField {
-  readonly node: FieldNode;
-  readonly requirements: readonly Requirement[];
-}
+export {
+  deniedSelections,
+  type GuardedNode,
+  type GuardedSelection,
+  guardsOf,
+  NO_GUARDS,
+  type OperationGuards,
+} from './guards.js';
+
+/** The response key standing where a refused fragment was (removed from every answer). */
+export const PLACEHOLDER_KEY = '_authorizationRemoved';
 
 /** Where the answer needs patching: by response key, down to the filtered fields. */
 export interface PatchNode {
   readonly type: GraphQLOutputType;
-  /** This key's field was filtered out: its value becomes null (and its error is added). */
+  /** This key's field was filtered out: its value becomes null. */
   denied: boolean;
+  /** This key is a refused fragment's placeholder: removed from the answer. */
+  placeholder: boolean;
   /** Some occurrence of this key was not filtered (another field under the same key). */
   allowed: boolean;
+  /**
+   * Something this key selects is left once the refused selections are gone. A field left
+   * with nothing is null too, without an error of its own (Apollo Router removes it).
+   */
+  left: boolean;
   readonly children: Map<string, PatchNode>;
 }
 
-/** What one operation needs, found once per parsed document. */
-export interface OperationGuards {
-  readonly fields: readonly GuardedField[];
-  /** The policy names those fields use: what the policy decider is asked about. */
-  readonly policies: ReadonlySet<string>;
+/** How one variant of an operation changes the answer: data to patch, errors to report. */
+export interface AnswerPatch {
+  readonly tree: ReadonlyMap<string, PatchNode>;
+  /** Each refused selection's path in the operation, as Apollo Router writes it. */
+  readonly paths: readonly (readonly string[])[];
+  /** Every field the operation selects is refused: the answer is `data: null`, nothing is run. */
+  readonly nothingLeft: boolean;
 }
 
-export const NO_GUARDS: OperationGuards = { fields: [], policies: new Set() };
+const placeholderField = (): FieldNode => ({
+  kind: Kind.FIELD,
+  alias: { kind: Kind.NAME, value: PLACEHOLDER_KEY },
+  name: { kind: Kind.NAME, value: '__typename' },
+});
 
-function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
-  return fragments;
-}
-
-/**
- * Walks every selection of `operation` with its parent type, fragments followed once per
- * spread (a fragment spread inside itself is invalid, so this ends).
- */
-function walk(
-  schema: GraphQLSchema,
-  selectionSet: SelectionSetNode,
-  parent: GraphQLCompositeType,
-  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-  onField: (node: FieldNode, parent: GraphQLCompositeType, type: GraphQLOutputType | undefined) => boolean,
-): void {
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) {
-      const name = selection.name.value;
-      if (name.startsWith('__')) continue;
-      const type = 'getFields' in parent ? parent.getFields()[name]?.type : undefined;
-      const descend = onField(selection, parent, type);
-      const named = type && getNamedType(type);
-      if (descend && selection.selectionSet && named && isCompositeType(named)) {
-        walk(schema, selection.selectionSet, named, fragments, onField);
-      }
-      continue;
-    }
-    const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
-    if (!fragment) continue;
-    const condition = fragment.typeCondition ? typeFromAST(schema, fragment.typeCondition) : parent;
-    if (condition && isCompositeType(condition)) walk(schema, fragment.selectionSet, condition, fragments, onField);
-  }
-}
-
-/** What seeing `field` of `parent` requires: the field's rules, its type's and its parent's. */
-function requirementsOf(
-  schema: GraphQLSchema,
-  rules: AuthorizationRules,
-  parent: GraphQLCompositeType,
-  name: string,
-  type: GraphQLOutputType,
-): Requirement[] {
-  const found = [
-    ...(rules.fields.get(`${parent.name}.${name}`) ?? []),
-    ...(rules.types.get(parent.name) ?? []),
-    ...(rules.types.get(getNamedType(type).name) ?? []),
-  ];
-  // A field returning an interface or union is guarded by every type it may return, as Apollo
-  // Router does (one restricted implementation restricts the field).
-  const named = getNamedType(type);
-  if (isAbstractType(named)) {
-    for (const object of schema.getPossibleTypes(named)) found.push(...(rules.types.get(object.name) ?? []));
-  }
-  // Through an interface, a field is guarded as strictly as in any type that implements it:
-  // otherwise `... on Node { email }` would read what `User.email` guards.
-  if (isAbstractType(parent)) {
-    for (const object of schema.getPossibleTypes(parent)) {
-      found.push(...(rules.fields.get(`${object.name}.${name}`) ?? []), ...(rules.types.get(object.name) ?? []));
-    }
-  }
-  return found;
-}
-
-/** The guarded fields of one operation (empty for most operations: the fast path). */
-export function guardsOf(
-  schema: GraphQLSchema,
-  rules: AuthorizationRules,
-  document: DocumentNode,
-  operation: OperationDefinitionNode,
-): OperationGuards {
-  const root = schema.getRootType(operation.operation);
-  if (!root) return NO_GUARDS;
-  const fields: GuardedField[] = [];
-  const seen = new Set<FieldNode>();
-  walk(schema, operation.selectionSet, root, fragmentsOf(document), (node, parent, type) => {
-    if (!type) return false;
-    const requirements = requirementsOf(schema, rules, parent, node.name.value, type);
-    if (requirements.length > 0 && !seen.has(node)) {
-      seen.add(node);
-      fields.push({ node, requirements });
-    }
-    return true;
-  });
-  return fields.length === 0 ? NO_GUARDS : { fields, policies: policiesOf(fields) };
-}
-
-function policiesOf(fields: readonly GuardedField[]): Set<string> {
-  const needed = new Set<string>();
-  for (const { requirements } of fields) {
-    for (const requirement of requirements) {
-      if (requirement.kind !== 'policy') continue;
-      for (const all of requirement.anyOf) for (const policy of all) needed.add(policy);
-    }
-  }
-  return needed;
-}
-
-/**
- * The guarded fields `rights` do not meet every requirement of, and their positions in
- * `guards` (which, with the operation, name the filtered variant and its query plan).
- */
-export function deniedFields(guards: OperationGuards, rights: Rights): { denied: FieldNode[]; indices: string } {
-  const denied: FieldNode[] = [];
-  const indices: number[] = [];
-  guards.fields.forEach(({ node, requirements }, index) => {
-    if (!requirements.every((requirement) => meets(requirement, rights))) {
-      denied.push(node);
-      indices.push(index);
-    }
-  });
-  return { denied, indices: indices.join(',') };
-}
-
-/** The operation with each denied field replaced by `__typename` under its response key. */
-export function withoutDenied(document: DocumentNode, denied: ReadonlySet<FieldNode>): DocumentNode {
-  return visit(document, {
+/** The operation with each denied field replaced by `__typename` under its key, each denied fragment by a placeholder. */
+export function withoutDenied(document: DocumentNode, denied: ReadonlySet<GuardedNode>): DocumentNode {
+  let removedSpread = false;
+  const filtered = visit(document, {
     Field(node) {
       if (!denied.has(node)) return undefined;
       return {
@@ -176,58 +84,155 @@ export function withoutDenied(document: DocumentNode, denied: ReadonlySet<FieldN
         selectionSet: undefined,
       } satisfies FieldNode;
     },
+    InlineFragment(node) {
+      return denied.has(node) ? placeholderField() : undefined;
+    },
+    FragmentSpread(node) {
+      if (!denied.has(node)) return undefined;
+      removedSpread = true;
+      return placeholderField();
+    },
   });
+  return removedSpread ? withoutUnusedFragments(filtered) : filtered;
 }
 
-/** The response keys leading to denied fields, with their types (for null propagation). */
-export function patchTree(
+/** Drops the fragment definitions no operation spreads any more (an unused fragment is invalid). */
+function withoutUnusedFragments(document: DocumentNode): DocumentNode {
+  const fragments = fragmentsOf(document);
+  const used = new Set<string>();
+  const mark = (node: OperationDefinitionNode | FragmentDefinitionNode) => {
+    visit(node, {
+      FragmentSpread(spread) {
+        const name = spread.name.value;
+        if (used.has(name)) return;
+        used.add(name);
+        const fragment = fragments.get(name);
+        if (fragment) mark(fragment);
+      },
+    });
+  };
+  for (const definition of document.definitions) if (definition.kind === Kind.OPERATION_DEFINITION) mark(definition);
+  return {
+    ...document,
+    definitions: document.definitions.filter(
+      (definition) => definition.kind !== Kind.FRAGMENT_DEFINITION || used.has(definition.name.value),
+    ),
+  };
+}
+
+const TYPENAME_TYPE = new GraphQLNonNull(GraphQLString);
+
+/** The answer patch of `operation` when `denied` are refused (computed once per variant). */
+export function answerPatch(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
-  denied: ReadonlySet<FieldNode>,
-): Map<string, PatchNode> {
+  denied: ReadonlySet<GuardedNode>,
+): AnswerPatch {
   const root = schema.getRootType(operation.operation);
-  const tree = new Map<string, PatchNode>();
-  if (!root) return tree;
+  if (!root) return { tree: new Map(), paths: [], nothingLeft: false };
   const fragments = fragmentsOf(document);
-  // Builds the full tree of keys, then keeps only the branches that reach a denied field.
-  const build = (selectionSet: SelectionSetNode, parent: GraphQLCompositeType, into: Map<string, PatchNode>) => {
-    walk(schema, selectionSet, parent, fragments, (node, _parent, type) => {
-      if (!type) return false;
-      const key = node.alias?.value ?? node.name.value;
-      let entry = into.get(key);
-      if (!entry) {
-        entry = { type, denied: false, allowed: false, children: new Map() };
-        into.set(key, entry);
-      }
-      if (denied.has(node)) {
-        entry.denied = true;
-        return false;
-      }
-      entry.allowed = true;
-      const named = getNamedType(type);
-      if (node.selectionSet && isCompositeType(named)) build(node.selectionSet, named, entry.children);
-      return false;
-    });
+  const paths = new Map<string, string[]>();
+  const report = (path: string[]) => {
+    const id = path.join('\u0000');
+    if (!paths.has(id)) paths.set(id, path);
   };
-  build(operation.selectionSet, root, tree);
+  const entry = (into: Map<string, PatchNode>, key: string, type: GraphQLOutputType): PatchNode => {
+    let found = into.get(key);
+    if (!found) {
+      found = { type, denied: false, placeholder: false, allowed: false, left: false, children: new Map() };
+      into.set(key, found);
+    }
+    return found;
+  };
+  /**
+   * Builds the tree of response keys and the query paths of the refused selections (Apollo
+   * Router's: a field's name, never its alias; `@` after a list field; `... on T` for an inline
+   * fragment; a named fragment's selections at the place it is spread). Returns whether any
+   * field of `selectionSet` is left once the refused ones are gone (a selection set left
+   * empty takes its field away, as in the Router).
+   */
+  const build = (
+    selectionSet: SelectionSetNode,
+    parent: GraphQLCompositeType,
+    into: Map<string, PatchNode>,
+    at: readonly string[],
+  ): boolean => {
+    let left = false;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) left = buildField(selection, parent, into, at) || left;
+      else left = buildFragment(selection, parent, into, at) || left;
+    }
+    return left;
+  };
+  const buildField = (
+    node: FieldNode,
+    parent: GraphQLCompositeType,
+    into: Map<string, PatchNode>,
+    at: readonly string[],
+  ): boolean => {
+    const name = node.name.value;
+    const key = node.alias?.value ?? name;
+    if (name.startsWith('__')) {
+      if (name === '__typename') {
+        const found = entry(into, key, TYPENAME_TYPE);
+        found.allowed = true;
+        found.left = true;
+      }
+      return true;
+    }
+    const type = fieldType(parent, name);
+    if (!type) return false;
+    const found = entry(into, key, type);
+    const path = isListType(getNullableType(type)) ? [...at, name, '@'] : [...at, name];
+    if (denied.has(node)) {
+      found.denied = true;
+      report(path);
+      return false;
+    }
+    found.allowed = true;
+    const named = getNamedType(type);
+    const left = !node.selectionSet || !isCompositeType(named) || build(node.selectionSet, named, found.children, path);
+    found.left ||= left;
+    return left;
+  };
+  const buildFragment = (
+    node: Exclude<SelectionNode, FieldNode>,
+    parent: GraphQLCompositeType,
+    into: Map<string, PatchNode>,
+    at: readonly string[],
+  ): boolean => {
+    const inline = node.kind === Kind.INLINE_FRAGMENT;
+    const fragment = inline ? node : fragments.get(node.name.value);
+    if (!fragment) return false;
+    const path = inline ? [...at, `... on ${node.typeCondition?.name.value ?? ''}`] : [...at];
+    if (denied.has(node)) {
+      entry(into, PLACEHOLDER_KEY, TYPENAME_TYPE).placeholder = true;
+      report(path);
+      return false;
+    }
+    const condition = conditionOf(schema, fragment, parent);
+    return condition ? build(fragment.selectionSet, condition, into, path) : false;
+  };
+  const tree = new Map<string, PatchNode>();
+  const left = build(operation.selectionSet, root, tree, []);
   prune(tree);
-  return tree;
+  return { tree, paths: [...paths.values()], nothingLeft: !left };
 }
 
-/** Drops branches without a denied field below them; returns whether any is left. */
+/** Drops branches with nothing to patch below them; returns whether any is left. */
 function prune(tree: Map<string, PatchNode>): boolean {
   for (const [key, node] of tree) {
     const below = prune(node.children);
-    if (!node.denied && !below) tree.delete(key);
+    if (!node.denied && !node.placeholder && node.left && !below) tree.delete(key);
   }
   return tree.size > 0;
 }
 
-/** A response key used by a denied field and by another field: the answer could not tell them apart. */
+/** A response key used by a denied field (or a placeholder) and by another field: the answer could not tell them apart. */
 export function hasAmbiguousKey(tree: ReadonlyMap<string, PatchNode>): boolean {
   for (const node of tree.values()) {
-    if (node.denied && node.allowed) return true;
+    if ((node.denied || node.placeholder) && node.allowed) return true;
     if (hasAmbiguousKey(node.children)) return true;
   }
   return false;

@@ -2,53 +2,14 @@
 // choose: each refused field's UNAUTHORIZED_FIELD_OR_TYPE in the answer's `errors` (default),
 // in its `extensions.authorizationErrors` (clients that throw on any error keep working), or
 // nowhere; and one log line per request with refusals (throttled, never a credential).
-import { GraphQLError, type GraphQLFormattedError, type GraphQLOutputType, isListType, isNonNullType } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { GatewayContext } from '../../contract/index.js';
-import { ClientErrorCode } from '../../error-registry.js';
 import { LogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../logger.js';
-import type { PatchNode } from './operation.js';
 import type { AuthorizationErrorLocation } from './options.js';
-import { UNAUTHORIZED_MESSAGE } from './response.js';
 
 /** The extension key Apollo Router uses for `errors.response: extensions`. */
 export const AUTHORIZATION_ERRORS_EXTENSION = 'authorizationErrors';
-
-type QueryPath = (string | number)[];
-
-/** Each list level a value of `type` sits in, as one `@` (how the Router writes list items). */
-function listSteps(type: GraphQLOutputType): string[] {
-  const steps: string[] = [];
-  let inner: GraphQLOutputType = type;
-  for (;;) {
-    if (isNonNullType(inner)) inner = inner.ofType;
-    else if (isListType(inner)) {
-      steps.push('@');
-      inner = inner.ofType;
-    } else return steps;
-  }
-}
-
-/**
- * The query paths of the fields a patch tree refuses, read from the operation alone (response
- * keys, a list's items as `@`): what a dry run reports and the log names, whatever data comes.
- */
-export function refusedPaths(tree: ReadonlyMap<string, PatchNode>, prefix: readonly string[] = []): string[][] {
-  const paths: string[][] = [];
-  for (const [key, node] of tree) {
-    const at = [...prefix, key];
-    if (node.denied) paths.push(at);
-    if (node.children.size > 0) paths.push(...refusedPaths(node.children, [...at, ...listSteps(node.type)]));
-  }
-  return paths;
-}
-
-export function unauthorizedError(path: QueryPath): GraphQLError {
-  return new GraphQLError(UNAUTHORIZED_MESSAGE, {
-    path,
-    extensions: { code: ClientErrorCode.UNAUTHORIZED_FIELD_OR_TYPE },
-  });
-}
 
 type Reportable = GraphQLError | GraphQLFormattedError;
 const formatted = (error: Reportable): GraphQLFormattedError =>

@@ -1,46 +1,51 @@
 // Putting the filtered fields back into the answer: each one as null, with null propagated to
-// the nearest nullable parent (as if its resolver had failed), and one error per field.
+// the nearest nullable parent (as if its resolver had failed); a refused fragment's placeholder
+// removed. The errors are the refused selections' paths in the operation, as Apollo Router
+// reports them: one per refused selection, whatever the data (under a null parent, in an empty
+// list, skipped), each list as one `@`.
 import { GraphQLError, type GraphQLOutputType, isListType, isNonNullType } from 'graphql';
 import { ClientErrorCode } from '../../error-registry.js';
-import type { PatchNode } from './operation.js';
+import type { AnswerPatch, PatchNode } from './operation.js';
 
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized field or type';
 
 type Path = readonly (string | number)[];
 
+/** One error per refused selection (fresh objects: an answer's errors are its own). */
+export function refusalErrors(patch: AnswerPatch): GraphQLError[] {
+  return patch.paths.map(
+    (path) =>
+      new GraphQLError(UNAUTHORIZED_MESSAGE, {
+        path,
+        extensions: { code: ClientErrorCode.UNAUTHORIZED_FIELD_OR_TYPE },
+      }),
+  );
+}
+
 /**
- * `data` with each denied key null, nulls propagated (null when they reached the root; `data`
- * itself is never changed) with one error per denied position's query path (list
- * items as `@`, so a field denied in every item of a list is one error).
+ * `data` with each denied key null, nulls propagated (null when they reached the root, or when
+ * nothing the operation selects is left; `data` itself is never changed), and the errors.
  */
 export function patchAnswer(
   data: Record<string, unknown>,
-  tree: ReadonlyMap<string, PatchNode>,
+  patch: AnswerPatch,
 ): { data: Record<string, unknown> | null; errors: GraphQLError[] } {
-  const errors = new Map<string, GraphQLError>();
-  const report = (path: Path) => {
-    // As Apollo Router writes them: a list's items as one `@`, so a field refused in every item is one error.
-    const queryPath = path.map((part) => (typeof part === 'number' ? '@' : part));
-    const id = queryPath.join('.');
-    if (!errors.has(id)) {
-      errors.set(
-        id,
-        new GraphQLError(UNAUTHORIZED_MESSAGE, {
-          path: queryPath,
-          extensions: { code: ClientErrorCode.UNAUTHORIZED_FIELD_OR_TYPE },
-        }),
-      );
-    }
-  };
-  const patched = patchObject(data, tree, [], report);
-  return { data: patched === NULLED ? null : patched, errors: [...errors.values()] };
+  const errors = refusalErrors(patch);
+  if (patch.nothingLeft) return { data: null, errors };
+  const patched = patchObject(data, patch.tree);
+  return { data: patched === NULLED ? null : patched, errors };
 }
 
-/** A deferred part's entry, patched as an answer is: the tree under its path, errors at full query paths. */
+/**
+ * A deferred part's entry, its data patched as an answer's is (the tree under its path). The
+ * refusals are reported with the initial answer (every path is known from the operation); a
+ * part its refusals made null carries the ones under its path again, so a null part always
+ * comes with its reason.
+ */
 export function patchEntry<
   E extends { data: Record<string, unknown> | null; path: Path; errors?: readonly GraphQLError[] },
->(entry: E, tree: ReadonlyMap<string, PatchNode>): E {
-  let under = tree;
+>(entry: E, patch: AnswerPatch): E {
+  let under = patch.tree;
   for (const step of entry.path) {
     if (typeof step === 'number') continue;
     const node = under.get(step);
@@ -48,14 +53,18 @@ export function patchEntry<
     under = node.children;
   }
   if (!entry.data || under.size === 0) return entry;
-  const { data, errors } = patchAnswer(entry.data, under);
-  if (errors.length === 0) return entry;
-  const prefix = entry.path.map((part) => (typeof part === 'number' ? '@' : part));
-  const moved = errors.map(
-    (error) =>
-      new GraphQLError(error.message, { path: [...prefix, ...(error.path ?? [])], extensions: error.extensions }),
-  );
-  return { ...entry, data, errors: [...moved, ...(entry.errors ?? [])] };
+  const data = patchObject(entry.data, under);
+  if (data === entry.data) return entry;
+  if (data !== NULLED) return { ...entry, data };
+  const at = entry.path.map((step) => (typeof step === 'number' ? '@' : step));
+  const errors = refusalErrors(patch).filter((error) => startsWith(error.path ?? [], at));
+  return { ...entry, data: null, errors: [...errors, ...(entry.errors ?? [])] };
+}
+
+/** Whether a query path (fragments left out) begins with `prefix`. */
+function startsWith(path: readonly (string | number)[], prefix: readonly string[]): boolean {
+  const keys = path.filter((step) => typeof step !== 'string' || !step.startsWith('... on '));
+  return prefix.every((step, index) => keys[index] === step);
 }
 
 /** The value's null (a non-null field in it became null, so it must too), distinct from a null answer. */
@@ -68,21 +77,22 @@ const NULLED = Symbol('nulled');
 function patchObject(
   object: Record<string, unknown>,
   tree: ReadonlyMap<string, PatchNode>,
-  path: Path,
-  report: (path: Path) => void,
 ): Record<string, unknown> | typeof NULLED {
   let copy: Record<string, unknown> | undefined;
   for (const [key, node] of tree) {
     if (!(key in object)) continue; // skipped, or in a fragment that did not apply
-    const at = [...path, key];
+    if (node.placeholder) {
+      copy ??= { ...object };
+      delete copy[key];
+      continue;
+    }
     let next: unknown;
-    if (node.denied) {
-      report(at);
+    if (node.denied || !node.left) {
       next = NULLED;
     } else {
       const value = object[key];
       if (value === null || value === undefined) continue;
-      next = patchValue(value, node.type, node.children, at, report);
+      next = patchValue(value, node.type, node.children);
       if (next === value) continue;
     }
     if (next === NULLED) {
@@ -95,13 +105,7 @@ function patchObject(
   return copy ?? object;
 }
 
-function patchValue(
-  value: unknown,
-  type: GraphQLOutputType,
-  tree: ReadonlyMap<string, PatchNode>,
-  path: Path,
-  report: (path: Path) => void,
-): unknown {
+function patchValue(value: unknown, type: GraphQLOutputType, tree: ReadonlyMap<string, PatchNode>): unknown {
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) {
     if (!Array.isArray(value)) return value;
@@ -109,7 +113,7 @@ function patchValue(
     for (let index = 0; index < value.length; index++) {
       const item = value[index];
       if (item === null || item === undefined) continue;
-      let next = patchValue(item, inner.ofType, tree, [...path, index], report);
+      let next = patchValue(item, inner.ofType, tree);
       if (next === item) continue;
       if (next === NULLED) {
         if (isNonNullType(inner.ofType)) return NULLED;
@@ -121,5 +125,5 @@ function patchValue(
     return copy ?? value;
   }
   if (typeof value !== 'object') return value;
-  return patchObject(value as Record<string, unknown>, tree, path, report);
+  return patchObject(value as Record<string, unknown>, tree);
 }

@@ -6,10 +6,10 @@
 import { buildSchema, execute, type GraphQLError, Kind, parse, print, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import {
-  deniedFields,
+  answerPatch,
+  deniedSelections,
   guardsOf,
   hasAmbiguousKey,
-  patchTree,
   withoutDenied,
 } from '../../../src/plugins/authorization/operation.js';
 import { patchAnswer } from '../../../src/plugins/authorization/response.js';
@@ -31,10 +31,18 @@ type Query {
   search: [SearchResult!]!
   secret: String @authenticated
   document: Document
+  documents: [Document!]!
+  memos: [Memo!]!
+  team: [User!]!
+  nobody: User
+  inbox: [InboxItem!]!
 }
-interface Document { id: ID! }
-type Invoice implements Document @authenticated { id: ID! }
-type Note implements Document { id: ID! }
+union InboxItem = Memo | Ticket
+type Ticket @policy(policies: [["support"]]) { id: ID! }
+interface Document { id: ID! title: String }
+type Invoice implements Document @requiresScopes(scopes: [["billing"]]) { id: ID! title: String amount: Int! }
+type Note implements Document { id: ID! title: String text: String! }
+type Memo @authenticated { id: ID! body: String! }
 interface Node { id: ID! }
 type User implements Node {
   id: ID!
@@ -47,7 +55,7 @@ type User implements Node {
 type Order { id: ID! total: Int! @policy(policies: [["support"]]) }
 type Account @authenticated { id: ID! plan: String! }
 type Product implements Node { id: ID! name: String! }
-union SearchResult = User | Product
+union SearchResult = User | Product | Memo
 `;
 
 const schema = buildSchema(SDL, { assumeValidSDL: true });
@@ -66,14 +74,23 @@ const user = (id: string) => ({
   account: { id: `acct-${id}`, plan: 'pro' },
 });
 const product = { __typename: 'Product', id: 'p1', name: 'Lamp' };
+const memo = { __typename: 'Memo', id: 'm1', body: 'hush' };
 const ROOT = {
   me: user('u1'),
   user: ({ id }: { id: string }) => user(id),
   users: [user('u1'), user('u2')],
   node: ({ id }: { id: string }) => (id.startsWith('p') ? product : user(id)),
-  search: [user('u3'), product],
+  search: [user('u3'), product, memo],
   secret: 'hush',
-  document: { __typename: 'Note', id: 'n1' },
+  document: { __typename: 'Note', id: 'n1', title: 'N', text: 'note' },
+  documents: [
+    { __typename: 'Note', id: 'n1', title: 'N', text: 'note' },
+    { __typename: 'Invoice', id: 'i1', title: 'I', amount: 5 },
+  ],
+  memos: [] as unknown[],
+  team: [] as unknown[],
+  nobody: null,
+  inbox: [memo, { __typename: 'Ticket', id: 't1' }],
 };
 
 const ANONYMOUS: Rights = { authenticated: false, scopes: new Set(), policies: new Set() };
@@ -88,22 +105,22 @@ function run(query: string, rights: Rights, variables: Record<string, unknown> =
   const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
   if (operation?.kind !== Kind.OPERATION_DEFINITION) throw new Error('no operation');
   const guards = guardsOf(schema, rules, document, operation);
-  const { denied } = deniedFields(guards, rights);
+  const { denied } = deniedSelections(guards, rights);
   const deniedSet = new Set(denied);
   const filtered = withoutDenied(document, deniedSet);
   expect(validate(schema, filtered)).toEqual([]);
-  const tree = patchTree(schema, document, operation, deniedSet);
+  const patch = answerPatch(schema, document, operation, deniedSet);
   const result = execute({ schema, document: filtered, rootValue: ROOT, variableValues: variables }) as {
     data?: Record<string, unknown> | null;
     errors?: readonly GraphQLError[];
   };
   expect(result.errors).toBeUndefined();
-  const patched = patchAnswer(result.data as Record<string, unknown>, tree);
+  const patched = patchAnswer(result.data as Record<string, unknown>, patch);
   return {
     data: patched.data,
     errors: patched.errors.map((error) => ({ path: error.path, code: error.extensions.code })),
     sent: print(filtered),
-    ambiguous: hasAmbiguousKey(tree),
+    ambiguous: hasAmbiguousKey(patch.tree),
   };
 }
 
@@ -150,15 +167,31 @@ describe('@authenticated', () => {
     expect(result.errors).toEqual(denied(['users', '@', 'email']));
   });
 
-  it('an alias keeps its key; the error path names the alias', () => {
+  it('an alias keeps its key in the answer; the error path names the field, as Apollo Router writes it', () => {
     const result = run('{ me { id mail: nickname } }', ANONYMOUS);
     expect(result.data).toEqual({ me: { id: 'u1', mail: null } });
-    expect(result.errors).toEqual(denied(['me', 'mail']));
+    expect(result.errors).toEqual(denied(['me', 'nickname']));
   });
 
-  it('@skip and @include: a skipped field is neither answered nor reported', () => {
+  it('paths come from the operation: a refusal under a null parent or in an empty list is still reported', () => {
+    const result = run('{ nobody { nickname } team { id nickname } me { id } }', ANONYMOUS);
+    expect(result.data).toEqual({ nobody: null, team: [], me: { id: 'u1' } });
+    expect(result.errors).toEqual(denied(['nobody', 'nickname'], ['team', '@', 'nickname']));
+  });
+
+  it('every selected field refused: data is null, and nothing is asked', () => {
+    expect(run('{ secret }', ANONYMOUS)).toMatchObject({ data: null, errors: denied(['secret']) });
+    expect(run('{ me { email } }', ANONYMOUS)).toMatchObject({ data: null, errors: denied(['me', 'email']) });
+    // __typename is never refused: something is left.
+    expect(run('{ __typename secret }', ANONYMOUS).data).toEqual({ __typename: 'Query', secret: null });
+  });
+
+  it('@skip and @include: a skipped field is not answered, but reported (the path is in the operation)', () => {
     const query = 'query ($s: Boolean!) { me { id nickname @skip(if: $s) } }';
-    expect(run(query, ANONYMOUS, { s: true })).toMatchObject({ data: { me: { id: 'u1' } }, errors: [] });
+    expect(run(query, ANONYMOUS, { s: true })).toMatchObject({
+      data: { me: { id: 'u1' } },
+      errors: denied(['me', 'nickname']),
+    });
     expect(run(query, ANONYMOUS, { s: false })).toMatchObject({
       data: { me: { id: 'u1', nickname: null } },
       errors: denied(['me', 'nickname']),
@@ -178,7 +211,8 @@ describe('@requiresScopes (OR of ANDs)', () => {
     const result = run('{ me { id nickname orders { id } } }', SIGNED_IN);
     // orders is [Order!]! on a nullable `me`: me is null.
     expect(result.data).toEqual({ me: null });
-    expect(result.errors).toEqual(denied(['me', 'orders']));
+    // A list field's path ends in `@`, as Apollo Router writes it.
+    expect(result.errors).toEqual(denied(['me', 'orders', '@']));
   });
 
   it('with one full group of scopes: answered', () => {
@@ -191,7 +225,7 @@ describe('@requiresScopes (OR of ANDs)', () => {
 
   it('with half of a group: filtered', () => {
     const half: Rights = { authenticated: true, scopes: new Set(['admin']), policies: new Set() };
-    expect(run('{ me { orders { id } } }', half).errors).toEqual(denied(['me', 'orders']));
+    expect(run('{ me { orders { id } } }', half).errors).toEqual(denied(['me', 'orders', '@']));
   });
 });
 
@@ -222,30 +256,130 @@ describe('fragments, interfaces and unions', () => {
   it('an inline fragment on an interface implementation', () => {
     const result = run('{ node(id: "u9") { id ... on User { nickname } } }', ANONYMOUS);
     expect(result.data).toEqual({ node: { id: 'u9', nickname: null } });
-    expect(result.errors).toEqual(denied(['node', 'nickname']));
+    expect(result.errors).toEqual(denied(['node', '... on User', 'nickname']));
   });
 
   it('the same fragment on an object it does not apply to: nothing filtered there', () => {
     const result = run('{ node(id: "p1") { id ... on User { nickname } } }', ANONYMOUS);
     expect(result.data).toEqual({ node: { id: 'p1' } });
+    expect(result.errors).toEqual(denied(['node', '... on User', 'nickname']));
   });
 
   it('a union: each member as its own fragment says', () => {
     const result = run('{ search { ... on User { id nickname } ... on Product { name } } }', ANONYMOUS);
-    expect(result.data).toEqual({ search: [{ id: 'u3', nickname: null }, { name: 'Lamp' }] });
-    expect(result.errors).toEqual(denied(['search', '@', 'nickname']));
+    expect(result.data).toEqual({ search: [{ id: 'u3', nickname: null }, { name: 'Lamp' }, {}] });
+    expect(result.errors).toEqual(denied(['search', '@', '... on User', 'nickname']));
   });
 
-  it('a field returning an interface one of whose types is restricted: filtered, whatever it returns', () => {
-    const result = run('{ document { id } }', ANONYMOUS);
-    expect(result.data).toEqual({ document: null });
+  it('a union with a restricted member: only its fragment is removed, one error; the field never whole', () => {
+    const query = '{ search { __typename ... on Product { name } ... on Memo { id body } } }';
+    const result = run(query, ANONYMOUS);
+    expect(result.data).toEqual({
+      search: [{ __typename: 'User' }, { __typename: 'Product', name: 'Lamp' }, { __typename: 'Memo' }],
+    });
+    expect(result.errors).toEqual(denied(['search', '@', '... on Memo']));
+    expect(result.sent).not.toContain('body');
+    expect(run(query, SIGNED_IN)).toMatchObject({ errors: [] });
+    expect(run(query, SIGNED_IN).data?.search).toContainEqual({ __typename: 'Memo', id: 'm1', body: 'hush' });
+  });
+
+  it('a union: a fragment left alone is removed, and a field left with nothing selected goes with it', () => {
+    expect(run('{ search { ... on Memo { body } } }', ANONYMOUS)).toMatchObject({
+      data: null,
+      errors: denied(['search', '@', '... on Memo']),
+    });
+    // As Apollo Router: a field with nothing left is null (no error of its own), and
+    // `[SearchResult!]!` carries that null up to `data`.
+    expect(run('{ me { id } search { ... on Memo { body } } }', ANONYMOUS)).toMatchObject({
+      data: null,
+      errors: denied(['search', '@', '... on Memo']),
+    });
+    expect(run('{ me { id } nickname: nobody { nickname } user(id: "u2") { nickname } }', ANONYMOUS)).toMatchObject({
+      data: { me: { id: 'u1' }, nickname: null, user: null },
+      errors: denied(['nobody', 'nickname'], ['user', 'nickname']),
+    });
+  });
+
+  it('a union whose members need @authenticated and @policy: each fragment removed on its own', () => {
+    const query = '{ me { id } inbox { __typename ... on Memo { id } ... on Ticket { id } } }';
+    expect(run(query, ANONYMOUS)).toMatchObject({
+      data: { me: { id: 'u1' }, inbox: [{ __typename: 'Memo' }, { __typename: 'Ticket' }] },
+      errors: denied(['inbox', '@', '... on Memo'], ['inbox', '@', '... on Ticket']),
+    });
+    expect(run(query, SIGNED_IN)).toMatchObject({
+      data: { me: { id: 'u1' }, inbox: [{ __typename: 'Memo', id: 'm1' }, { __typename: 'Ticket' }] },
+      errors: denied(['inbox', '@', '... on Ticket']),
+    });
+    expect(run(query, SUPPORT)).toMatchObject({
+      data: {
+        inbox: [
+          { __typename: 'Memo', id: 'm1' },
+          { __typename: 'Ticket', id: 't1' },
+        ],
+      },
+      errors: [],
+    });
+  });
+
+  it('a named fragment on a restricted member: removed where it is spread (the path of that place)', () => {
+    const result = run('{ search { ...M ... on Product { name } } } fragment M on Memo { body }', ANONYMOUS);
+    expect(result.data).toEqual({ search: [{}, { name: 'Lamp' }, {}] });
+    expect(result.errors).toEqual(denied(['search', '@']));
+    expect(result.sent).not.toContain('fragment M');
+  });
+
+  it('an interface, by type fragments: only the restricted implementation is removed (@requiresScopes)', () => {
+    const query = '{ documents { ... on Note { text } ... on Invoice { amount } } }';
+    const result = run(query, SIGNED_IN);
+    expect(result.data).toEqual({ documents: [{ text: 'note' }, {}] });
+    expect(result.errors).toEqual(denied(['documents', '@', '... on Invoice']));
+    const billing: Rights = { authenticated: true, scopes: new Set(['billing']), policies: new Set() };
+    expect(run(query, billing)).toMatchObject({ data: { documents: [{ text: 'note' }, { amount: 5 }] }, errors: [] });
+  });
+
+  it('an interface field selecting a field of the interface, one implementation restricted: refused whole', () => {
+    const result = run('{ document { id } me { id } }', SIGNED_IN);
+    expect(result.data).toEqual({ document: null, me: { id: 'u1' } });
     expect(result.errors).toEqual(denied(['document']));
-    expect(run('{ document { id } }', SIGNED_IN).data).toEqual({ document: { id: 'n1' } });
+    expect(run('{ documents { id } me { id } }', SIGNED_IN).errors).toEqual(denied(['documents', '@']));
+    const billing: Rights = { authenticated: true, scopes: new Set(['billing']), policies: new Set() };
+    expect(run('{ document { id } }', billing).data).toEqual({ document: { id: 'n1' } });
+    // Only __typename and fragments: not refused.
+    expect(run('{ document { __typename ... on Note { id } } }', ANONYMOUS).errors).toEqual([]);
+  });
+
+  it('a field read through a fragment on the interface needs what every implementation needs (stricter than the Router)', () => {
+    const result = run('{ documents { id ... on Document { title } } }', SIGNED_IN);
+    expect(result.errors).toEqual(denied(['documents', '@']));
+    const fragment = run('{ me { id } documents { id ... on Note { text } ... on Document { title } } }', {
+      ...SIGNED_IN,
+      scopes: new Set(['billing']),
+    });
+    expect(fragment.errors).toEqual([]);
+    const refused = run('{ me { id } documents { __typename ... on Document { title } } }', SIGNED_IN);
+    expect(refused.data).toEqual({
+      me: { id: 'u1' },
+      documents: [
+        { __typename: 'Note', title: null },
+        { __typename: 'Invoice', title: null },
+      ],
+    });
+    expect(refused.errors).toEqual(denied(['documents', '@', '... on Document', 'title']));
+  });
+
+  it('every field of the operation refused, fragments included: data is null', () => {
+    const result = run('{ documents { ... on Document { title } } }', SIGNED_IN);
+    expect(result.data).toBeNull();
+    expect(result.errors).toEqual(denied(['documents', '@', '... on Document', 'title']));
   });
 
   it('a response key both filtered and used by another field is detected (the request is refused)', () => {
     const result = run('{ search { ... on User { label: email } ... on Product { label: name } } }', ANONYMOUS);
     expect(result.ambiguous).toBe(true);
+    // So is the key a removed fragment leaves, when the operation uses it too.
+    const placeholder = '{ search { _authorizationRemoved: __typename ... on Memo { body } } }';
+    expect(run(placeholder, ANONYMOUS).ambiguous).toBe(true);
+    expect(run(placeholder, SIGNED_IN).ambiguous).toBe(false);
   });
 });
 
@@ -275,11 +409,11 @@ describe('an answer shared by several callers (inbound deduplication)', () => {
     const document = parse('{ me { id nickname } }');
     const operation = document.definitions[0];
     if (operation?.kind !== Kind.OPERATION_DEFINITION) throw new Error('no operation');
-    const { denied } = deniedFields(guardsOf(schema, rules, document, operation), ANONYMOUS);
-    const tree = patchTree(schema, document, operation, new Set(denied));
+    const { denied } = deniedSelections(guardsOf(schema, rules, document, operation), ANONYMOUS);
+    const patch = answerPatch(schema, document, operation, new Set(denied));
     const shared = { me: { id: 'u1', nickname: 'User' } };
-    const first = patchAnswer(shared, tree);
-    const second = patchAnswer(shared, tree);
+    const first = patchAnswer(shared, patch);
+    const second = patchAnswer(shared, patch);
     expect(shared).toEqual({ me: { id: 'u1', nickname: 'User' } });
     expect([first.data, second.data]).toEqual([
       { me: { id: 'u1', nickname: null } },
