@@ -70,4 +70,5 @@ process.on('SIGINT', () => {
   if (sigints > 1) killGroups();
   stop(sigints > 1 ? 1 : 0);
 });
-process.on('SIGTERM', () => stop(0));
+// A closed terminal (SIGHUP) stops everything too, as the gateway itself drains on it.
+for (const signal of ['SIGTERM', 'SIGHUP']) process.on(signal, () => stop(0));
