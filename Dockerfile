@@ -40,6 +40,15 @@ RUN pnpm install --frozen-lockfile --prod --filter-prod @fedgw/server... --filte
 
 # --- runtime: compiled JavaScript, production deps, the supergraph ---------------------------
 FROM node:24-bookworm-slim AS runtime
+# Set by the build (`--build-arg VERSION=1.2.3 --build-arg REVISION=$(git rev-parse HEAD)`),
+# shown by `docker inspect` and registries as the OCI annotations.
+ARG VERSION=dev
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="fedgw-gateway" \
+      org.opencontainers.image.description="GraphQL federation gateway (@apollo/gateway on NestJS, Express or Fastify)" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.base.name="docker.io/library/node:24-bookworm-slim"
 WORKDIR /app
 ENV NODE_ENV=production
 # node_modules hold pnpm's relative symlinks (workspace packages link to ../adapters etc.),
@@ -63,6 +72,12 @@ COPY --from=build /app/subgraphs/dist subgraphs/dist
 COPY --from=build /app/subgraphs/src subgraphs/src
 COPY --from=build /app/supergraph.graphql ./
 USER node
-EXPOSE 4000
+# 4000: GraphQL, /health, /ready. 9464: /metrics on its own listener when METRICS_PORT=9464
+# (deploy/kubernetes/deployment.yaml), so Prometheus scrapes a port clients never reach.
+EXPOSE 4000 9464
+# Docker's (and Compose's) own view of the process: /health answers once the gateway listens,
+# on PORT (4000 unless set). Kubernetes ignores it and uses the Deployment's probes.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 4000}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The gateway (GATEWAY_RUNTIME / GATEWAY_ADAPTER pick the mount); subgraphs override the command.
 CMD ["node", "server/dist/main.js"]

@@ -362,7 +362,15 @@ describe('Dockerfile: the runtime image, without a Docker engine', () => {
       (name) => !closure.some((p) => p.name === name || name in p.dependencies),
     );
     expect(benchOnly).toContain('autocannon');
-    for (const name of ['@fedgw/bench', ...benchOnly, 'playwright-core', 'vitest', 'typescript', '@biomejs/biome']) {
+    for (const name of [
+      '@fedgw/bench',
+      ...benchOnly,
+      'playwright-core',
+      'vitest',
+      'typescript',
+      '@biomejs/biome',
+      'pino-pretty',
+    ]) {
       expect(installed, name).not.toContain(name);
     }
   });

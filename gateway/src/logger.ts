@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { type Logger, pino } from 'pino';
 
 export type { Logger };
@@ -21,15 +22,38 @@ export const REDACTED_PATHS = [
   '*.headers["x-api-key"]',
 ];
 
-/** JSON lines in production; pretty output only when asked for (development default). */
-export function createLogger(config: LoggerSettings, destination?: NodeJS.WritableStream): Logger {
+/**
+ * JSON lines in production; pretty output only when asked for (development default) and
+ * pino-pretty is installed. It is a development dependency, absent from the production image:
+ * there LOG_PRETTY=true writes JSON lines and says so once, instead of failing to start.
+ */
+export function createLogger(
+  config: LoggerSettings,
+  destination?: NodeJS.WritableStream,
+  prettyInstalled: () => boolean = canResolvePinoPretty,
+): Logger {
+  const pretty = config.logPretty && !destination && prettyInstalled();
   const options = {
     level: config.logLevel,
     base: { service: 'gateway' },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    ...(config.logPretty && !destination
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } }
-      : {}),
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } } : {}),
   };
-  return destination ? pino(options, destination as pino.DestinationStream) : pino(options);
+  const logger = destination ? pino(options, destination as pino.DestinationStream) : pino(options);
+  if (config.logPretty && !destination && !pretty) {
+    logger.warn(
+      { setting: 'LOG_PRETTY' },
+      'pino-pretty is not installed (a development dependency): writing JSON lines',
+    );
+  }
+  return logger;
+}
+
+function canResolvePinoPretty(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
 }
