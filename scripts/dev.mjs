@@ -1,21 +1,13 @@
 // `pnpm dev`: the three subgraphs and the gateway (development mode: pretty logs,
 // introspection, landing page), recompiling with `tsc --watch` and restarting the
-// gateway when its compiled output changes. Ctrl-C stops everything.
+// gateway when its compiled output changes, and only then (dev-tasks.mjs). Ctrl-C stops everything.
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
+import { devEnv, TASKS } from './dev-tasks.mjs';
 
-const require = createRequire(import.meta.url);
-const tsc = require.resolve('typescript/bin/tsc');
-const env = { GATEWAY_ENV: 'development', ...process.env };
+const env = devEnv(process.env);
 
-const tasks = [
-  { name: 'tsc', args: [tsc, '-b', '--watch', '--preserveWatchOutput'] },
-  { name: 'subgraphs', args: ['subgraphs/dist/run-all.js'] },
-  { name: 'gateway', args: ['--watch', 'server/dist/main.js'] },
-];
-
-const children = tasks.map(({ name, args }) => {
+const children = TASKS.map(({ name, args }) => {
   // Each in its own process group: Ctrl-C reaches this process only, and each child gets exactly
   // one SIGTERM from it (`node --watch` would pass a terminal's SIGINT on to the gateway, which
   // then sees two and stops waiting for its in-flight requests).
@@ -70,4 +62,5 @@ process.on('SIGINT', () => {
   if (sigints > 1) killGroups();
   stop(sigints > 1 ? 1 : 0);
 });
-process.on('SIGTERM', () => stop(0));
+// A closed terminal (SIGHUP) stops everything too, as the gateway itself drains on it.
+for (const signal of ['SIGTERM', 'SIGHUP']) process.on(signal, () => stop(0));

@@ -3,7 +3,7 @@
 // chain a user starts does not: `npx pnpm start` is npm → sh → sh (the `node` package's shim) →
 // pnpm → sh → …, and neither dash nor the shim pass a SIGTERM on; they die and orphan what is
 // below them, still serving. So:
-// - SIGTERM or SIGINT to this process is passed on as SIGTERM (the child drains). Never as
+// - SIGTERM, SIGINT or SIGHUP to this process is passed on as SIGTERM (the child drains). Never as
 //   SIGINT: Ctrl-C already reaches the child through the process group, and a second SIGINT
 //   means "stop waiting" to it.
 // - When an ancestor in this process group (npm, its sh, the shim, pnpm: the job the user
@@ -30,7 +30,7 @@ function stop(reason) {
   if (reason !== 'SIGINT') process.stderr.write(`[launch] ${reason}: stopping ${script}\n`);
   child.kill('SIGTERM');
 }
-for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => stop(signal));
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => stop(signal));
 
 child.on('exit', (code, signal) => {
   if (signal) process.stderr.write(`[launch] ${script} ended by ${signal}\n`);

@@ -4,6 +4,6 @@ import { exitOnUnsupportedNode } from '@fedgw/gateway/node-version';
 
 exitOnUnsupportedNode(
   'bench/dist/profile-cli.js',
-  '`npx pnpm bench:profile` (or node_modules/.bin/node bench/dist/profile-cli.js)',
+  '`npx pnpm bench:profile` (or node_modules/node/bin/node bench/dist/profile-cli.js)',
 );
 await import('./profile-cli-process.js');

@@ -3,7 +3,7 @@
  * valid against the Compose Specification JSON schema (the copy dclint ships,
  * schemas/compose.schema.json) and names the same ports, supergraph and Router config as the
  * native setup; its bench service passes the CLI's own option parser and plans only rows it can
- * run; the runtime image, replayed here, holds no bench dependency and starts every service.
+ * run; the images, replayed here, hold no bench dependency and start every service.
  */
 
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -287,103 +287,137 @@ describe('the bench service', () => {
 });
 
 /**
- * The runtime image, replayed here: the prod-deps stage's own install line runs in a copy of
- * the manifests (offline, from the pnpm store the workspace install filled), and the runtime
- * stage's COPY lines assemble its /app from that and from the built working tree.
+ * The images, replayed here: each deps stage's own install line runs in a copy of the
+ * manifests (offline, from the pnpm store the workspace install filled), and each final
+ * stage's COPY lines assemble its /app from that and from the built working tree. `runtime` is
+ * the gateway; `subgraphs` the demo's subgraphs, which the gateway image does not carry.
  */
-describe('Dockerfile: the runtime image, without a Docker engine', () => {
+const IMAGES = [
+  { target: 'runtime', deps: 'prod-deps' },
+  { target: 'subgraphs', deps: 'subgraph-deps' },
+] as const;
+type Target = (typeof IMAGES)[number]['target'];
+
+describe('Dockerfile: the runtime and subgraphs images, without a Docker engine', () => {
   let work: string;
-  let runtime: string;
   let stages: Stage[];
-  let replayed: ReplayedRuns;
-  let installSeconds: number;
+  const assembled = {} as Record<Target, { dir: string; replayed: ReplayedRuns; installSeconds: number }>;
 
   beforeAll(async () => {
     stages = parseDockerfile(await readFile(join(REPO_ROOT, 'Dockerfile'), 'utf8'));
     work = await mkdtemp(join(tmpdir(), 'runtime-image-'));
-    const prodDeps = stage(stages, 'prod-deps');
-    const prodDepsDir = join(work, 'prod-deps');
-    await mkdir(prodDepsDir);
-    await replayCopies(prodDeps, prodDepsDir, { context: REPO_ROOT, stages: {} });
-    const started = performance.now();
-    replayed = await replayRuns(prodDeps, prodDepsDir, ['--offline']);
-    installSeconds = (performance.now() - started) / 1000;
-    runtime = join(work, 'runtime');
-    await replayCopies(stage(stages, 'runtime'), runtime, {
-      context: REPO_ROOT,
-      stages: {
-        // The build stage is the working tree after `tsc -b` (the tests run after the build).
-        build: { dir: REPO_ROOT, workdir: '/app' },
-        'prod-deps': { dir: prodDepsDir, workdir: prodDeps.workdir, move: true },
-      },
-    });
-  }, 120_000);
+    for (const { target, deps } of IMAGES) {
+      const depsStage = stage(stages, deps);
+      const depsDir = join(work, deps);
+      await mkdir(depsDir);
+      await replayCopies(depsStage, depsDir, { context: REPO_ROOT, stages: {} });
+      const started = performance.now();
+      const replayed = await replayRuns(depsStage, depsDir, ['--offline']);
+      const installSeconds = (performance.now() - started) / 1000;
+      const dir = join(work, target);
+      await replayCopies(stage(stages, target), dir, {
+        context: REPO_ROOT,
+        stages: {
+          // The build stage is the working tree after `tsc -b` (the tests run after the build).
+          build: { dir: REPO_ROOT, workdir: '/app' },
+          [deps]: { dir: depsDir, workdir: depsStage.workdir, move: true },
+        },
+      });
+      assembled[target] = { dir, replayed, installSeconds };
+    }
+  }, 180_000);
 
   afterAll(async () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  /** The workspace packages the runtime's entry points live in: the image's CMD and the compose commands. */
-  async function entryPackages(): Promise<string[]> {
+  /** The workspace packages an image's entry points live in: its CMD and the commands of the compose services built from it. */
+  async function entryPackages(target: Target): Promise<string[]> {
     const packages = await workspacePackages(REPO_ROOT);
-    const runtimeServices = Object.values(services).filter((s) => s.build?.target === 'runtime');
-    const commands = [stage(stages, 'runtime').cmd ?? [], ...runtimeServices.map((s) => s.command ?? [])];
+    const built = Object.values(services).filter((s) => s.build?.target === target);
+    const commands = [stage(stages, target).cmd ?? [], ...built.map((s) => s.command ?? [])];
     const dirs = new Set(commands.map(([node, script]) => (node === 'node' ? script?.split('/')[0] : undefined)));
     return packages.filter((p) => dirs.has(p.dir)).map((p) => p.name);
   }
 
-  it('installs with the pinned pnpm, filtered to the packages the entry points run', async () => {
-    const manifest = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { packageManager: string };
-    expect(`pnpm@${replayed.pnpmVersion}`).toBe(manifest.packageManager);
-    const [install] = replayed.pnpmCommands;
-    expect(install?.slice(0, 3)).toEqual(['install', '--frozen-lockfile', '--prod']);
-    const roots = install?.filter((_, i) => install[i - 1] === '--filter-prod').map((f) => f.replace(/\.\.\.$/, ''));
-    expect(new Set(roots)).toEqual(new Set(await entryPackages()));
-    // Reported, not asserted: the replayed install is the slow part of this file.
-    console.info(`prod-deps install (offline): ${installSeconds.toFixed(1)} s`);
-  });
+  it.each(IMAGES)(
+    '$target: installs with the pinned pnpm, filtered to the packages its entry points run',
+    async ({ target }) => {
+      const manifest = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+        packageManager: string;
+      };
+      const { replayed, installSeconds } = assembled[target];
+      expect(`pnpm@${replayed.pnpmVersion}`).toBe(manifest.packageManager);
+      const [install] = replayed.pnpmCommands;
+      expect(install?.slice(0, 3)).toEqual(['install', '--frozen-lockfile', '--prod']);
+      const roots = install?.filter((_, i) => install[i - 1] === '--filter-prod').map((f) => f.replace(/\.\.\.$/, ''));
+      expect(new Set(roots)).toEqual(new Set(await entryPackages(target)));
+      // Reported, not asserted: the replayed install is the slow part of this file.
+      console.info(`${target} deps install (offline): ${installSeconds.toFixed(1)} s`);
+    },
+  );
 
-  it("holds what the runtime's packages depend on, and nothing of the bench or the dev tools", async () => {
-    const packages = await workspacePackages(REPO_ROOT);
-    const closure = runtimeClosure(packages, await entryPackages());
-    const installed = await installedPackageNames(
-      runtime,
-      closure.map((p) => p.dir),
-    );
-    for (const name of ['@apollo/gateway', 'fastify', 'express', '@nestjs/core', 'undici', 'ioredis']) {
-      expect(installed, name).toContain(name);
-    }
-    for (const p of closure) {
-      for (const name of Object.keys(p.dependencies)) expect(installed, `${p.name} needs ${name}`).toContain(name);
-    }
-    // What only the bench depends on (autocannon...), the bench itself, and the root's dev tools.
-    const bench = packages.find((p) => p.name === '@fedgw/bench');
-    const benchOnly = Object.keys(bench?.dependencies ?? {}).filter(
-      (name) => !closure.some((p) => p.name === name || name in p.dependencies),
-    );
-    expect(benchOnly).toContain('autocannon');
-    for (const name of ['@fedgw/bench', ...benchOnly, 'playwright-core', 'vitest', 'typescript', '@biomejs/biome']) {
-      expect(installed, name).not.toContain(name);
-    }
-  });
+  it.each(IMAGES)(
+    '$target: holds what its packages depend on, and nothing of the bench or the dev tools',
+    async ({ target }) => {
+      const packages = await workspacePackages(REPO_ROOT);
+      const closure = runtimeClosure(packages, await entryPackages(target));
+      const installed = await installedPackageNames(
+        assembled[target].dir,
+        closure.map((p) => p.dir),
+      );
+      const expected =
+        target === 'runtime'
+          ? ['@apollo/gateway', 'fastify', 'express', '@nestjs/core', 'undici', 'ioredis']
+          : ['@apollo/subgraph'];
+      for (const name of expected) expect(installed, name).toContain(name);
+      for (const p of closure) {
+        for (const name of Object.keys(p.dependencies)) expect(installed, `${p.name} needs ${name}`).toContain(name);
+      }
+      // What only the bench depends on (autocannon...), the bench itself, and the root's dev tools.
+      const bench = packages.find((p) => p.name === '@fedgw/bench');
+      const benchOnly = Object.keys(bench?.dependencies ?? {}).filter(
+        (name) => !closure.some((p) => p.name === name || name in p.dependencies),
+      );
+      expect(benchOnly).toContain('autocannon');
+      for (const name of [
+        '@fedgw/bench',
+        ...benchOnly,
+        'playwright-core',
+        'vitest',
+        'typescript',
+        '@biomejs/biome',
+        'pino-pretty',
+      ]) {
+        expect(installed, name).not.toContain(name);
+      }
+      // The gateway image holds no subgraph code, nor what only the subgraphs depend on.
+      if (target === 'runtime') expect(installed).not.toContain('@apollo/subgraph');
+    },
+  );
 
-  it('copies the manifest, dist and node_modules of exactly the workspace packages the entry points need', async () => {
-    const packages = await workspacePackages(REPO_ROOT);
-    const needed = runtimeClosure(packages, await entryPackages()).map((p) => p.dir);
-    expect(needed.sort()).toEqual(['adapters', 'gateway', 'server', 'subgraphs']);
-    for (const { dir } of packages) {
-      const present = await readdir(join(runtime, dir)).catch(() => null);
-      if (needed.includes(dir))
-        expect(present?.sort(), dir).toEqual(expect.arrayContaining(['dist', 'node_modules', 'package.json']));
-      else expect(present, `${dir} is not needed at run time`).toBeNull();
-    }
-  });
+  it.each(IMAGES)(
+    '$target: copies the manifest, dist and node_modules of exactly the workspace packages its entry points need',
+    async ({ target }) => {
+      const packages = await workspacePackages(REPO_ROOT);
+      const needed = runtimeClosure(packages, await entryPackages(target)).map((p) => p.dir);
+      expect(needed.sort()).toEqual(target === 'runtime' ? ['adapters', 'gateway', 'server'] : ['subgraphs']);
+      for (const { dir } of packages) {
+        const present = await readdir(join(assembled[target].dir, dir)).catch(() => null);
+        if (needed.includes(dir))
+          expect(present?.sort(), dir).toEqual(expect.arrayContaining(['dist', 'node_modules', 'package.json']));
+        else expect(present, `${dir} is not needed at run time`).toBeNull();
+      }
+    },
+  );
 
   // The compose file's Redis is a real redis-server here: without one this case skips (listed at the end).
   it.skipIf(!available('redis-server', import.meta.url))(
-    'starts: every runtime-image service of docker-compose.yml answers from the assembled /app',
+    'starts: every service of docker-compose.yml built from them answers from its assembled /app',
     async () => {
-      const runtimeServices = Object.entries(services).filter(([, s]) => s.build?.target === 'runtime');
+      const runtimeServices = Object.entries(services).filter(([, s]) =>
+        IMAGES.some((i) => i.target === s.build?.target),
+      );
       const port = await freeConsecutivePorts(runtimeServices.length);
       const ports = Object.fromEntries(runtimeServices.map(([name], i) => [name, port + i]));
       const redis = await startRedis();
@@ -395,7 +429,8 @@ describe('Dockerfile: the runtime image, without a Docker engine', () => {
       };
       try {
         const start = async (name: string, s: Service) => {
-          const [node, ...args] = s.command ?? stage(stages, 'runtime').cmd ?? [];
+          const target = s.build?.target as Target;
+          const [node, ...args] = s.command ?? stage(stages, target).cmd ?? [];
           expect(node).toBe('node');
           const environment = Object.fromEntries(
             Object.entries(s.environment ?? {}).map(([key, value]) => [
@@ -407,10 +442,10 @@ describe('Dockerfile: the runtime image, without a Docker engine', () => {
             name,
             command: process.execPath,
             args,
-            cwd: runtime,
+            cwd: assembled[target].dir,
             env: {
               PATH: process.env.PATH ?? '',
-              ...stage(stages, 'runtime').env,
+              ...stage(stages, target).env,
               ...environment,
               HOST: '127.0.0.1',
               PORT: String(ports[name]),

@@ -23,7 +23,8 @@ export interface Stage {
   readonly cmd?: readonly string[];
 }
 
-const IGNORED = new Set(['USER', 'EXPOSE']);
+// Metadata and the health check: checked on the Dockerfile's text (compose.test.ts), not replayed.
+const IGNORED = new Set(['USER', 'EXPOSE', 'ARG', 'LABEL', 'HEALTHCHECK']);
 
 export function parseDockerfile(text: string): Stage[] {
   const stages: { -readonly [K in keyof Stage]: Stage[K] }[] = [];

@@ -12,6 +12,7 @@ export const GatewayErrorCode = {
   SUPERGRAPH_INVALID: 'ERR_GATEWAY_SUPERGRAPH_INVALID',
   START_FAILED: 'ERR_GATEWAY_START_FAILED',
   PLUGIN_OPTIONS_INVALID: 'ERR_GATEWAY_PLUGIN_OPTIONS_INVALID',
+  PLUGIN_MODULE_INVALID: 'ERR_GATEWAY_PLUGIN_MODULE_INVALID',
 } as const satisfies Record<string, StartupErrorCode>;
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
 

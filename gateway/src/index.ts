@@ -11,6 +11,7 @@ export {
   type ParseConfigOptions,
   parseConfig,
 } from './config/parse.js';
+export type { PluginModuleEntry } from './config/plugin-modules.js';
 export type { AdapterName, GatewayConfig, GatewayEnv, LogLevel, Runtime, SubgraphOverride } from './config/types.js';
 export type {
   CircuitState,

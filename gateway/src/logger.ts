@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import { type Logger, pino } from 'pino';
 
@@ -37,8 +38,17 @@ function traceFields(): object {
   return { trace_id: ids.traceId, span_id: ids.spanId, trace_flags: ids.traceFlags.toString(16).padStart(2, '0') };
 }
 
-/** JSON lines in production; pretty output only when asked for (development default). */
-export function createLogger(config: LoggerSettings, destination?: NodeJS.WritableStream): Logger {
+/**
+ * JSON lines in production; pretty output only when asked for (development default) and
+ * pino-pretty is installed. It is a development dependency, absent from the production image:
+ * there LOG_PRETTY=true writes JSON lines and says so once, instead of failing to start.
+ */
+export function createLogger(
+  config: LoggerSettings,
+  destination?: NodeJS.WritableStream,
+  prettyInstalled: () => boolean = canResolvePinoPretty,
+): Logger {
+  const pretty = config.logPretty && !destination && prettyInstalled();
   const options = {
     level: config.logLevel,
     base: { service: 'gateway' },
@@ -46,9 +56,23 @@ export function createLogger(config: LoggerSettings, destination?: NodeJS.Writab
     mixin: traceFields,
     // pino's own strategy writes the line's fields into the mixin's object: the shared empty one must stay empty.
     mixinMergeStrategy: (fields: object, trace: object) => (trace === NO_TRACE ? fields : Object.assign(trace, fields)),
-    ...(config.logPretty && !destination
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } }
-      : {}),
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } } : {}),
   };
-  return destination ? pino(options, destination as pino.DestinationStream) : pino(options);
+  const logger = destination ? pino(options, destination as pino.DestinationStream) : pino(options);
+  if (config.logPretty && !destination && !pretty) {
+    logger.warn(
+      { setting: 'LOG_PRETTY' },
+      'pino-pretty is not installed (a development dependency): writing JSON lines',
+    );
+  }
+  return logger;
+}
+
+function canResolvePinoPretty(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
 }

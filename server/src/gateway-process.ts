@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { type ConfigWarning, createLogger, GatewayError, parseConfig } from '@fedgw/gateway';
 import { runPrimary } from './cluster/primary.js';
 import { clusterWorker } from './cluster/worker.js';
+import { logFatalAndExit } from './fatal.js';
 import { serveGateway } from './serve.js';
 import { installShutdown } from './shutdown.js';
 
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   // same file and serves nothing itself), or one of its workers.
   if (config.workers > 1 && cluster.isPrimary) {
     const primary = createLogger(config).child({ cluster: 'primary' });
+    logFatalAndExit(primary);
     logWarnings(primary, warnings);
     runPrimary(config, primary);
     return;
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
   const logger = worker
     ? createLogger(config).child({ worker: cluster.worker?.id, pid: process.pid })
     : createLogger(config);
+  logFatalAndExit(logger);
   // Once per process tree: a cluster's primary has said it for its workers.
   if (!worker) logWarnings(logger, warnings);
   try {

@@ -4,6 +4,6 @@
 import { exitOnUnsupportedNode } from '@fedgw/gateway/node-version';
 import { applyMemoryDefaults } from './memory-defaults.js';
 
-exitOnUnsupportedNode('server/dist/main.js', '`npx pnpm start` (or node_modules/.bin/node server/dist/main.js)');
+exitOnUnsupportedNode('server/dist/main.js', '`npx pnpm start` (or node_modules/node/bin/node server/dist/main.js)');
 applyMemoryDefaults();
 await import('./gateway-process.js');

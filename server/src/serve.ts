@@ -8,6 +8,7 @@ import {
   type PolicyDecider,
 } from '@fedgw/gateway';
 import { withMetricsListener } from './metrics-server.js';
+import { loadPluginModules } from './plugin-modules.js';
 
 export interface RunningGateway extends ListeningServer {
   readonly gateway: Gateway;
@@ -24,15 +25,17 @@ export interface ClosingState {
  * Starts the gateway on the configured runtime and platform: `nest` (GatewayModule in
  * a NestJS app) or `bare` (the framework alone), on `fastify` or `express`. Only the
  * framework in use is loaded. `close()` stops accepting, waits for in-flight requests,
- * then stops the gateway. `plugins` are added in code after the configured ones (a cluster
- * worker adds its readiness hold); `policies` decides `@policy` in code (a policy service).
+ * then stops the gateway. The plugin modules the config file names are loaded first
+ * (plugin-modules.ts); `plugins` are added in code after them (a cluster worker adds its
+ * readiness hold); `policies` decides `@policy` in code (a policy service).
  */
 export async function serveGateway(
   config: GatewayConfig,
   logger: Logger,
-  plugins: readonly GatewayPlugin[] = [],
+  inCode: readonly GatewayPlugin[] = [],
   { policies }: { policies?: PolicyDecider } = {},
 ): Promise<RunningGateway> {
+  const plugins = [...(await loadPluginModules(config.pluginModules)), ...inCode];
   if (config.runtime === 'nest') {
     const { listenNest } = await import('./nest/bootstrap.js');
     return listenNest(config, logger, plugins, { ...(policies && { policies }) });

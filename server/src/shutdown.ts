@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@fedgw/gateway';
 import type { RunningGateway } from './serve.js';
+import { onStopSignals } from './stop-signals.js';
 
 export interface ShutdownOptions {
   /** Time for in-flight requests to finish once the listener closes. */
@@ -11,14 +12,12 @@ export interface ShutdownOptions {
 }
 
 /**
- * On SIGTERM/SIGINT: `/ready` turns 503, wait `delayMs` for load balancers to notice,
+ * On SIGTERM, SIGINT or SIGHUP: `/ready` turns 503, wait `delayMs` for load balancers to notice,
  * stop accepting connections, let in-flight requests finish, exit 0. If they are not
- * done within `graceMs`, exit 1. A second SIGINT (Ctrl-C) exits at once.
+ * done within `graceMs`, exit 1. A second SIGINT (Ctrl-C) exits at once (stop-signals.ts).
  */
 export function installShutdown(running: RunningGateway, logger: Logger, options: ShutdownOptions): void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
-  let shuttingDown = false;
-  let sigints = 0;
   const shutdown = async (signal: NodeJS.Signals) => {
     logger.info({ signal, delayMs: options.delayMs, graceMs: options.graceMs }, 'shutting down');
     running.gateway.beginDrain();
@@ -40,21 +39,11 @@ export function installShutdown(running: RunningGateway, logger: Logger, options
       exit(1);
     }
   };
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (signal === 'SIGINT') sigints += 1;
-    if (shuttingDown) {
-      // Process managers often deliver SIGTERM twice (to the group and to the child), and one
-      // Ctrl-C arrives as SIGINT from the terminal and SIGTERM from `pnpm start`'s launcher, in
-      // either order: only a second SIGINT (a second Ctrl-C) means "stop waiting".
-      if (sigints > 1) {
-        logger.warn({ signal }, 'second SIGINT: exiting now');
-        exit(1);
-      }
-      return;
-    }
-    shuttingDown = true;
-    void shutdown(signal);
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  onStopSignals({
+    stop: (signal) => void shutdown(signal),
+    force: (signal) => {
+      logger.warn({ signal }, 'second SIGINT: exiting now');
+      exit(1);
+    },
+  });
 }

@@ -54,8 +54,8 @@ export function readOrNull(url: URL): string | null {
 
 function kubernetesSubgraphs(): string {
   const documents = SUBGRAPHS.map(
-    ({ name, port }) => `# The demo's ${name} subgraph: the gateway image with the subgraph's entry point (as in
-# docker-compose.yml).
+    ({ name, port }) => `# The demo's ${name} subgraph: the subgraphs image (the Dockerfile's \`subgraphs\` target) with
+# the subgraph's entry point (as in docker-compose.yml).
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -86,7 +86,7 @@ spec:
           type: RuntimeDefault
       containers:
         - name: ${name}
-          image: ghcr.io/example/fedgw-gateway
+          image: ghcr.io/example/fedgw-subgraphs
           imagePullPolicy: IfNotPresent
           command: ["node", "subgraphs/dist/${name}/main.js"]
           env:
@@ -174,7 +174,7 @@ function composeFile(current: string): string {
   ].join('\n');
   const services = SUBGRAPHS.map(
     ({ name, port }) => `  ${name}:
-    <<: *runtime-image
+    <<: *subgraphs-image
     command: ["node", "subgraphs/dist/${name}/main.js"]
     environment:
       HOST: 0.0.0.0

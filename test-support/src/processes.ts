@@ -19,13 +19,14 @@ export interface RunningProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `node <script>` and waits until its output matches `ready` (or it dies, or 20 s pass). */
+/** Starts `node <script> [args]` and waits until its output matches `ready` (or it dies, or 20 s pass). */
 export async function spawnNode(
   script: string,
   env: Record<string, string>,
   ready: RegExp,
+  args: readonly string[] = [],
 ): Promise<{ process: RunningProcess; match: RegExpMatchArray }> {
-  const child = spawnInGroup(process.execPath, [script], {
+  const child = spawnInGroup(process.execPath, [script, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -288,6 +288,8 @@ export function checkGatewayWiring(build: Build): string[] {
     typeof port === 'number' ? port : container.ports?.find((p) => p.name === port)?.containerPort;
 
   const probes: [string, IContainer['readinessProbe'], string][] = [
+    // Holds liveness off until the process listens (the first supergraph loaded).
+    ['startupProbe', container.startupProbe, '/health'],
     ['readinessProbe', container.readinessProbe, '/ready'],
     ['livenessProbe', container.livenessProbe, '/health'],
   ];

@@ -212,6 +212,15 @@ const FIELD_CASES: FieldCase[] = [
     /readinessProbe: path is \/health/,
   ],
   [
+    'startup probe on the metrics path',
+    'Deployment',
+    'gateway',
+    `${GATEWAY_CONTAINER}.startupProbe.httpGet.path`,
+    '/metrics',
+    checkGatewayWiring,
+    /startupProbe: path is \/metrics, expected \/health/,
+  ],
+  [
     'liveness on another port',
     'Deployment',
     'gateway',

@@ -59,7 +59,7 @@ const KUSTOMIZATION_FIELDS: Record<string, readonly string[]> = {
     'secretGenerator',
     'patches',
   ],
-  Component: ['apiVersion', 'kind', 'resources', 'patches'],
+  Component: ['apiVersion', 'kind', 'resources', 'patches', 'images'],
 };
 const KUSTOMIZATION_API: Record<string, string> = {
   Kustomization: 'kustomize.config.k8s.io/v1beta1',

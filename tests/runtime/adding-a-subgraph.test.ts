@@ -123,7 +123,7 @@ describe('adding a subgraph, as docs/adding-a-subgraph.md says', () => {
     const compose = read('docker-compose.yml');
     expect(compose).toContain('SUBGRAPH_INVENTORY_URL: http://inventory:4004/graphql');
     expect(compose).toContain(
-      '  inventory:\n    <<: *runtime-image\n    command: ["node", "subgraphs/dist/inventory/main.js"]',
+      '  inventory:\n    <<: *subgraphs-image\n    command: ["node", "subgraphs/dist/inventory/main.js"]',
     );
     expect(compose).toMatch(
       /x-gateway-depends-on: &gateway-depends-on\n(.*\n)* {2}inventory:\n {4}condition: service_healthy/,

@@ -78,5 +78,7 @@ describe('an older Node', () => {
     expect(lines[0]).toContain(`${entry} needs Node.js >= ${REQUIRED_NODE_MAJOR}`);
     expect(lines[0]).toContain(`Node.js ${version}`);
     expect(lines[0]).toContain(command);
+    // The real binary: node_modules/.bin/node is a shell shim that drops SIGTERM and orphans the gateway.
+    expect(lines[0]).toContain(`(or node_modules/node/bin/node ${entry})`);
   });
 });

@@ -47,7 +47,7 @@ export const TYPENAME: BenchQuery = {
   expected: () => ({ __typename: 'Query' }),
 };
 
-/** §F: the same large operation from every client (no variables), its answer ≈ 96 KB. */
+/** §F: the same large operation from every client (no variables), its answer ≈ 94 KB (KB = 1,024 bytes, as the reports write it). */
 export const DASHBOARD: BenchQuery = {
   name: 'Dashboard',
   text: DASHBOARD_QUERY,

@@ -1,5 +1,8 @@
-// A Nest host application with the gateway beside its own controller, on either platform:
-//   node main.js            (Fastify)    NEST_PLATFORM=express node main.js   (Express)
+// A Nest host application with the gateway beside its own controller, on either platform.
+// Compile it (its tsconfig writes dist/), then run it with the project's Node, from the root:
+//   node_modules/.bin/tsc -p docs/examples/nest-host-app
+//   node_modules/node/bin/node docs/examples/nest-host-app/dist/main.js                         (Fastify)
+//   NEST_PLATFORM=express node_modules/node/bin/node docs/examples/nest-host-app/dist/main.js   (Express)
 // Created with Nest's defaults: body parsing stays on for the app's own routes (the gateway
 // parses its own route's bodies, with its BODY_LIMIT and error shape), and no response carries
 // X-Powered-By.

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
 import { checkOriginSettings } from '../origin-policy/settings.js';
 import { checkMetricsConfig } from '../plugins/metrics/config.js';
@@ -10,6 +10,7 @@ import { checkPluginSettings, checkTrustedDocuments, checkWorkers } from './chec
 import { closestName } from './closest-name.js';
 import { settingsWithoutTheirFeature } from './features.js';
 import { CONFIG_FIELDS, type FieldSpec, SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './fields.js';
+import { takePluginModules } from './plugin-modules.js';
 import { hasServiceLinkName, isServiceLink, serviceLinkWarning } from './service-links.js';
 import { type GatewayConfig, type SubgraphOverride, subgraphKey } from './types.js';
 
@@ -41,8 +42,13 @@ export interface ConfigWarning {
 export function parseConfig(env: Env, options: ParseConfigOptions = {}): GatewayConfig {
   const cwd = options.cwd ?? process.cwd();
   const issues: ConfigIssue[] = [];
-  const file = readConfigFile(env, cwd, options.readFile, issues);
   const fileName = env[CONFIG_FILE_ENV];
+  const { file, modules: pluginModules } = takePluginModules(
+    readConfigFile(env, cwd, options.readFile, issues),
+    fileName,
+    dirname(resolve(cwd, fileName ?? '.')),
+    issues,
+  );
   const values: Record<string, unknown> = {};
 
   for (const field of CONFIG_FIELDS) {
@@ -92,6 +98,7 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
     ...(values as Omit<GatewayConfig, 'subgraphs'>),
     supergraphPath: resolve(cwd, values.supergraphPath as string),
     subgraphs: Object.freeze(subgraphs),
+    ...(pluginModules.length > 0 && { pluginModules: Object.freeze(pluginModules) }),
   });
 }
 

@@ -5,6 +5,7 @@ import type { AuthorizationErrorLocation, AuthorizationMode, ClaimPolicy } from 
 import type { RateLimitFailureMode, RateLimitKey } from '../plugins/rate-limit/options.js';
 import type { TracingConfig } from '../plugins/tracing/options.js';
 import { type SubgraphOverride, subgraphKey } from '../subgraph-overrides.js';
+import type { PluginModuleEntry } from './plugin-modules.js';
 
 export type { ApiKeyEntry, LogLevel, SubgraphOverride };
 export { LOG_LEVELS, subgraphKey };
@@ -92,6 +93,8 @@ export interface GatewayConfig extends CoreSettings, TracingConfig, LoggerSettin
 
   /** Enabled plugins, in the order their hooks run (GATEWAY_PLUGINS, profiles expanded). */
   readonly plugins: readonly PluginName[];
+  /** The operator's own plugin modules (GATEWAY_CONFIG_FILE `plugins` entries with a `module`), loaded by the process. */
+  readonly pluginModules?: readonly PluginModuleEntry[];
   readonly jwtJwksUrl?: string;
   readonly jwtJwksFile?: string;
   readonly jwtSecret?: string;

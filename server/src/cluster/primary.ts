@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { GatewayConfig, Logger } from '@fedgw/gateway';
+import { onStopSignals } from '../stop-signals.js';
 import { clusterReady, isWorkerReady } from './messages.js';
 import { warnIfRateLimitPerWorker } from './rate-limit-warning.js';
 import { RestartBackoff } from './restart-backoff.js';
@@ -14,7 +15,7 @@ export interface PrimaryOptions {
 /**
  * The cluster primary (GATEWAY_WORKERS > 1): serves nothing itself. It forks the workers
  * (each runs the whole gateway, as a single process would), tells them when all of them are
- * ready (and when one died), replaces a dead worker after a backoff, and on SIGTERM/SIGINT
+ * ready (and when one died), replaces a dead worker after a backoff, and on SIGTERM/SIGINT/SIGHUP
  * has every worker run its own graceful shutdown: exit 0 when all ended cleanly, 1 if any
  * failed or had to be killed. A worker that dies before the cluster was first ready fails
  * the whole start (exit 1), as a single process would.
@@ -105,22 +106,14 @@ export function runPrimary(config: GatewayConfig, logger: Logger, options: Prima
     restarts.add(timer);
   });
 
-  let signals = 0;
-  let sigints = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    signals += 1;
-    if (signal === 'SIGINT') sigints += 1;
-    if (signals === 1) return stop(signal);
-    // Only a second Ctrl-C means "stop waiting": process managers often send SIGTERM twice, and
-    // one Ctrl-C under `pnpm start` arrives as SIGINT and as the launcher's SIGTERM.
-    if (sigints > 1) {
+  onStopSignals({
+    stop,
+    force: (signal) => {
       logger.warn({ signal }, 'second SIGINT: killing the workers');
       for (const worker of workers) worker.process.kill('SIGKILL');
       exit(1);
-    }
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+    },
+  });
 
   logger.info({ workers: count }, 'cluster primary starting workers');
   warnIfRateLimitPerWorker(config, logger);
