@@ -14,6 +14,7 @@ export {
 export type { AdapterName, GatewayConfig, GatewayEnv, LogLevel, Runtime, SubgraphOverride } from './config/types.js';
 export type {
   CircuitState,
+  FetchedSubgraphResult,
   GatewayContext,
   GatewayEvent,
   GatewayPlugin,
@@ -21,6 +22,7 @@ export type {
   MountableGateway,
   RequestScope,
   ResolvedRequest,
+  SubgraphHookAnswer,
   SubgraphRequest,
   SubgraphResponse,
   SubgraphResult,

@@ -5,12 +5,17 @@
 // is refused before any subgraph is asked.
 import type { DocumentNode, FieldNode, OperationDefinitionNode } from 'graphql';
 import type { GatewayContext, GatewayPlugin, ResolvedRequest } from '../../contract/index.js';
-import { ClientErrorCode } from '../../error-registry.js';
-import { mapDeferredParts } from '../../executor/deferred-delivery.js';
-import { httpError } from '../../http-error.js';
-import type { Logger } from '../../logger.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
-import { mapStreamEvents } from '../../subscriptions/stream-sink.js';
+import {
+  asOptionsObject,
+  ClientErrorCode,
+  checkKnownKeys,
+  httpError,
+  type Logger,
+  mapDeferredParts,
+  mapStreamEvents,
+  OptionIssues,
+  optionalValue,
+} from '../../contract/kit.js';
 import {
   deniedFields,
   guardsOf,

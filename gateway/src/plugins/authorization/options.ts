@@ -1,4 +1,4 @@
-import { defaultsOf, nonEmpty, oneOf, withDefault } from '../../settings/values.js';
+import { defaultsOf, nonEmpty, oneOf, withDefault } from '../../contract/kit.js';
 
 export const AUTHORIZATION_MODES = ['filter', 'reject'] as const;
 /** `filter`: answer what the request may see (Apollo Router's default); `reject`: refuse it all. */

@@ -1,7 +1,7 @@
 // Putting the filtered fields back into the answer: each one as null, with null propagated to
 // the nearest nullable parent (as if its resolver had failed), and one error per field.
 import { GraphQLError, type GraphQLOutputType, isListType, isNonNullType } from 'graphql';
-import { ClientErrorCode } from '../../error-registry.js';
+import { ClientErrorCode } from '../../contract/kit.js';
 import type { PatchNode } from './operation.js';
 
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized field or type';

@@ -1,9 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLError } from 'graphql';
 import type { GatewayContext, GatewayPlugin } from '../../contract/index.js';
-import { isClientSafe } from '../../error-registry.js';
-import { mapDeferredParts } from '../../executor/deferred-delivery.js';
-import type { Logger } from '../../logger.js';
+import { isClientSafe, type Logger, mapDeferredParts } from '../../contract/kit.js';
 
 /**
  * The gateway's one log line per request (at info, when its response is sent) and the

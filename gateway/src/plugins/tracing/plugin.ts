@@ -10,7 +10,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { GatewayEvent, GatewayPlugin, RequestScope } from '../../contract/index.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../contract/kit.js';
 
 export const PLUGIN_NAME = 'tracing';
 
