@@ -8,6 +8,7 @@ export type { GatewayContext, ResolvedRequest } from './context.js';
 export type {
   CircuitState,
   CircuitStateEvent,
+  EntityCacheEvent,
   GatewayEvent,
   InboundDedupEvent,
   QueryPlanCacheEvent,

@@ -146,7 +146,6 @@ export interface GatewayPlugin {
    * no connection, retry or circuit breaker, no later plugin's `onSubgraphRequest`, and the
    * result is not counted against the response size limit; `onSubgraphResponse` still sees it.
    */
-  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only edits headers returns nothing
   onSubgraphRequest?(request: SubgraphRequest): SubgraphHookAnswer | Promise<SubgraphHookAnswer>;
   /**
    * Wraps the subgraph fetch itself, after every `onSubgraphRequest` (so `request.headers` are
