@@ -11,7 +11,7 @@ interface Held {
 
 interface Space {
   bytes: number;
-  /** Its keys, oldest write first. */
+  /** Its keys, least recently read (or written) first. */
   readonly keys: Set<string>;
 }
 
@@ -28,7 +28,7 @@ export interface MemoryStoreOptions {
 
 /**
  * An LRU bounded in bytes. A write over its key space's share first evicts that space's
- * oldest entries, so a client that fills one space (random arguments, many identities'
+ * least recently read entries, so a client that fills one space (random arguments, many identities'
  * worth of private answers under its own) pushes out its own entries, not everyone's;
  * only then does the store evict its least recently read entries overall.
  */
@@ -60,6 +60,9 @@ export class MemoryStore implements EntityStore {
       }
       this.#entries.delete(key);
       this.#entries.set(key, held);
+      const { keys: inSpace } = this.#spaces.get(held.space) as Space;
+      inSpace.delete(key);
+      inSpace.add(key);
       return held.value;
     });
   }
@@ -71,18 +74,20 @@ export class MemoryStore implements EntityStore {
       if (bytes > this.#options.maxSpaceBytes || entry.ttlMs <= 0) continue;
       const previous = this.#entries.get(entry.key);
       if (previous) this.#drop(entry.key, previous);
-      let space = this.#spaces.get(entry.space);
-      if (!space) {
-        space = { bytes: 0, keys: new Set() };
-        this.#spaces.set(entry.space, space);
-      }
-      for (const key of space.keys) {
-        if (space.bytes + bytes <= this.#options.maxSpaceBytes) break;
+      const crowded = this.#spaces.get(entry.space);
+      for (const key of crowded?.keys ?? []) {
+        if ((crowded as Space).bytes + bytes <= this.#options.maxSpaceBytes) break;
         this.#evict(key);
       }
       for (const key of this.#entries.keys()) {
         if (this.#bytes + bytes <= this.#options.maxBytes) break;
         this.#evict(key);
+      }
+      // Looked up after the evictions: a space they emptied is gone from the map.
+      let space = this.#spaces.get(entry.space);
+      if (!space) {
+        space = { bytes: 0, keys: new Set() };
+        this.#spaces.set(entry.space, space);
       }
       const held: Held = {
         value: entry.value,
