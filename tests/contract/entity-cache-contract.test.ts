@@ -1,6 +1,6 @@
-import { MOUNTS, postGraphQL, subgraphUrlEnv } from '@fedgw/test-support';
+import { freePort, MOUNTS, postGraphQL, subgraphUrlEnv } from '@fedgw/test-support';
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 import { parseMetrics } from './metrics-scrape.js';
 
@@ -12,7 +12,13 @@ import { parseMetrics } from './metrics-scrape.js';
  */
 const SECRET = 'entity-cache-contract-secret-long-enough-0123456789';
 
+const TOKEN = 'entity-cache-operator-token';
+
 const subgraphs = subgraphsForFile();
+const metricsPorts: number[] = [];
+beforeAll(async () => {
+  for (const _ of MOUNTS) metricsPorts.push(await freePort());
+});
 
 const bearer = async (subject: string) => ({
   authorization: `Bearer ${await new SignJWT({})
@@ -23,10 +29,13 @@ const bearer = async (subject: string) => ({
 });
 
 describe.each(MOUNTS)('entity cache on %s', (mount) => {
+  const metricsOrigin = () => `http://127.0.0.1:${metricsPorts[MOUNTS.indexOf(mount)]}`;
   const gateway = gatewayForBlock(mount, () => ({
     ...subgraphUrlEnv(subgraphs()),
     ENTITY_CACHE: 'memory',
+    ENTITY_CACHE_INVALIDATION_TOKEN: TOKEN,
     METRICS_ENABLED: 'true',
+    METRICS_PORT: String(metricsPorts[MOUNTS.indexOf(mount)]),
     GATEWAY_PLUGINS: 'jwt',
     JWT_SECRET: SECRET,
     JWT_ALGORITHMS: 'HS256',
@@ -35,7 +44,7 @@ describe.each(MOUNTS)('entity cache on %s', (mount) => {
   }));
 
   const metrics = async () => {
-    const response = await fetch(new URL('/metrics', gateway().origin));
+    const response = await fetch(`${metricsOrigin()}/metrics`);
     return parseMetrics(await response.text());
   };
   const fetches = async (subgraph: string) =>
@@ -114,5 +123,31 @@ describe.each(MOUNTS)('entity cache on %s', (mount) => {
       (review) => review.comment,
     );
     expect(comments).toContain(comment);
+  });
+
+  it('invalidates on the metrics listener for the token holder only, never on the public port', async () => {
+    const query = { query: '{ product(id: "product-5") { id name } }' };
+    await postGraphQL(gateway().url, query);
+    const invalidate = (body: unknown, token?: string, origin = metricsOrigin()) =>
+      fetch(`${origin}/entity-cache/invalidate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+        body: JSON.stringify(body),
+      });
+    const item = { kind: 'type', subgraph: 'products', type: 'Query' };
+
+    expect((await invalidate([item], TOKEN, gateway().origin)).status).toBe(404);
+    expect((await invalidate([item])).status).toBe(401);
+    expect((await invalidate([item], 'wrong-token')).status).toBe(401);
+    expect((await invalidate([{ kind: 'type', subgraph: 'products' }], TOKEN)).status).toBe(400);
+    const asked = await fetches('products');
+    await postGraphQL(gateway().url, query);
+    expect(await fetches('products')).toBe(asked); // still kept: the refused calls dropped nothing
+
+    const done = await invalidate([item], TOKEN);
+    expect(done.status).toBe(200);
+    expect(((await done.json()) as { invalidated: number }).invalidated).toBeGreaterThan(0);
+    await postGraphQL(gateway().url, query);
+    expect(await fetches('products')).toBe(asked + 1);
   });
 });

@@ -18,6 +18,9 @@ export function entityCacheFromConfig(
       subgraphTtlMs: config.entityCacheTtlSubgraphs,
       ...(config.entityCacheTtlDefault !== undefined && { defaultTtlMs: config.entityCacheTtlDefault }),
       maxTtlMs: config.entityCacheMaxTtl,
+      ...(config.entityCacheInvalidationToken !== undefined && {
+        invalidationToken: config.entityCacheInvalidationToken,
+      }),
       plugins,
       logger: logger.child({ component: 'entity-cache' }),
     }),

@@ -22,7 +22,15 @@ export type {
 export type { Identity } from './identity.js';
 /** `x-request-id`: the adapters, which import the core's types only, check their spelling against it. */
 export type RequestIdHeader = typeof REQUEST_ID_HEADER;
-export type { MetricsEndpoint, MetricsScrape, MountableGateway, ResponseCompression } from './mountable-gateway.js';
+export type {
+  AdminAnswer,
+  AdminRequest,
+  AdminRoute,
+  MetricsEndpoint,
+  MetricsScrape,
+  MountableGateway,
+  ResponseCompression,
+} from './mountable-gateway.js';
 export type { OriginPolicy, PreflightAnswer, Refusal } from './origin-policy.js';
 export type {
   ExecutionRequest,

@@ -4,6 +4,7 @@ import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { GatewayContext } from './context.js';
 import type { GatewayEvent } from './events.js';
 import type { Identity } from './identity.js';
+import type { AdminRoute } from './mountable-gateway.js';
 import type { RequestScope } from './request-scope.js';
 
 /** One outgoing subgraph request; plugins edit `headers` (lower-case names) in place. */
@@ -183,6 +184,11 @@ export interface GatewayPlugin {
    * worker waits for its siblings). Read on every probe: must be cheap.
    */
   isReady?(): boolean;
+  /**
+   * Operator endpoints (the entity cache's invalidation), served only on the metrics listener
+   * (METRICS_PORT), never on the public port; each checks its own credentials.
+   */
+  readonly adminRoutes?: readonly AdminRoute[];
   /** Releases connections and timers when the gateway stops. */
   close?(): Promise<void>;
 }

@@ -10,6 +10,7 @@ import type {
   SubgraphResult,
 } from '../../contract/index.js';
 import { emitEvent } from '../../contract/kit.js';
+import { invalidationRoute } from './admin-route.js';
 import { cachePolicy } from './cache-control.js';
 import { invalidationsIn } from './invalidation.js';
 import { KeyFields } from './key-fields.js';
@@ -90,6 +91,9 @@ export function entityCache(options: EntityCacheOptions = {}): EntityCachePlugin
         ...(type !== undefined && { type }),
         ...(type !== undefined && key !== undefined && { entity: entityDigest(key) }),
       }),
+    ...(options.invalidationToken !== undefined && {
+      adminRoutes: [invalidationRoute(options.invalidationToken, invalidate)],
+    }),
     close: () => store.close(),
   };
 }

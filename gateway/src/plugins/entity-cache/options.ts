@@ -22,6 +22,11 @@ export interface EntityCacheOptions {
   readonly defaultTtlMs?: number;
   /** No answer is kept longer than this, whatever its `max-age`. Default: 1 hour. */
   readonly maxTtlMs?: number;
+  /**
+   * Serves `POST /entity-cache/invalidate` on the metrics listener (METRICS_PORT) to callers
+   * sending `Authorization: Bearer <token>`. Default: not served.
+   */
+  readonly invalidationToken?: string;
   /** The gateway's plugins, to tell them what the cache does (`entity-cache` events). */
   readonly plugins?: () => readonly GatewayPlugin[];
   readonly logger?: Logger;
