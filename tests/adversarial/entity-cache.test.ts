@@ -1,6 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MOUNTS, postGraphQL, subgraphUrlEnv } from '@fedgw/test-support';
+import {
+  available,
+  eventually,
+  MOUNTS,
+  postGraphQL,
+  type RunningGateway,
+  startGateway,
+  startRedis,
+  subgraphUrlEnv,
+  type TestRedis,
+} from '@fedgw/test-support';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMetrics } from '../contract/metrics-scrape.js';
@@ -12,8 +22,9 @@ import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
  * the cache to evict everyone else's entries; private answers across identities and across
  * inbound-deduplication joins. The users subgraph sits behind a proxy that marks every answer
  * `public, max-age=60`: a misconfigured subgraph whose `me` varies on the forwarded identity
- * header. (Private answers, invalidation: entity-cache-contract.test.ts; a reload's schema hash,
- * Redis garbage: the plugin's own tests.)
+ * header. Then ENTITY_CACHE=redis, shared by two gateways: garbage in Redis, Redis down or
+ * frozen, an invalidation seen by the other replica. (Private answers and the invalidation
+ * endpoint: entity-cache-contract.test.ts; a reload's schema hash: the plugin's own tests.)
  */
 const SECRET = 'entity-cache-adversarial-secret-long-enough-0123456789';
 const subgraphs = subgraphsForFile();
@@ -151,5 +162,114 @@ describe.each(MOUNTS)('entity cache attacks on %s', (mount) => {
     results.forEach((result, index) => {
       expect(result.body.data).toMatchObject({ me: { id: callers[index] } });
     });
+  });
+});
+
+const REDIS = available('redis-server', import.meta.url);
+
+describe.skipIf(!REDIS)('entity cache in Redis, shared by two gateways', () => {
+  let redis: TestRedis;
+  const replicas: RunningGateway[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+    const env = {
+      ...subgraphUrlEnv(subgraphs()),
+      ENTITY_CACHE: 'redis',
+      REDIS_URL: redis.url,
+      METRICS_ENABLED: 'true',
+      GATEWAY_PLUGINS: 'jwt',
+      JWT_SECRET: SECRET,
+      JWT_ALGORITHMS: 'HS256',
+      JWT_REQUIRED: 'false',
+      JWT_CLAIM_HEADERS: 'sub:x-user-id',
+    };
+    replicas.push(...(await Promise.all([startGateway('fastify', env), startGateway('express', env)])));
+  });
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.stop()));
+    redis.resume();
+    await redis.stop();
+  });
+  const [a, b] = [() => replicas[0] as RunningGateway, () => replicas[1] as RunningGateway];
+  const metric = async (gateway: RunningGateway, name: string, labels: Record<string, string>) =>
+    parseMetrics(await (await fetch(new URL('/metrics', gateway.origin))).text()).value(name, labels);
+  const fetches = (gateway: RunningGateway, subgraph: string) =>
+    metric(gateway, 'gateway_subgraph_fetch_duration_seconds_count', { subgraph });
+  const query = { query: '{ product(id: "product-9") { id name price reviews { id comment } } }' };
+
+  it('one replica answers from what the other kept; garbage in Redis is a miss, never an error', async () => {
+    // The store connects on first use: wait until replica A keeps and reads back an answer.
+    await eventually(async () => {
+      await postGraphQL(a().url, query);
+      expect(
+        await metric(a(), 'gateway_entity_cache_total', { subgraph: 'products', type: 'Query', outcome: 'hit' }),
+      ).toBeGreaterThan(0);
+    });
+    const expected = (await postGraphQL(a().url, query)).body;
+    await eventually(async () => {
+      await postGraphQL(b().url, query);
+      expect(
+        await metric(b(), 'gateway_entity_cache_total', { subgraph: 'products', type: 'Query', outcome: 'hit' }),
+      ).toBeGreaterThan(0);
+    });
+    const asked = await fetches(b(), 'products');
+    expect((await postGraphQL(b().url, query)).body).toEqual(expected);
+    expect(await fetches(b(), 'products')).toBe(asked);
+
+    const keys = (await redis.command('KEYS gw:ec:*')).split('\r\n').filter((line) => line.startsWith('gw:ec:'));
+    expect(keys.length).toBeGreaterThan(0);
+    for (const [index, key] of keys.entries()) {
+      await redis.command(`SET ${key} ${index % 2 ? '[1,2,3]' : 'not-json{'}`);
+    }
+    const after = await postGraphQL(b().url, query);
+
+    expect(after.status).toBe(200);
+    expect(after.body).toEqual(expected);
+    expect(await fetches(b(), 'products')).toBe(asked + 1);
+  });
+
+  it('a review added through one replica is seen through the other at once (Redis invalidated by SCAN)', async () => {
+    await postGraphQL(b().url, query);
+    await postGraphQL(b().url, query);
+    const comment = 'seen by every replica';
+    const added = await postGraphQL(
+      a().url,
+      { query: `mutation { addReview(productId: "product-9", rating: 4, comment: "${comment}") { id } }` },
+      await bearer('user-9'),
+    );
+    expect(added.body.errors).toBeUndefined();
+
+    const seen = await postGraphQL(b().url, query);
+    const comments = (seen.body.data as { product: { reviews: { comment: string }[] } }).product.reviews;
+    expect(comments.map((review) => review.comment)).toContain(comment);
+  });
+
+  it('Redis frozen or down: every request is answered from the subgraphs (a bypass), then the cache is used again', async () => {
+    redis.pause();
+    const frozen = await Promise.all(Array.from({ length: 6 }, () => postGraphQL(a().url, query)));
+    await redis.stop();
+    const down = await postGraphQL(a().url, query);
+
+    for (const result of [...frozen, down]) {
+      expect(result.status).toBe(200);
+      expect(result.body.errors).toBeUndefined();
+      expect(result.body.data).toMatchObject({ product: { id: 'product-9' } });
+    }
+    expect(
+      await metric(a(), 'gateway_entity_cache_total', { subgraph: 'products', type: 'Query', outcome: 'bypass' }),
+    ).toBeGreaterThan(0);
+
+    await redis.restart();
+    const hits = await metric(a(), 'gateway_entity_cache_total', {
+      subgraph: 'products',
+      type: 'Query',
+      outcome: 'hit',
+    });
+    await eventually(async () => {
+      await postGraphQL(a().url, query);
+      expect(
+        await metric(a(), 'gateway_entity_cache_total', { subgraph: 'products', type: 'Query', outcome: 'hit' }),
+      ).toBeGreaterThan(hits);
+    }, 15_000);
   });
 });

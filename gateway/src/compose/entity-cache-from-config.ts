@@ -1,7 +1,7 @@
 import type { GatewayConfig } from '../config/types.js';
 import type { GatewayPlugin } from '../contract/index.js';
 import type { Logger } from '../logger.js';
-import { type EntityCachePlugin, entityCache } from '../plugins/entity-cache/index.js';
+import { type EntityCachePlugin, type EntityStore, entityCache } from '../plugins/entity-cache/index.js';
 
 /** ENTITY_CACHE=memory|redis: the entity cache plugin from its settings; none when off. */
 export function entityCacheFromConfig(
@@ -10,8 +10,12 @@ export function entityCacheFromConfig(
   plugins: () => readonly GatewayPlugin[],
 ): EntityCachePlugin[] {
   if (config.entityCache === 'off') return [];
+  const cacheLogger = logger.child({ component: 'entity-cache' });
   return [
     entityCache({
+      ...(config.entityCache === 'redis' && {
+        store: lazyRedisStore(config.entityCacheRedisUrl as string, cacheLogger),
+      }),
       maxBytes: config.entityCacheMaxBytes,
       maxEntryBytes: config.entityCacheMaxEntryBytes,
       typeTtlMs: config.entityCacheTtlTypes,
@@ -22,7 +26,25 @@ export function entityCacheFromConfig(
         invalidationToken: config.entityCacheInvalidationToken,
       }),
       plugins,
-      logger: logger.child({ component: 'entity-cache' }),
+      logger: cacheLogger,
     }),
   ];
+}
+
+/**
+ * ioredis is imported only when ENTITY_CACHE=redis, and createGateway is synchronous: the
+ * store loads on first use, its lookups a bypass until then (the first few requests).
+ */
+function lazyRedisStore(url: string, logger: Logger): EntityStore {
+  let store: EntityStore | undefined;
+  const loading = import('../plugins/entity-cache/redis-store.js').then(({ RedisEntityStore }) => {
+    store = new RedisEntityStore({ url, logger });
+    return store;
+  });
+  return {
+    get: (keys) => store?.get(keys),
+    set: (entries) => store?.set(entries),
+    invalidate: async (target) => (await loading).invalidate(target),
+    close: async () => (await loading).close(),
+  };
 }

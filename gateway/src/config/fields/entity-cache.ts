@@ -1,5 +1,6 @@
 import { byteSize, duration, nonEmpty, oneOf, pairs, secret, withDefault } from '../../settings/values.js';
 import { ENTITY_CACHE_STORES } from '../types.js';
+import { redisUrl } from './plugins.js';
 import type { FieldSpec } from './spec.js';
 
 const HOUR = 3_600_000;
@@ -60,6 +61,14 @@ export const ENTITY_CACHE_FIELDS: readonly FieldSpec[] = [
     parse: withDefault(ttl, HOUR),
     meaning: 'no answer is kept longer than this, whatever its `max-age`',
     docDefault: '`1h`',
+    feature: 'entity-cache',
+  },
+  {
+    key: 'entityCacheRedisUrl',
+    env: 'ENTITY_CACHE_REDIS_URL',
+    parse: redisUrl,
+    meaning:
+      '`ENTITY_CACHE=redis`: the Redis shared by replicas (default: `REDIS_URL`); slow or down, lookups are bypassed, never failed; a secret, never logged',
     feature: 'entity-cache',
   },
   {

@@ -154,6 +154,10 @@ class FetchCache {
       return cacheKey({ schema, subgraph, type, entity, selection, vary, identity: isPrivate ? identity : undefined });
     });
     const values = await this.store.get(keys.map((key) => key ?? ''));
+    if (values === undefined) {
+      this.#report(request, representations.length, typeOf, 'bypass');
+      return this.#invalidateFrom(request, await fetch());
+    }
     const held: (Json | undefined)[] = values.map((value, index) => (keys[index] ? entityFrom(value) : undefined));
     const missing = held.flatMap((entity, index) => (entity ? [] : [index]));
     const hits = representations.length - missing.length;
@@ -233,7 +237,12 @@ class FetchCache {
       vary,
       identity: isPrivate ? identity : undefined,
     });
-    const [value] = await this.store.get([key]);
+    const values = await this.store.get([key]);
+    if (values === undefined) {
+      event('bypass');
+      return this.#invalidateFrom(request, await fetch());
+    }
+    const [value] = values;
     const data = entityFrom(value);
     setSpanOutcome(data ? 'hit' : 'miss');
     if (data && context.responseBudget.take(value?.length ?? 0)) {

@@ -22,11 +22,14 @@ export type EvictionListener = (subgraph: string, type: string) => void;
 
 /**
  * Where the entity cache keeps answers: in memory (memory-store.ts) or Redis
- * (redis-store.ts). A store never throws: a lookup that fails is a miss, a write that fails
- * is dropped; `get` answers one value (or undefined) per key, in order.
+ * (redis-store.ts). A store never throws: `get` answers one value (or undefined) per key, in
+ * order, or undefined as a whole when it cannot answer now (Redis down or slow: a bypass,
+ * nothing is kept either); a write that fails is dropped.
  */
 export interface EntityStore {
-  get(keys: readonly string[]): Promise<readonly (string | undefined)[]> | readonly (string | undefined)[];
+  get(
+    keys: readonly string[],
+  ): Promise<readonly (string | undefined)[] | undefined> | readonly (string | undefined)[] | undefined;
   set(entries: readonly StoreEntry[]): void;
   /** Drops what the target names; resolves to how many entries went (when the store can tell). */
   invalidate(target: InvalidationTarget): Promise<number>;
