@@ -1,4 +1,4 @@
-import { freePort, MOUNTS, postGraphQL, subgraphUrlEnv } from '@fedgw/test-support';
+import { eventually, freePort, MOUNTS, postGraphQL, subgraphUrlEnv } from '@fedgw/test-support';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
@@ -41,6 +41,7 @@ describe.each(MOUNTS)('entity cache on %s', (mount) => {
     JWT_ALGORITHMS: 'HS256',
     JWT_REQUIRED: 'false',
     JWT_CLAIM_HEADERS: 'sub:x-user-id',
+    LOG_LEVEL: 'debug',
   }));
 
   const metrics = async () => {
@@ -64,6 +65,21 @@ describe.each(MOUNTS)('entity cache on %s', (mount) => {
     // Other arguments are another entry: the subgraph is asked.
     await postGraphQL(gateway().url, { query: '{ topProducts(first: 4) { id name price } }' });
     expect(await fetches('products')).toBe(asked + 1);
+  });
+
+  it("puts the request's hit ratio in its log line at debug", async () => {
+    const query = { query: '{ topProducts(first: 2) { id reviews { id } } }' };
+    await postGraphQL(gateway().url, query);
+    const requestId = `hit-ratio-${mount}`;
+    await postGraphQL(gateway().url, query, { 'x-request-id': requestId });
+
+    await eventually(() => {
+      const line = gateway()
+        .logLines()
+        .find((entry) => entry.msg === 'request completed' && entry.requestId === requestId);
+      // One root fetch and two entities, all served from the cache.
+      expect(line?.entityCache).toEqual({ hits: 3, misses: 0, hitRatio: 1 });
+    });
   });
 
   it('asks only for the entities it does not hold, and merges them in their places', async () => {

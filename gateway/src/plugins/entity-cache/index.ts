@@ -222,8 +222,10 @@ class FetchCache {
     const vary = varyDigest(request.headers);
     const identity = identityDigest(context);
     const isPrivate = this.shared.privateSelections.has(`${subgraph}:${selection}`);
-    const event = (outcome: Outcome) =>
+    const event = (outcome: Outcome) => {
+      if (outcome === 'hit' || outcome === 'miss') tally(context, outcome, [1]);
       this.shared.events({ subgraph, entityType: 'Query', outcome, count: 1, requestId: context.requestId });
+    };
     if (isPrivate && identity === undefined) {
       event('bypass');
       return (await fetch()).result;
@@ -332,6 +334,7 @@ class FetchCache {
       const name = typeof type === 'string' ? type : '?';
       perType.set(name, (perType.get(name) ?? 0) + 1);
     }
+    if (outcome === 'hit' || outcome === 'miss') tally(request.context, outcome, [...perType.values()]);
     for (const [entityType, n] of perType) {
       this.shared.events({
         subgraph: request.subgraph,
@@ -342,6 +345,15 @@ class FetchCache {
       });
     }
   }
+}
+
+/** Counts on the request's scope, for its log line's hit ratio (request-log, at debug). */
+function tally(context: GatewayContext, outcome: 'hit' | 'miss', counts: readonly number[]): void {
+  const total = counts.reduce((sum, n) => sum + n, 0);
+  if (total === 0) return;
+  const counted = (context.scope.entityCache ??= { hits: 0, misses: 0 });
+  if (outcome === 'hit') counted.hits += total;
+  else counted.misses += total;
 }
 
 function isObject(value: unknown): value is Json {
