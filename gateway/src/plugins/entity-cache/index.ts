@@ -351,7 +351,8 @@ class FetchCache {
 function tally(context: GatewayContext, outcome: 'hit' | 'miss', counts: readonly number[]): void {
   const total = counts.reduce((sum, n) => sum + n, 0);
   if (total === 0) return;
-  const counted = (context.scope.entityCache ??= { hits: 0, misses: 0 });
+  context.scope.entityCache ??= { hits: 0, misses: 0 };
+  const counted = context.scope.entityCache;
   if (outcome === 'hit') counted.hits += total;
   else counted.misses += total;
 }
