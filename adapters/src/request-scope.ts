@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RequestScope } from '@fedgw/gateway/contract';
+import type { RequestIdHeader, RequestScope } from '@fedgw/gateway/contract';
 
 // A client-chosen id is kept only if it is short and plain, so it cannot inject into logs.
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+// Typed by the core's own spelling (header-names.ts): the adapters import its types only.
+export const REQUEST_ID_HEADER: RequestIdHeader = 'x-request-id';
 
 export function requestIdFrom(headers: IncomingHttpHeaders): string {
   const given = headers[REQUEST_ID_HEADER];

@@ -209,6 +209,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     ...(config.compression && { compression: { minBytes: config.compressionMinBytes ?? 1024 } }),
     context,
     ...(streaming && { subscriptions: streaming }),
+    adminRoutes: plugins.flatMap((plugin) => plugin.adminRoutes ?? []),
     isReady: () => state === 'ready' && readinessHolds.every((plugin) => plugin.isReady?.() !== false),
     isDraining: () => state === 'draining' || state === 'stopped',
     onResponse,

@@ -15,6 +15,7 @@ export type { PluginModuleEntry } from './config/plugin-modules.js';
 export type { AdapterName, GatewayConfig, GatewayEnv, LogLevel, Runtime, SubgraphOverride } from './config/types.js';
 export type {
   CircuitState,
+  FetchedSubgraphResult,
   GatewayContext,
   GatewayEvent,
   GatewayPlugin,
@@ -24,6 +25,7 @@ export type {
   ResolvedRequest,
   SubgraphAttempt,
   SubgraphAttemptEnd,
+  SubgraphHookAnswer,
   SubgraphRequest,
   SubgraphResponse,
   SubgraphResult,

@@ -13,6 +13,8 @@ export interface SubgraphDefinition {
   readonly resolvers: GraphQLResolverMap<SubgraphContext>;
   /** Also the port written into supergraph.graphql (from catalog.ts). */
   readonly defaultPort: number;
+  /** `Cache-Control` of its query answers (mutations answer `no-store`), read by the gateway's entity cache. */
+  readonly cacheControl?: string;
 }
 
 /**

@@ -81,7 +81,7 @@ async function handle(
       body,
     },
     // Resolvers read the identity (x-user-id) from these headers.
-    context: async () => ({ headers }),
+    context: async () => ({ headers, invalidate: [] }),
   });
   // The `delayMs` knob: a slow subgraph, for gateway timeout tests and bench scenarios.
   if (delayMs > 0) await sleep(delayMs);

@@ -34,6 +34,8 @@ export interface StartSubgraphOptions {
   inlineTrace?: boolean;
   /** A request header whose values are counted and served at GET /header-counts. Default: none. */
   countHeader?: string;
+  /** `Cache-Control` of query answers; mutations answer `no-store`. Default: none. */
+  cacheControl?: string;
 }
 
 export interface RunningSubgraph {
@@ -79,6 +81,7 @@ export async function startSubgraph(options: StartSubgraphOptions): Promise<Runn
       // Otherwise a willResolveField hook runs for every field to compute cache hints that
       // nothing reads (the gateway ignores subgraph cache headers): pure cost under load.
       ApolloServerPluginCacheControlDisabled(),
+      cacheHeaders(options.cacheControl),
     ],
     includeStacktraceInErrorResponses: false,
     // The process entry (main.ts) owns signal handling and exits cleanly itself.
@@ -102,6 +105,27 @@ export async function startSubgraph(options: StartSubgraphOptions): Promise<Runn
     subscriptionUrl: subscriptions ? `ws://${origin}${GRAPHQL_PATH}` : undefined,
     port: actualPort,
     close: () => server.stop(),
+  };
+}
+
+/**
+ * The answer's `Cache-Control` (a fixed one per subgraph; `no-store` for mutations) and the
+ * `extensions.invalidation` a mutation's resolvers asked for: what a gateway's entity cache reads.
+ */
+function cacheHeaders(cacheControl: string | undefined): ApolloServerPlugin<SubgraphContext> {
+  return {
+    requestDidStart: async () => ({
+      willSendResponse: async ({ response, operation, contextValue }) => {
+        if (cacheControl) {
+          response.http.headers.set('cache-control', operation?.operation === 'mutation' ? 'no-store' : cacheControl);
+        }
+        const invalidation = contextValue.invalidate;
+        if (invalidation?.length && response.body.kind === 'single') {
+          const { singleResult } = response.body;
+          singleResult.extensions = { ...singleResult.extensions, invalidation };
+        }
+      },
+    }),
   };
 }
 

@@ -132,6 +132,22 @@ describe('gateway/src: the import graph', () => {
     ).toEqual([]);
   });
 
+  it('plugins reach the core only through the contract and its kit (contract/kit.ts)', () => {
+    expect(
+      importsBetween(
+        (f) => PLUGIN_LAYERS.has(layer(f)),
+        (f) => !PLUGIN_LAYERS.has(layer(f)) && layer(f) !== 'contract',
+      ),
+    ).toEqual([]);
+    // The rule sees plugin imports at all: every plugin folder imports the contract or the kit.
+    expect(
+      importsBetween(
+        (f) => PLUGIN_LAYERS.has(layer(f)),
+        (f) => f === 'contract/kit.ts',
+      ).length,
+    ).toBeGreaterThan(20);
+  });
+
   it("plugins import neither the core's assembly nor config/ nor compose/", () => {
     expect(
       importsBetween(

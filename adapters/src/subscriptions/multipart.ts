@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { MountableGateway, StreamParams } from '@fedgw/gateway/contract';
 import type { FormattedExecutionResult } from 'graphql';
+import { REQUEST_ID_HEADER } from '../request-scope.js';
 import { closeWhenIdle } from './close-when-idle.js';
 import { MULTIPART_CONTENT_TYPE, MultipartStream } from './multipart-stream.js';
 import { selectedOperationType } from './operation-type.js';
@@ -70,7 +71,7 @@ export function multipartTransport(gateway: Pick<MountableGateway, 'subscription
       'cache-control': 'no-cache',
       // nginx would otherwise hold events back in its buffer.
       'x-accel-buffering': 'no',
-      'x-request-id': requestId,
+      [REQUEST_ID_HEADER]: requestId,
     });
     const stream = new MultipartStream(res, limits.multipartHeartbeatMs);
     open.add(stream);
@@ -160,7 +161,7 @@ function answer(
   if (res.destroyed || res.headersSent) return;
   res.writeHead(status, {
     'content-type': `${jsonTypeFor(req.headers.accept)}; charset=utf-8`,
-    ...(requestId && { 'x-request-id': requestId }),
+    ...(requestId && { [REQUEST_ID_HEADER]: requestId }),
   });
   res.end(JSON.stringify(result));
 }

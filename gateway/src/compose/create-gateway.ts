@@ -11,6 +11,7 @@ import { operationResolution } from '../plugins/operation-resolution/index.js';
 import { requestLog } from '../plugins/request-log/index.js';
 import { requestShape } from '../plugins/request-shape/index.js';
 import { responseSizeLimit } from '../plugins/response-size-limit/index.js';
+import { entityCacheFromConfig } from './entity-cache-from-config.js';
 import { supergraphSourceOf } from './supergraph-from-config.js';
 import { trustedDocumentsFromConfig } from './trusted-documents-from-config.js';
 
@@ -66,6 +67,8 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     }),
     responseSizeLimit(),
     ...(options.plugins ?? []),
+    // Its fetch wrapper runs after every plugin's onSubgraphRequest, whatever its place here.
+    ...entityCacheFromConfig(config, logger, () => plugins),
     // Identical queries in flight share one execution: last, so every caller passed every check.
     ...(config.inboundDeduplicate
       ? [inboundDeduplication({ plugins: () => plugins, logger: logger.child({ component: 'inbound-dedup' }) })]

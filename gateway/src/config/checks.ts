@@ -32,6 +32,15 @@ export function checkTrustedDocuments(values: Record<string, unknown>, cwd: stri
   values.trustedDocumentsMode = mode ?? 'enforce';
 }
 
+/** ENTITY_CACHE=redis needs a Redis: ENTITY_CACHE_REDIS_URL, else REDIS_URL (filled in here). */
+export function checkEntityCache(values: Record<string, unknown>, issues: ConfigIssue[]): void {
+  if (values.entityCache !== 'redis') return;
+  values.entityCacheRedisUrl ??= values.redisUrl;
+  if (values.entityCacheRedisUrl === undefined) {
+    issues.push({ field: 'ENTITY_CACHE', message: 'redis needs ENTITY_CACHE_REDIS_URL (or REDIS_URL)' });
+  }
+}
+
 /**
  * Under cluster every worker has its own metrics registry and a scrape reaches one worker at
  * random (the main port and METRICS_PORT alike are shared sockets), so the numbers would be

@@ -37,6 +37,10 @@ export const FEATURES = {
   compression: { enabledBy: 'COMPRESSION=true (the default)', isOn: (values) => values.compression !== false },
   'supergraph-url': { enabledBy: 'SUPERGRAPH_URL', isOn: (values) => values.supergraphUrl !== undefined },
   retries: { enabledBy: 'SUBGRAPH_RETRIES above 0', isOn: (values) => (values.subgraphRetries as number) > 0 },
+  'entity-cache': {
+    enabledBy: 'ENTITY_CACHE=memory or redis',
+    isOn: (values) => values.entityCache !== undefined && values.entityCache !== 'off',
+  },
   'circuit-breaker': {
     enabledBy: 'SUBGRAPH_CIRCUIT_BREAKER=true',
     isOn: (values) => values.subgraphCircuitBreaker === true,

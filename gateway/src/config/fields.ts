@@ -1,5 +1,6 @@
 import { AUTHORIZATION_FIELDS } from './fields/authorization.js';
 import { CORS_FIELDS } from './fields/cors.js';
+import { ENTITY_CACHE_FIELDS } from './fields/entity-cache.js';
 import { HTTP_FIELDS } from './fields/http.js';
 import { LIMIT_FIELDS } from './fields/limits.js';
 import { OBSERVABILITY_FIELDS } from './fields/observability.js';
@@ -27,6 +28,7 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   ...SUBSCRIPTION_FIELDS,
   ...OBSERVABILITY_FIELDS,
   ...PLUGIN_FIELDS,
+  ...ENTITY_CACHE_FIELDS,
   ...LIMIT_FIELDS,
   ...AUTHORIZATION_FIELDS,
 ];

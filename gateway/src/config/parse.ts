@@ -6,7 +6,7 @@ import { checkMetricsConfig } from '../plugins/metrics/config.js';
 import { checkTracingConfig, type TracingConfig } from '../plugins/tracing/options.js';
 import { defaultOf, type Parsed, readValue } from '../settings/values.js';
 import { checkSupergraphSource } from '../supergraph/options.js';
-import { checkPluginSettings, checkTrustedDocuments, checkWorkers } from './checks.js';
+import { checkEntityCache, checkPluginSettings, checkTrustedDocuments, checkWorkers } from './checks.js';
 import { closestName } from './closest-name.js';
 import { settingsWithoutTheirFeature } from './features.js';
 import { CONFIG_FIELDS, type FieldSpec, SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './fields.js';
@@ -81,6 +81,7 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
   for (const warning of settingsWithoutTheirFeature(CONFIG_FIELDS, explicit, values)) options.onWarning?.(warning);
   checkPluginSettings(values, issues);
   checkTrustedDocuments(values, cwd, issues);
+  checkEntityCache(values, issues);
   checkTracingConfig(values as Partial<TracingConfig>, issues);
   checkMetricsConfig(values, issues);
   checkWorkers(values, issues);

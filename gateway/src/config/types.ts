@@ -42,6 +42,9 @@ export type Runtime = (typeof RUNTIMES)[number];
 export type AdapterName = (typeof ADAPTERS)[number];
 
 /** The whole gateway configuration: one shape, every default filled in by `parseConfig`. */
+export const ENTITY_CACHE_STORES = ['off', 'memory', 'redis'] as const;
+export type EntityCacheStore = (typeof ENTITY_CACHE_STORES)[number];
+
 export interface GatewayConfig extends CoreSettings, TracingConfig, LoggerSettings {
   /** Production hides introspection, the landing page, stack traces and internal messages. */
   readonly env: GatewayEnv;
@@ -146,6 +149,18 @@ export interface GatewayConfig extends CoreSettings, TracingConfig, LoggerSettin
   readonly maxFields: number;
   /** Demand control: operations whose estimated cost is above this get 400 COST_ESTIMATED_TOO_EXPENSIVE; 0 turns it off. */
   readonly maxCost: number;
+  /** ENTITY_CACHE: where subgraph answers are kept across requests (plugins/entity-cache/). */
+  readonly entityCache: EntityCacheStore;
+  readonly entityCacheMaxBytes: number;
+  readonly entityCacheMaxEntryBytes: number;
+  readonly entityCacheTtlDefault?: number;
+  readonly entityCacheTtlSubgraphs: Readonly<Record<string, number>>;
+  readonly entityCacheTtlTypes: Readonly<Record<string, number>>;
+  readonly entityCacheMaxTtl: number;
+  /** ENTITY_CACHE=redis: where (ENTITY_CACHE_REDIS_URL, else REDIS_URL; the parser fills it in). */
+  readonly entityCacheRedisUrl?: string;
+  /** Set: the metrics listener serves the invalidation endpoint to callers with this bearer token. */
+  readonly entityCacheInvalidationToken?: string;
   /** Identical queries in flight at once share one execution (plugins/inbound-dedup/); never mutations. */
   readonly inboundDeduplicate: boolean;
   /** What a request that selects a field it may not see gets (AUTHORIZATION_MODE). */

@@ -14,7 +14,8 @@ export type GatewayEvent =
   | QueryPlanCacheEvent
   | InboundDedupEvent
   | SubscriptionEvent
-  | SubscriptionEventEvent;
+  | SubscriptionEventEvent
+  | EntityCacheEvent;
 
 /** One subgraph fetch finished (after any retries), whatever its outcome. */
 export interface SubgraphFetchEvent {
@@ -97,4 +98,19 @@ export interface SubscriptionEvent {
 export interface SubscriptionEventEvent {
   readonly type: 'subscription-event';
   readonly outcome: 'data' | 'errors';
+}
+
+/**
+ * What the entity cache did for one subgraph fetch, per type: entities served from it (`hit`),
+ * asked of the subgraph (`miss`), or neither kept nor looked up (`bypass`: the store is down,
+ * a private answer for an anonymous caller); entries evicted for room (`eviction`) or dropped by
+ * an invalidation (`invalidation`). `Query` is the type of root query fields.
+ */
+export interface EntityCacheEvent {
+  readonly type: 'entity-cache';
+  readonly subgraph: string;
+  readonly entityType: string;
+  readonly outcome: 'hit' | 'miss' | 'bypass' | 'eviction' | 'invalidation';
+  readonly count: number;
+  readonly requestId?: string;
 }

@@ -1,11 +1,14 @@
 // Every public type of the gateway: what adapters mount, what plugins implement, what
 // resolvers and hooks receive. Types only: importing this folder loads no code.
 
+import type { REQUEST_ID_HEADER } from '../header-names.js';
+
 export type { ClientErrorCode } from '../error-registry.js';
 export type { GatewayContext, ResolvedRequest } from './context.js';
 export type {
   CircuitState,
   CircuitStateEvent,
+  EntityCacheEvent,
   GatewayEvent,
   InboundDedupEvent,
   QueryPlanCacheEvent,
@@ -17,14 +20,26 @@ export type {
   TrustedDocumentsLoadEvent,
 } from './events.js';
 export type { Identity } from './identity.js';
-export type { MetricsEndpoint, MetricsScrape, MountableGateway, ResponseCompression } from './mountable-gateway.js';
+/** `x-request-id`: the adapters, which import the core's types only, check their spelling against it. */
+export type RequestIdHeader = typeof REQUEST_ID_HEADER;
+export type {
+  AdminAnswer,
+  AdminRequest,
+  AdminRoute,
+  MetricsEndpoint,
+  MetricsScrape,
+  MountableGateway,
+  ResponseCompression,
+} from './mountable-gateway.js';
 export type { OriginPolicy, PreflightAnswer, Refusal } from './origin-policy.js';
 export type {
   ExecutionRequest,
   ExecutionResult,
+  FetchedSubgraphResult,
   GatewayPlugin,
   SubgraphAttempt,
   SubgraphAttemptEnd,
+  SubgraphHookAnswer,
   SubgraphRequest,
   SubgraphResponse,
   SubgraphResult,

@@ -43,6 +43,31 @@ export interface MountableGateway<TContext extends BaseContext = BaseContext> {
   readonly subscriptions?: SubscriptionEndpoint;
   /** Prometheus metrics (METRICS_ENABLED); absent when they are off. */
   readonly metrics?: MetricsEndpoint;
+  /** The plugins' operator routes (`GatewayPlugin.adminRoutes`): served on the metrics listener only. */
+  readonly adminRoutes?: readonly AdminRoute[];
+}
+
+/**
+ * An operator's endpoint a plugin serves (the entity cache's invalidation): only on the metrics
+ * listener (METRICS_PORT), never on the public port, and not at all without one. It checks
+ * its own credentials; its body is read whole, up to 64 KiB.
+ */
+export interface AdminRoute {
+  readonly method: 'POST';
+  /** e.g. `/entity-cache/invalidate` */
+  readonly path: string;
+  handle(request: AdminRequest): Promise<AdminAnswer>;
+}
+
+export interface AdminRequest {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: string;
+}
+
+/** Sent as JSON with this status. */
+export interface AdminAnswer {
+  readonly status: number;
+  readonly body: unknown;
 }
 
 export interface ResponseCompression {

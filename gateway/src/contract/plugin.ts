@@ -5,6 +5,7 @@ import type { ClientErrorCode } from '../error-registry.js';
 import type { GatewayContext } from './context.js';
 import type { GatewayEvent } from './events.js';
 import type { Identity } from './identity.js';
+import type { AdminRoute } from './mountable-gateway.js';
 import type { RequestScope } from './request-scope.js';
 
 /** One outgoing subgraph request; plugins edit `headers` (lower-case names) in place. */
@@ -22,6 +23,20 @@ export interface SubgraphRequest {
 export interface SubgraphResult {
   readonly data?: Record<string, unknown> | null;
   readonly errors?: readonly GraphQLFormattedError[];
+  /** The subgraph's `extensions` (never sent to the client; an entity cache reads `invalidation` here). */
+  readonly extensions?: Readonly<Record<string, unknown>>;
+}
+
+/** What `fetch` gives an `aroundSubgraphFetch` hook back. */
+export interface FetchedSubgraphResult {
+  readonly result: SubgraphResult;
+  /** The subgraph's response headers (`{}` when it did not answer). */
+  readonly headers: IncomingHttpHeaders;
+  /**
+   * False when the gateway wrote the answer itself (a timeout, an open breaker, an answer too
+   * large, a plugin's refusal): it says nothing about the subgraph's data, so never keep it.
+   */
+  readonly fromSubgraph: boolean;
 }
 
 /** One subgraph response: what the subgraph answered, or what a plugin answered in its place. */
@@ -68,6 +83,10 @@ export interface SubgraphAttemptEnd {
   /** A retry of it is planned (its wait begins). */
   readonly retried: boolean;
 }
+
+/** What `onSubgraphRequest` returns: an answer in the subgraph's place, or nothing to go on. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a hook that only edits headers returns nothing
+export type SubgraphHookAnswer = SubgraphResult | undefined | void;
 
 /** A supergraph the gateway is about to serve: at start, and after each hot reload validated it. */
 export interface Supergraph {
@@ -156,12 +175,27 @@ export interface GatewayPlugin {
   ): Promise<ExecutionResult>;
   /**
    * Runs before each subgraph request, in the gateway's plugin order: edits its headers, or
-   * answers it by returning a result (a cache hit, a refusal). Then the subgraph is not asked:
+   * answers it by returning a result (a cache hit, a refusal), or a Promise of one (or of
+   * undefined, to go on) when the answer needs I/O; a synchronous hook costs no extra turn of
+   * the event loop. The next plugin's hook runs once the promise settles (a rejected one is a
+   * bug in the plugin, as a throw). When a plugin answered, the subgraph is not asked:
    * no connection, retry or circuit breaker, no later plugin's `onSubgraphRequest`, and the
    * result is not counted against the response size limit; `onSubgraphResponse` still sees it.
    */
-  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only edits headers returns nothing
-  onSubgraphRequest?(request: SubgraphRequest): SubgraphResult | undefined | void;
+  onSubgraphRequest?(request: SubgraphRequest): SubgraphHookAnswer | Promise<SubgraphHookAnswer>;
+  /**
+   * Wraps the subgraph fetch itself, after every `onSubgraphRequest` (so `request.headers` are
+   * final): an entity cache answers what it holds and calls `fetch` once with `variables` asking
+   * only for what it lacks (`representations` narrowed), then merges. May answer without calling
+   * `fetch`. The first plugin's hook is the outermost. `fetch` never throws: a failed fetch is
+   * an answer with errors and `fromSubgraph: false`. A hook that throws fails the fetch as
+   * INTERNAL_SERVER_ERROR, as `onSubgraphRequest` does. With no plugin implementing it the
+   * fetch costs nothing more.
+   */
+  aroundSubgraphFetch?(
+    request: SubgraphRequest,
+    fetch: (variables?: Readonly<Record<string, unknown>>) => Promise<FetchedSubgraphResult>,
+  ): Promise<SubgraphResult>;
   /** Sees each subgraph response (headers and result), or a plugin's answer in its place. */
   onSubgraphResponse?(response: SubgraphResponse): void;
   /**
@@ -195,6 +229,11 @@ export interface GatewayPlugin {
    * worker waits for its siblings). Read on every probe: must be cheap.
    */
   isReady?(): boolean;
+  /**
+   * Operator endpoints (the entity cache's invalidation), served only on the metrics listener
+   * (METRICS_PORT), never on the public port; each checks its own credentials.
+   */
+  readonly adminRoutes?: readonly AdminRoute[];
   /** Releases connections and timers when the gateway stops. */
   close?(): Promise<void>;
 }

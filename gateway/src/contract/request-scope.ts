@@ -40,6 +40,8 @@ export interface RequestScope {
    * trustedDocument… are its own), which reads everything else from the request's.
    */
   batchOperations?: RequestScope[] | undefined;
+  /** Set by the entity cache: entities and root fetches it served (`hits`) or had to ask for (`misses`). */
+  entityCache?: { hits: number; misses: number };
   /**
    * Adds a response header, keeping earlier values of the same name (so several
    * `set-cookie` headers survive, which Apollo Server's HeaderMap cannot hold).

@@ -1,7 +1,9 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import type { GatewayContext } from '../contract/index.js';
+import type { FetchedSubgraphResult, GatewayContext, SubgraphRequest } from '../contract/index.js';
 import { InFlight, inFlightKey } from '../dedup/in-flight.js';
 import { dedupeRepresentations } from '../dedup/representations.js';
+import { shareableHeaders } from '../dedup/shareable-headers.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { failedFetchErrors } from '../fetch-error-paths.js';
 import { REQUEST_ID_HEADER } from '../header-names.js';
@@ -18,6 +20,12 @@ import { SubgraphHooks } from './subgraph-hooks.js';
 export type { SubgraphDataSourceOptions } from './options.js';
 
 type ProcessOptions = GraphQLDataSourceProcessOptions<GatewayContext>;
+
+/** What a fetch inside `aroundSubgraphFetch` hooks saw besides the answer. */
+interface FetchNote {
+  headers: IncomingHttpHeaders;
+  fromSubgraph: boolean;
+}
 type IncomingOperation = Extract<ProcessOptions, { incomingRequestContext: unknown }>;
 
 // @apollo/gateway does not export its request-kind enum from the package root.
@@ -106,15 +114,22 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       accept: 'application/graphql-response+json, application/json',
     };
     for (const [name, value] of request.http?.headers ?? []) headers[name] = value;
-    if (context && this.#hooks.hasRequestHooks) {
-      const hooked = this.#hooks.request({
-        subgraph: this.#options.name,
-        headers,
-        context,
-        query: request.query ?? '',
-        operationName: request.operationName,
-        variables: request.variables,
-      });
+    const wrappers = this.#hooks.fetchWrappers;
+    const asked: SubgraphRequest | undefined =
+      context && (this.#hooks.hasRequestHooks || wrappers.length > 0)
+        ? {
+            subgraph: this.#options.name,
+            headers,
+            context,
+            query: request.query ?? '',
+            operationName: request.operationName,
+            variables: request.variables,
+          }
+        : undefined;
+    if (context && asked && this.#hooks.hasRequestHooks) {
+      let hooked = this.#hooks.request(asked);
+      // Awaited only when a hook answered with a Promise: synchronous hooks cost no extra turn.
+      if (hooked instanceof Promise) hooked = await hooked;
       if (hooked && 'failure' in hooked) return this.#failure(request, hooked.failure, { context, startedAt });
       if (hooked) {
         const failed = this.#hooks.response(context, {}, hooked.result, hooked.answeredBy);
@@ -123,16 +138,29 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     }
     // Set after the hooks: a header rule propagating `x-` headers must not replace the gateway's id.
     if (context) headers[REQUEST_ID_HEADER] = context.requestId;
+    if (context && asked && wrappers.length > 0) return await this.#wrapped(options, asked, context, startedAt);
+    // `return await`: one microtask for a native promise, where returning it costs three.
+    return await this.#fetch(options, request.variables, headers, context, startedAt);
+  }
+
+  /** Steps 3 to 6 with these variables (a wrapper may narrow them); `seen` receives the headers, when given. */
+  async #fetch(
+    options: ProcessOptions,
+    variables: Record<string, unknown> | undefined,
+    headers: Record<string, string>,
+    context: GatewayContext | undefined,
+    startedAt: number,
+    seen?: FetchNote,
+  ): Promise<SubgraphAnswer> {
+    const { query, operationName, extensions } = options.request;
     // 3. The body: repeated entities are asked for once (dedup/representations.ts).
     const entities =
-      this.#options.deduplicateRepresentations === false
-        ? undefined
-        : dedupeRepresentations(request.query, request.variables);
+      this.#options.deduplicateRepresentations === false ? undefined : dedupeRepresentations(query, variables);
     const body = JSON.stringify({
-      query: request.query,
-      operationName: request.operationName,
-      variables: entities?.variables ?? request.variables,
-      ...(request.extensions ? { extensions: request.extensions } : {}),
+      query,
+      operationName,
+      variables: entities?.variables ?? variables,
+      ...(extensions ? { extensions } : {}),
     });
     // 4. The fetch: HTTP attempts (http-attempt.ts) under retries and the circuit breaker
     // (retrying-fetch.ts), shared with identical queries in flight (dedup/in-flight.ts).
@@ -160,10 +188,52 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     const report = { context, startedAt, retries: fetched.retries, joined };
     const response = deliver(fetched, context, joined, this.#hooks, this.#maxResponseBytes);
     // From the original variables: one error per original position, as without deduplication.
-    if ('failure' in response) return this.#failure(request, response.failure, report);
+    if ('failure' in response) return this.#failure({ query, variables }, response.failure, report);
     // 6. Events and logs (fetch-reports.ts), and the entities spread back over their positions.
     this.#reports.fetched('ok', report);
+    if (seen && 'received' in fetched) {
+      seen.headers = joined ? shareableHeaders(fetched.received.headers) : fetched.received.headers;
+      seen.fromSubgraph = true;
+    }
     return entities ? entities.expand(response.answer) : response.answer;
+  }
+
+  /** The fetch inside the plugins' `aroundSubgraphFetch` hooks, the first plugin's outermost. */
+  async #wrapped(
+    options: ProcessOptions,
+    asked: SubgraphRequest,
+    context: GatewayContext,
+    startedAt: number,
+  ): Promise<SubgraphAnswer> {
+    const wrappers = this.#hooks.fetchWrappers;
+    const through = async (index: number, variables: ProcessOptions['request']['variables']) => {
+      const plugin = wrappers[index];
+      if (!plugin?.aroundSubgraphFetch) {
+        const seen: FetchNote = { headers: {}, fromSubgraph: false };
+        const answer = await this.#fetch(options, variables, asked.headers, context, startedAt, seen);
+        return { result: answer, headers: seen.headers, fromSubgraph: seen.fromSubgraph };
+      }
+      let inner: FetchedSubgraphResult | undefined;
+      const fetch = async (narrowed?: Readonly<Record<string, unknown>>) => {
+        inner = await through(index + 1, (narrowed ?? variables) as Record<string, unknown> | undefined);
+        return inner;
+      };
+      try {
+        const result = await plugin.aroundSubgraphFetch(asked, fetch);
+        // Answered without the subgraph (a whole cache hit): the response hooks still see it.
+        const failed = inner ? undefined : this.#hooks.response(context, {}, result, plugin.name);
+        if (failed) return { result: this.#failure(options.request, failed), headers: {}, fromSubgraph: false };
+        return { result, headers: inner?.headers ?? {}, fromSubgraph: inner?.fromSubgraph ?? false };
+      } catch (error) {
+        const failure = this.#hooks.wrapperFailed(plugin, context, error);
+        return {
+          result: this.#failure(options.request, failure, { context, startedAt }),
+          headers: {},
+          fromSubgraph: false,
+        };
+      }
+    };
+    return (await through(0, options.request.variables)).result as SubgraphAnswer;
   }
 
   /** The errors a failed fetch leaves on every field it would have filled (reported when `report` is given). */

@@ -13,6 +13,7 @@ import { type CompiledSubscription, compileSubscription } from '../executor/comp
 import { planFor, planStoreKey } from '../executor/lean-executor.js';
 import { runPlan } from '../executor/plan-result.js';
 import { inSpan } from '../executor/spans.js';
+import { REQUEST_ID_HEADER } from '../header-names.js';
 import { httpError } from '../http-error.js';
 import type { Logger } from '../logger.js';
 import { ResponseBudget, responseTooLarge } from '../response-budget.js';
@@ -101,6 +102,15 @@ export function subscriptionExecutor(
   };
 }
 
+type HookOutcome = Awaited<ReturnType<SubgraphHooks['request']>>;
+
+async function* afterHooks(
+  pending: Promise<HookOutcome>,
+  open: (hooked: HookOutcome) => AsyncIterableIterator<SubgraphEvent>,
+): AsyncIterableIterator<SubgraphEvent> {
+  yield* open(await pending);
+}
+
 function start(
   internals: GatewayInternals,
   requestContext: RequestContext,
@@ -127,25 +137,29 @@ function start(
       operationName: primary.operationName,
       variables,
     });
-    if (hooked) {
-      const errors = 'failure' in hooked ? undefined : hooked.result.errors;
-      return failed(SubscriptionEnd.fromSubgraph(primary.serviceName, errors));
-    }
-    // With SUBSCRIPTION_DEDUPLICATE, the subgraph sees the first sharer's request id.
-    headers['x-request-id'] = context.requestId;
-    return subscribe({
-      subgraph: primary.serviceName,
-      url: source.url,
-      headers,
-      query: primary.operation,
-      variables,
-      operationName: primary.operationName,
-      maxBufferedEvents: settings.maxBufferedEvents,
-      // The subgraph's own limits (its SUBGRAPH_<NAME>_* overrides), as its HTTP fetches have them.
-      maxEventBytes: source.maxResponseBytes,
-      connectTimeoutMs: source.timeoutMs,
-      keepAliveMs: settings.heartbeatMs,
-    });
+    const opened = (hooked: HookOutcome): AsyncIterableIterator<SubgraphEvent> => {
+      if (hooked) {
+        const errors = 'failure' in hooked ? undefined : hooked.result.errors;
+        return failed(SubscriptionEnd.fromSubgraph(primary.serviceName, errors));
+      }
+      // With SUBSCRIPTION_DEDUPLICATE, the subgraph sees the first sharer's request id.
+      headers[REQUEST_ID_HEADER] = context.requestId;
+      return subscribe({
+        subgraph: primary.serviceName,
+        url: source.url,
+        headers,
+        query: primary.operation,
+        variables,
+        operationName: primary.operationName,
+        maxBufferedEvents: settings.maxBufferedEvents,
+        // The subgraph's own limits (its SUBGRAPH_<NAME>_* overrides), as its HTTP fetches have them.
+        maxEventBytes: source.maxResponseBytes,
+        connectTimeoutMs: source.timeoutMs,
+        keepAliveMs: settings.heartbeatMs,
+      });
+    };
+    // A hook that answers later (an async one) is waited for before the socket opens.
+    return hooked instanceof Promise ? afterHooks(hooked, opened) : opened(hooked);
   };
   // The data sources the plan's other fetches use, fixed for the subscription's life (a new supergraph ends it).
   const serviceMap = Object.create(null);

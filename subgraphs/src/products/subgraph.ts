@@ -7,4 +7,6 @@ export const productsSubgraph: SubgraphDefinition = {
   typeDefs: loadTypeDefs(new URL('../../src/products/schema.graphql', import.meta.url)),
   resolvers: productsResolvers,
   defaultPort: defaultPortOf('products'),
+  // The catalogue changes rarely and is the same for everyone.
+  cacheControl: 'public, max-age=60',
 };

@@ -34,6 +34,11 @@ export function createReviewsResolvers(
       addReview: (_root, args: AddReviewArgs, context: SubgraphContext) => {
         const review = store.add(validateNewReview(identityOf(context), args));
         added.publish(review);
+        // The product's and the author's review lists changed: the gateway's cached copies must go.
+        context.invalidate?.push(
+          { kind: 'entity', subgraph: 'reviews', type: 'Product', key: { id: review.product.id } },
+          { kind: 'entity', subgraph: 'reviews', type: 'User', key: { id: review.author.id } },
+        );
         return review;
       },
     },

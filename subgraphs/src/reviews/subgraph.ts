@@ -7,4 +7,6 @@ export const reviewsSubgraph: SubgraphDefinition = {
   typeDefs: loadTypeDefs(new URL('../../src/reviews/schema.graphql', import.meta.url)),
   resolvers: reviewsResolvers,
   defaultPort: defaultPortOf('reviews'),
+  // New reviews arrive all the time; addReview also invalidates what it changes.
+  cacheControl: 'public, max-age=5',
 };

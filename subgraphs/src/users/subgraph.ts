@@ -7,4 +7,6 @@ export const usersSubgraph: SubgraphDefinition = {
   typeDefs: loadTypeDefs(new URL('../../src/users/schema.graphql', import.meta.url)),
   resolvers: usersResolvers,
   defaultPort: defaultPortOf('users'),
+  // Profiles (and `me`) are a caller's own: a shared cache keeps them per identity only.
+  cacheControl: 'private, max-age=30',
 };

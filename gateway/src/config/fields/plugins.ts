@@ -27,7 +27,7 @@ import { RATE_LIMIT_COSTS } from '../types.js';
 
 import type { FieldSpec } from './spec.js';
 
-const redisUrl: ValueParser<string> = secret(
+export const redisUrl: ValueParser<string> = secret(
   v.pipe(
     v.string(),
     v.check((raw: string) => isRedisUrl(raw)),

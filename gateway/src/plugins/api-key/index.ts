@@ -5,16 +5,19 @@
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { GatewayPlugin, Identity } from '../../contract/index.js';
-import { ClientErrorCode } from '../../error-registry.js';
-import { httpError } from '../../http-error.js';
 import {
   asOptionsObject,
+  boolean,
+  ClientErrorCode,
   checkKnownKeys,
+  defaultsOf,
   headerName,
+  httpError,
+  nonEmpty,
   OptionIssues,
   optionalValue,
-} from '../../settings/plugin-options.js';
-import { boolean, defaultsOf, nonEmpty, withDefault } from '../../settings/values.js';
+  withDefault,
+} from '../../contract/kit.js';
 import { firstHeaderValue, isSafeHeaderValue } from '../shared/header-values.js';
 
 const PLUGIN = 'api-key';

@@ -7,13 +7,18 @@
 // and a bounded policy decider: reporting.ts, policy-decision.ts.
 import type { DocumentNode, GraphQLError, OperationDefinitionNode } from 'graphql';
 import type { GatewayContext, GatewayPlugin, ResolvedRequest } from '../../contract/index.js';
-import { ClientErrorCode } from '../../error-registry.js';
-import { mapDeferredParts } from '../../executor/deferred-delivery.js';
-import { httpError } from '../../http-error.js';
-import { LogThrottle } from '../../log-throttle.js';
-import type { Logger } from '../../logger.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
-import { mapStreamEvents } from '../../subscriptions/stream-sink.js';
+import {
+  asOptionsObject,
+  ClientErrorCode,
+  checkKnownKeys,
+  httpError,
+  type Logger,
+  LogThrottle,
+  mapDeferredParts,
+  mapStreamEvents,
+  OptionIssues,
+  optionalValue,
+} from '../../contract/kit.js';
 import {
   type AnswerPatch,
   answerPatch,

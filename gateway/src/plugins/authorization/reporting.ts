@@ -4,8 +4,7 @@
 // nowhere; and one log line per request with refusals (throttled, never a credential).
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { GatewayContext } from '../../contract/index.js';
-import { LogThrottle } from '../../log-throttle.js';
-import type { Logger } from '../../logger.js';
+import { type Logger, LogThrottle } from '../../contract/kit.js';
 import type { AuthorizationErrorLocation } from './options.js';
 
 /** The extension key Apollo Router uses for `errors.response: extensions`. */

@@ -4,8 +4,16 @@
 // test 3 of the Apollo Router extensibility benchmark (docs/reference/published-benchmarks.md §C).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GatewayPlugin } from '../../contract/index.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
-import { boolean, defaultsOf, nonEmpty, withDefault } from '../../settings/values.js';
+import {
+  asOptionsObject,
+  boolean,
+  checkKnownKeys,
+  defaultsOf,
+  nonEmpty,
+  OptionIssues,
+  optionalValue,
+  withDefault,
+} from '../../contract/kit.js';
 import { claimHeaderValue, firstHeaderValue, isSafeHeaderValue } from '../shared/header-values.js';
 
 const PLUGIN = 'client-awareness';

@@ -1,8 +1,14 @@
 import type { GatewayPlugin } from '../../contract/index.js';
-import { ClientErrorCode } from '../../error-registry.js';
-import { httpError } from '../../http-error.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
-import { defaultsOf, integer, withDefault } from '../../settings/values.js';
+import {
+  asOptionsObject,
+  ClientErrorCode,
+  checkKnownKeys,
+  defaultsOf,
+  httpError,
+  integer,
+  OptionIssues,
+  withDefault,
+} from '../../contract/kit.js';
 
 export interface DemandControlOptions {
   /** Operations whose estimated cost is above this are refused. Default: 25,000 */

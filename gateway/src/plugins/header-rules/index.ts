@@ -1,10 +1,17 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GatewayContext, GatewayPlugin } from '../../contract/index.js';
-import type { ConfigIssue } from '../../errors.js';
-import { isHeaderName, RESERVED_HEADERS } from '../../header-names.js';
-import { httpError } from '../../http-error.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
-import { byteSize, defaultsOf, withDefault } from '../../settings/values.js';
+import {
+  asOptionsObject,
+  byteSize,
+  type ConfigIssue,
+  checkKnownKeys,
+  defaultsOf,
+  httpError,
+  isHeaderName,
+  OptionIssues,
+  RESERVED_HEADERS,
+  withDefault,
+} from '../../contract/kit.js';
 import { mostRestrictiveCacheControl } from './cache-control.js';
 
 /**

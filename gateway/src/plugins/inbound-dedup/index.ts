@@ -5,11 +5,7 @@ import type {
   GatewayPlugin,
   SubgraphResponse,
 } from '../../contract/index.js';
-import { shareableHeaders } from '../../dedup/shareable-headers.js';
-import { emitEvent } from '../../events.js';
-import { mayDefer } from '../../executor/deferred-delivery.js';
-import type { Logger } from '../../logger.js';
-import { markShared } from '../../serialize/shared-answer.js';
+import { emitEvent, type Logger, markShared, mayDefer, shareableHeaders } from '../../contract/kit.js';
 import { deduplicationKey } from './key.js';
 
 export interface InboundDeduplicationOptions {

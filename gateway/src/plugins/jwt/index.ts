@@ -5,9 +5,7 @@
 // never a 500, and the token never appears in an error message or a log line.
 import type { JWTPayload } from 'jose';
 import type { GatewayPlugin, Identity } from '../../contract/index.js';
-import { ClientErrorCode } from '../../error-registry.js';
-import { httpError } from '../../http-error.js';
-import { OptionIssues } from '../../settings/plugin-options.js';
+import { ClientErrorCode, httpError, OptionIssues } from '../../contract/kit.js';
 import { readCredential } from '../shared/bearer.js';
 import { claimHeaderValue } from '../shared/header-values.js';
 import { createVerifier, type TokenVerifier } from './keys.js';

@@ -1,15 +1,19 @@
 // The JWT plugin's options: their types, defaults and checks. Imports only types from jose,
 // so the config parser can read JWT_DEFAULTS without loading it.
 import type { JWTVerifyOptions } from 'jose';
-import type { Logger } from '../../logger.js';
 import {
   asOptionsObject,
+  boolean,
   checkKnownKeys,
+  defaultsOf,
   headerName,
+  integer,
+  type Logger,
+  nonEmpty,
   type OptionIssues,
   optionalValue,
-} from '../../settings/plugin-options.js';
-import { boolean, defaultsOf, integer, nonEmpty, withDefault } from '../../settings/values.js';
+  withDefault,
+} from '../../contract/kit.js';
 import type { TokenSource } from '../shared/bearer.js';
 
 export const PLUGIN_NAME = 'jwt';

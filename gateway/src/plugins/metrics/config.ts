@@ -1,7 +1,6 @@
 // The METRICS_* settings the config parser checks across fields. Pure: importing this
 // loads no prom-client, so a gateway with metrics off never does.
-import type { ConfigIssue } from '../../errors.js';
-import { boolean, defaultsOf, integer, urlPath, withDefault } from '../../settings/values.js';
+import { boolean, type ConfigIssue, defaultsOf, integer, urlPath, withDefault } from '../../contract/kit.js';
 
 /** The options' schemas and defaults, which METRICS_PORT, METRICS_MAX_OPERATION_NAMES… are read with too. */
 export const METRICS_VALUES = Object.freeze({

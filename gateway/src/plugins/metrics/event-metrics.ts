@@ -82,6 +82,10 @@ export function eventMetrics(series: Series): (event: GatewayEvent) => void {
       case 'subscription-event':
         series.subscriptionEvents.labels(event.outcome).inc();
         return;
+      case 'entity-cache':
+        // Types come from the supergraph (bounded), never from a client.
+        series.entityCache.labels(event.subgraph, event.entityType, event.outcome).inc(event.count);
+        return;
     }
   };
 }

@@ -1,4 +1,4 @@
-import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../contract/kit.js';
 import { METRICS_VALUES } from './config.js';
 
 export const PLUGIN_NAME = 'metrics';

@@ -116,6 +116,12 @@ export function createSeries(registry: Registry) {
       labelNames: ['outcome'] as const,
       registers,
     }),
+    entityCache: new Counter({
+      name: 'gateway_entity_cache_total',
+      help: 'Entity cache, per subgraph and type (Query: root fields): entities served (hit), asked of the subgraph (miss), neither looked up nor kept (bypass), evicted for room (eviction), dropped by an invalidation (invalidation; type * for a whole subgraph).',
+      labelNames: ['subgraph', 'type', 'outcome'] as const,
+      registers,
+    }),
   };
 }
 

@@ -8,10 +8,16 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { GatewayPlugin } from '../../contract/index.js';
-import { ClientErrorCode } from '../../error-registry.js';
-import { httpError } from '../../http-error.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
-import { defaultsOf, integer, withDefault } from '../../settings/values.js';
+import {
+  asOptionsObject,
+  ClientErrorCode,
+  checkKnownKeys,
+  defaultsOf,
+  httpError,
+  integer,
+  OptionIssues,
+  withDefault,
+} from '../../contract/kit.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 
 /**

@@ -1,7 +1,5 @@
 import type { GatewayPlugin } from '../../contract/index.js';
-import { ClientErrorCode } from '../../error-registry.js';
-import { httpError } from '../../http-error.js';
-import { streamSinkOf } from '../../subscriptions/stream-sink.js';
+import { ClientErrorCode, httpError, streamSinkOf } from '../../contract/kit.js';
 
 /**
  * Answers 400 for operations the request does not resolve to one runnable operation:

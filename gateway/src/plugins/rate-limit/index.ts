@@ -1,9 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { GatewayPlugin, Identity } from '../../contract/index.js';
-import { ClientErrorCode } from '../../error-registry.js';
-import { httpError } from '../../http-error.js';
-import { LogThrottle } from '../../log-throttle.js';
-import type { Logger } from '../../logger.js';
+import { ClientErrorCode, httpError, type Logger, LogThrottle } from '../../contract/kit.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 import { MemoryStore } from './memory-store.js';
 import {

@@ -1,5 +1,4 @@
-import { checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
-import { integer, withDefault } from '../../settings/values.js';
+import { checkKnownKeys, integer, OptionIssues, optionalValue, withDefault } from '../../contract/kit.js';
 import { PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
 

@@ -1,7 +1,16 @@
 import type { ResolvedRequest } from '../../contract/index.js';
-import type { Logger } from '../../logger.js';
-import { asOptionsObject, checkKnownKeys, describe, OptionIssues } from '../../settings/plugin-options.js';
-import { defaultsOf, duration, integer, oneOf, withDefault } from '../../settings/values.js';
+import {
+  asOptionsObject,
+  checkKnownKeys,
+  defaultsOf,
+  describe,
+  duration,
+  integer,
+  type Logger,
+  OptionIssues,
+  oneOf,
+  withDefault,
+} from '../../contract/kit.js';
 import type { RateLimitStore } from './store.js';
 
 export const PLUGIN_NAME = 'rate-limit';

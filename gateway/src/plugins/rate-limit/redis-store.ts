@@ -1,6 +1,5 @@
 import { Redis } from 'ioredis';
-import { checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
-import { integer, withDefault } from '../../settings/values.js';
+import { checkKnownKeys, integer, OptionIssues, optionalValue, withDefault } from '../../contract/kit.js';
 import { isRedisUrl, PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
 

@@ -1,9 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLError } from 'graphql';
 import type { GatewayContext, GatewayPlugin } from '../../contract/index.js';
-import { isClientSafe } from '../../error-registry.js';
-import { mapDeferredParts } from '../../executor/deferred-delivery.js';
-import type { Logger } from '../../logger.js';
+import { isClientSafe, type Logger, mapDeferredParts } from '../../contract/kit.js';
 
 /**
  * The gateway's one log line per request (at info, when its response is sent) and the
@@ -93,7 +91,14 @@ export function logRequest(
       durationMs: Math.round(durationMs * 1000) / 1000,
       ...(identity?.subject !== undefined && { subject: identity.subject }),
       ...(identity?.consumer !== undefined && { consumer: identity.consumer }),
+      ...(scope.entityCache && logger.isLevelEnabled('debug') && { entityCache: hitRatio(scope.entityCache) }),
     },
     'request completed',
   );
+}
+
+/** The entity cache's share of this request's lookups (debug only: one more object per line). */
+function hitRatio({ hits, misses }: { hits: number; misses: number }) {
+  const total = hits + misses;
+  return { hits, misses, hitRatio: total === 0 ? null : Math.round((hits / total) * 1000) / 1000 };
 }

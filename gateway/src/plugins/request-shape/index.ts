@@ -1,8 +1,7 @@
 import type { GraphQLRequest } from '@apollo/server';
 import type { GraphQLError } from 'graphql';
 import type { GatewayPlugin } from '../../contract/index.js';
-import { ClientErrorCode } from '../../error-registry.js';
-import { httpError } from '../../http-error.js';
+import { ClientErrorCode, httpError } from '../../contract/kit.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 import { nestsDeeperThan } from './json-depth.js';
 import { persistedQueryProblem } from './persisted-query-shape.js';

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { GraphQLRequest } from '@apollo/server';
 import type { GraphQLError } from 'graphql';
-import { ClientErrorCode } from '../../error-registry.js';
-import { httpError } from '../../http-error.js';
+import { ClientErrorCode, httpError } from '../../contract/kit.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 

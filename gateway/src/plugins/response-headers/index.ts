@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { GatewayPlugin } from '../../contract/index.js';
-import { isHeaderName, RESERVED_HEADERS } from '../../header-names.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
+import { asOptionsObject, checkKnownKeys, isHeaderName, OptionIssues, RESERVED_HEADERS } from '../../contract/kit.js';
 
 /**
  * Static and generated headers on every GraphQL response, so experiments such as §C's

@@ -15,8 +15,7 @@ import {
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { GatewayPlugin } from '../../contract/index.js';
-import { LogThrottle } from '../../log-throttle.js';
-import type { Logger } from '../../logger.js';
+import { type Logger, LogThrottle } from '../../contract/kit.js';
 import type { TracingSettings } from './options.js';
 import { tracingPlugin } from './plugin.js';
 import { propagatorOf } from './propagators.js';

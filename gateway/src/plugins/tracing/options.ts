@@ -2,8 +2,8 @@
 // what they resolve to. Pure: importing this loads no part of the OpenTelemetry SDK.
 
 import * as v from 'valibot';
-import type { ConfigIssue } from '../../errors.js';
 import {
+  type ConfigIssue,
   custom,
   defaultsOf,
   list,
@@ -13,7 +13,7 @@ import {
   readValue,
   type ValueParser,
   withDefault,
-} from '../../settings/values.js';
+} from '../../contract/kit.js';
 
 /** The samplers of the OpenTelemetry spec this gateway builds (OTEL_TRACES_SAMPLER). */
 export const OTEL_SAMPLERS = [

@@ -10,7 +10,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { GatewayEvent, GatewayPlugin, RequestScope } from '../../contract/index.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../settings/plugin-options.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../contract/kit.js';
 import { knownMethod } from '../shared/http-method.js';
 import { ATTR, attemptErrorType, clientAttributes, serverAttributes } from './attributes.js';
 

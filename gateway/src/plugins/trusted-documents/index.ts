@@ -2,14 +2,22 @@ import { readFileSync } from 'node:fs';
 import type { GraphQLRequest, GraphQLRequestListener } from '@apollo/server';
 import type { GraphQLError } from 'graphql';
 import type { GatewayContext, GatewayEvent, GatewayPlugin } from '../../contract/index.js';
-import { ClientErrorCode } from '../../error-registry.js';
-import { PluginOptionsError } from '../../errors.js';
-import { httpError } from '../../http-error.js';
-import type { Logger } from '../../logger.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../settings/plugin-options.js';
-import { defaultsOf, oneOf, withDefault } from '../../settings/values.js';
-import { SUPERGRAPH_VALUES } from '../../supergraph/options.js';
-import { type FilePoller, pollFile } from '../../watch/poll-file.js';
+import {
+  asOptionsObject,
+  ClientErrorCode,
+  checkKnownKeys,
+  defaultsOf,
+  type FilePoller,
+  httpError,
+  type Logger,
+  OptionIssues,
+  oneOf,
+  optionalValue,
+  PluginOptionsError,
+  pollFile,
+  SUPERGRAPH_VALUES,
+  withDefault,
+} from '../../contract/kit.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 import { documentIdOf } from './document-id.js';
 import { parseManifest, type TrustedManifest } from './manifest.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'graphql';
-import type { ConfigIssue } from '../../errors.js';
+import type { ConfigIssue } from '../../contract/kit.js';
 import { tokenKey } from './token-key.js';
 
 /** `apollo`: what `@apollo/generate-persisted-query-manifest` writes; `map`: Relay / GraphQL Codegen `{ id: document }`. */

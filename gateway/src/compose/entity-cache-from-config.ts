@@ -1,0 +1,50 @@
+import type { GatewayConfig } from '../config/types.js';
+import type { GatewayPlugin } from '../contract/index.js';
+import type { Logger } from '../logger.js';
+import { type EntityCachePlugin, type EntityStore, entityCache } from '../plugins/entity-cache/index.js';
+
+/** ENTITY_CACHE=memory|redis: the entity cache plugin from its settings; none when off. */
+export function entityCacheFromConfig(
+  config: GatewayConfig,
+  logger: Logger,
+  plugins: () => readonly GatewayPlugin[],
+): EntityCachePlugin[] {
+  if (config.entityCache === 'off') return [];
+  const cacheLogger = logger.child({ component: 'entity-cache' });
+  return [
+    entityCache({
+      ...(config.entityCache === 'redis' && {
+        store: lazyRedisStore(config.entityCacheRedisUrl as string, cacheLogger),
+      }),
+      maxBytes: config.entityCacheMaxBytes,
+      maxEntryBytes: config.entityCacheMaxEntryBytes,
+      typeTtlMs: config.entityCacheTtlTypes,
+      subgraphTtlMs: config.entityCacheTtlSubgraphs,
+      ...(config.entityCacheTtlDefault !== undefined && { defaultTtlMs: config.entityCacheTtlDefault }),
+      maxTtlMs: config.entityCacheMaxTtl,
+      ...(config.entityCacheInvalidationToken !== undefined && {
+        invalidationToken: config.entityCacheInvalidationToken,
+      }),
+      plugins,
+      logger: cacheLogger,
+    }),
+  ];
+}
+
+/**
+ * ioredis is imported only when ENTITY_CACHE=redis, and createGateway is synchronous: the
+ * store loads on first use, its lookups a bypass until then (the first few requests).
+ */
+function lazyRedisStore(url: string, logger: Logger): EntityStore {
+  let store: EntityStore | undefined;
+  const loading = import('../plugins/entity-cache/redis-store.js').then(({ RedisEntityStore }) => {
+    store = new RedisEntityStore({ url, logger });
+    return store;
+  });
+  return {
+    get: (keys) => store?.get(keys),
+    set: (entries) => store?.set(entries),
+    invalidate: async (target) => (await loading).invalidate(target),
+    close: async () => (await loading).close(),
+  };
+}

@@ -1,0 +1,82 @@
+import { byteSize, duration, nonEmpty, oneOf, pairs, secret, withDefault } from '../../settings/values.js';
+import { ENTITY_CACHE_STORES } from '../types.js';
+import { redisUrl } from './plugins.js';
+import type { FieldSpec } from './spec.js';
+
+const HOUR = 3_600_000;
+const ttl = duration(1000, 24 * HOUR);
+
+// The entity cache (plugins/entity-cache/, docs/entity-cache.md).
+export const ENTITY_CACHE_FIELDS: readonly FieldSpec[] = [
+  {
+    key: 'entityCache',
+    env: 'ENTITY_CACHE',
+    parse: withDefault(oneOf(ENTITY_CACHE_STORES), 'off'),
+    meaning:
+      'keeps subgraph answers (entities, root query fields) across requests: `off`, `memory` or `redis`; see [Entity cache](entity-cache.md)',
+  },
+  {
+    key: 'entityCacheMaxBytes',
+    env: 'ENTITY_CACHE_MAX_BYTES',
+    parse: withDefault(byteSize(1024 ** 2, 64 * 1024 ** 3), 64 * 1024 ** 2),
+    meaning:
+      "the memory store's bound (keys, values and overhead); one key space (a type, one identity) holds a quarter at most",
+    docDefault: '`64mb`',
+    feature: 'entity-cache',
+  },
+  {
+    key: 'entityCacheMaxEntryBytes',
+    env: 'ENTITY_CACHE_MAX_ENTRY_BYTES',
+    parse: withDefault(byteSize(1024, 64 * 1024 ** 2), 256 * 1024),
+    meaning: 'an answer (one entity, one root fetch) larger than this is never kept',
+    docDefault: '`256kb`',
+    feature: 'entity-cache',
+  },
+  {
+    key: 'entityCacheTtlDefault',
+    env: 'ENTITY_CACHE_TTL_DEFAULT',
+    parse: ttl,
+    meaning:
+      'TTL of an answer whose subgraph sends no `max-age` and whose type and subgraph have none below; unset: such answers are not kept',
+    feature: 'entity-cache',
+  },
+  {
+    key: 'entityCacheTtlSubgraphs',
+    env: 'ENTITY_CACHE_TTL_SUBGRAPHS',
+    parse: withDefault(pairs(ttl, 'subgraph:duration'), {}),
+    meaning: 'per-subgraph TTL when the subgraph sends no `max-age` (`products:60s,reviews:5s`)',
+    feature: 'entity-cache',
+  },
+  {
+    key: 'entityCacheTtlTypes',
+    env: 'ENTITY_CACHE_TTL_TYPES',
+    parse: withDefault(pairs(ttl, 'Type:duration'), {}),
+    meaning:
+      "per-type TTL when the subgraph sends no `max-age`, before the subgraph's (`Product:60s`; `Query` for root fields)",
+    feature: 'entity-cache',
+  },
+  {
+    key: 'entityCacheMaxTtl',
+    env: 'ENTITY_CACHE_MAX_TTL',
+    parse: withDefault(ttl, HOUR),
+    meaning: 'no answer is kept longer than this, whatever its `max-age`',
+    docDefault: '`1h`',
+    feature: 'entity-cache',
+  },
+  {
+    key: 'entityCacheRedisUrl',
+    env: 'ENTITY_CACHE_REDIS_URL',
+    parse: redisUrl,
+    meaning:
+      '`ENTITY_CACHE=redis`: the Redis shared by replicas (default: `REDIS_URL`); slow or down, lookups are bypassed, never failed; a secret, never logged',
+    feature: 'entity-cache',
+  },
+  {
+    key: 'entityCacheInvalidationToken',
+    env: 'ENTITY_CACHE_INVALIDATION_TOKEN',
+    parse: secret(nonEmpty, 'expected a non-empty bearer token'),
+    meaning:
+      'turns on `POST <METRICS_PATH>/entity-cache/invalidate` on the metrics listener (never the public port), for callers sending `Authorization: Bearer <token>`; a secret, never logged',
+    feature: 'entity-cache',
+  },
+];

@@ -1,0 +1,400 @@
+import { createHash } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
+import type { GraphQLFormattedError } from 'graphql';
+import type {
+  EntityCacheEvent,
+  FetchedSubgraphResult,
+  GatewayContext,
+  GatewayPlugin,
+  SubgraphRequest,
+  SubgraphResult,
+} from '../../contract/index.js';
+import { emitEvent } from '../../contract/kit.js';
+import { invalidationRoute } from './admin-route.js';
+import { cachePolicy } from './cache-control.js';
+import { invalidationsIn } from './invalidation.js';
+import { KeyFields } from './key-fields.js';
+import { cacheKey, entityDigest, identityDigest, selectionDigest, varyDigest } from './keys.js';
+import { MemoryStore } from './memory-store.js';
+import { type CheckedOptions, checkOptions, type EntityCacheOptions } from './options.js';
+import type { EntityStore, InvalidationTarget, StoreEntry } from './store.js';
+
+export { MemoryStore } from './memory-store.js';
+export type { EntityCacheOptions } from './options.js';
+export type { EntityStore, InvalidationTarget, StoreEntry } from './store.js';
+
+type Json = Record<string, unknown>;
+type Outcome = EntityCacheEvent['outcome'];
+
+/** The cache, as the admin endpoint sees it. */
+export interface EntityCachePlugin extends GatewayPlugin {
+  /** Drops what `target` names (an entity's `key` is its `@key` fields' values); resolves to how many entries went. */
+  invalidate(target: { subgraph: string; type?: string; key?: Readonly<Record<string, unknown>> }): Promise<number>;
+}
+
+/** Operations whose answers may be kept: queries, never mutations. */
+const QUERY = /^\s*(?:query\b|\{)/;
+/** Selections learned to be private, per subgraph: bounded, emptied when full (they are relearned). */
+const MAX_PRIVATE_SELECTIONS = 10_000;
+
+/**
+ * ENTITY_CACHE: keeps subgraph answers across requests. Each entity of an `_entities` fetch
+ * is kept on its own (subgraph, type, `@key` values, the selection asked), and each root query
+ * fetch as one entry (its fields, arguments and variables); a fetch whose entities are partly
+ * kept asks the subgraph for the others only. What may be kept, and how long, is the
+ * subgraph's `Cache-Control` (else the configured default TTLs); `private` answers are kept
+ * under the caller's identity only. See docs/entity-cache.md.
+ */
+export function entityCache(options: EntityCacheOptions = {}): EntityCachePlugin {
+  const checked = checkOptions(options);
+  const events = (event: Omit<EntityCacheEvent, 'type'>) => {
+    if (event.count > 0 && options.plugins) {
+      emitEvent(options.plugins(), { type: 'entity-cache', ...event }, options.logger);
+    }
+  };
+  const store =
+    options.store ??
+    new MemoryStore({
+      maxBytes: checked.maxBytes,
+      maxSpaceBytes: Math.max(1, Math.floor(checked.maxBytes * checked.maxSpaceShare)),
+      onEvict: (subgraph, entityType) => events({ subgraph, entityType, outcome: 'eviction', count: 1 }),
+    });
+  let schema: string | undefined;
+  let keyFields = new KeyFields();
+  const privateSelections = new Set<string>();
+
+  const invalidate = async (target: InvalidationTarget): Promise<number> => {
+    const dropped = await store.invalidate(target);
+    events({ subgraph: target.subgraph, entityType: target.type ?? '*', outcome: 'invalidation', count: dropped });
+    return dropped;
+  };
+
+  const cache = new FetchCache(store, checked, {
+    schema: () => schema,
+    keyFields: () => keyFields,
+    privateSelections,
+    events,
+    invalidate,
+  });
+
+  return {
+    name: 'entity-cache',
+    onSupergraph({ sdl }) {
+      schema = createHash('sha256').update(sdl).digest('base64url').slice(0, 16);
+      keyFields = KeyFields.fromSdl(sdl);
+      privateSelections.clear();
+    },
+    aroundSubgraphFetch: (request, fetch) => cache.around(request, fetch),
+    invalidate: ({ subgraph, type, key }) =>
+      invalidate({
+        subgraph,
+        ...(type !== undefined && { type }),
+        ...(type !== undefined && key !== undefined && { entity: entityDigest(key) }),
+      }),
+    ...(options.invalidationToken !== undefined && {
+      adminRoutes: [invalidationRoute(options.invalidationToken, invalidate)],
+    }),
+    close: () => store.close(),
+  };
+}
+
+interface Shared {
+  readonly schema: () => string | undefined;
+  readonly keyFields: () => KeyFields;
+  readonly privateSelections: Set<string>;
+  readonly events: (event: Omit<EntityCacheEvent, 'type'>) => void;
+  readonly invalidate: (target: InvalidationTarget) => Promise<number>;
+}
+
+type Fetch = (variables?: Readonly<Record<string, unknown>>) => Promise<FetchedSubgraphResult>;
+
+/** One fetch through the cache: look up, ask for what is missing, merge in order, keep what may be kept. */
+class FetchCache {
+  constructor(
+    private readonly store: EntityStore,
+    private readonly options: CheckedOptions,
+    private readonly shared: Shared,
+  ) {}
+
+  async around(request: SubgraphRequest, fetch: Fetch): Promise<SubgraphResult> {
+    const schema = this.shared.schema();
+    const variables = request.variables ?? {};
+    if (schema === undefined || !QUERY.test(request.query)) {
+      // Not kept (a mutation): its answer may still say what to invalidate.
+      return this.#invalidateFrom(request, await fetch());
+    }
+    const { representations, ...others } = variables as Json;
+    if (Array.isArray(representations) && request.query.includes('_entities')) {
+      return this.#entities(request, fetch, schema, representations, others);
+    }
+    return this.#root(request, fetch, schema, variables as Json);
+  }
+
+  async #entities(
+    request: SubgraphRequest,
+    fetch: Fetch,
+    schema: string,
+    representations: unknown[],
+    others: Json,
+  ): Promise<SubgraphResult> {
+    const { subgraph, context } = request;
+    const selection = selectionDigest(request.query, others);
+    const vary = varyDigest(request.headers);
+    const identity = identityDigest(context);
+    const isPrivate = this.shared.privateSelections.has(`${subgraph}:${selection}`);
+    const typeOf = (index: number) => (representations[index] as Json).__typename as string;
+    if (isPrivate && identity === undefined) {
+      this.#report(request, representations.length, typeOf, 'bypass');
+      return this.#keep(request, fetch, schema, representations, others, selection, vary, identity, undefined);
+    }
+    const keys = representations.map((representation) => {
+      if (!isRepresentation(representation)) return undefined;
+      const entity = entityDigest(this.shared.keyFields().keyOf(subgraph, representation.__typename, representation));
+      const type = representation.__typename;
+      return cacheKey({ schema, subgraph, type, entity, selection, vary, identity: isPrivate ? identity : undefined });
+    });
+    const values = await this.store.get(keys.map((key) => key ?? ''));
+    if (values === undefined) {
+      this.#report(request, representations.length, typeOf, 'bypass');
+      return this.#invalidateFrom(request, await fetch());
+    }
+    const held: (Json | undefined)[] = values.map((value, index) => (keys[index] ? entityFrom(value) : undefined));
+    const missing = held.flatMap((entity, index) => (entity ? [] : [index]));
+    const hits = representations.length - missing.length;
+    setSpanOutcome(missing.length === 0 ? 'hit' : hits === 0 ? 'miss' : 'partial');
+    if (hits > 0) {
+      const bytes = values.reduce((sum, value, index) => sum + (held[index] ? (value?.length ?? 0) : 0), 0);
+      // Kept answers count against MAX_RESPONSE_BYTES as fetched ones do; over it, the fetch says so.
+      if (!context.responseBudget.take(bytes)) return (await fetch()).result;
+    }
+    this.#report(request, held.length, typeOf, 'hit', (index) => held[index] !== undefined);
+    this.#report(request, held.length, typeOf, 'miss', (index) => held[index] === undefined);
+    if (missing.length === 0) return { data: { _entities: held } };
+    const partial = hits > 0 ? { held, missing } : undefined;
+    return this.#keep(request, fetch, schema, representations, others, selection, vary, identity, partial);
+  }
+
+  /** Asks for the missing entities (all when `partial` is undefined), keeps what may be kept, merges in order. */
+  async #keep(
+    request: SubgraphRequest,
+    fetch: Fetch,
+    schema: string,
+    representations: unknown[],
+    others: Json,
+    selection: string,
+    vary: string,
+    identity: string | undefined,
+    partial: { held: (Json | undefined)[]; missing: number[] } | undefined,
+  ): Promise<SubgraphResult> {
+    const missing = partial?.missing ?? representations.map((_, index) => index);
+    const asked = missing.map((index) => representations[index]);
+    const fetched = await fetch(partial ? { ...others, representations: asked } : undefined);
+    this.#invalidateFrom(request, fetched);
+    const { result } = fetched;
+    const answers = result.data?._entities;
+    const wellFormed = Array.isArray(answers) && answers.length === asked.length;
+    if (fetched.fromSubgraph && wellFormed) {
+      const failed = failedPositions(result.errors);
+      if (failed !== 'all') {
+        const entries = answers.flatMap((answer, index): StoreEntry[] => {
+          const representation = asked[index];
+          if (failed.has(index) || !isRepresentation(representation) || !isObject(answer)) return [];
+          const type = representation.__typename;
+          const entity = entityDigest(this.shared.keyFields().keyOf(request.subgraph, type, representation));
+          return this.#entry(request, fetched, schema, type, entity, selection, vary, identity, answer);
+        });
+        if (entries.length > 0) this.store.set(entries);
+      }
+    }
+    if (!partial) return result;
+    const remapped = result.errors?.map((error) => remapError(error, missing));
+    if (!wellFormed) return { ...result, ...(remapped && { errors: remapped }) };
+    const merged = partial.held.slice() as unknown[];
+    missing.forEach((position, index) => {
+      merged[position] = answers[index];
+    });
+    return { ...result, data: { ...result.data, _entities: merged }, ...(remapped && { errors: remapped }) };
+  }
+
+  async #root(request: SubgraphRequest, fetch: Fetch, schema: string, variables: Json): Promise<SubgraphResult> {
+    const { subgraph, context } = request;
+    const selection = selectionDigest(request.query, variables);
+    const vary = varyDigest(request.headers);
+    const identity = identityDigest(context);
+    const isPrivate = this.shared.privateSelections.has(`${subgraph}:${selection}`);
+    const event = (outcome: Outcome) => {
+      if (outcome === 'hit' || outcome === 'miss') tally(context, outcome, [1]);
+      this.shared.events({ subgraph, entityType: 'Query', outcome, count: 1, requestId: context.requestId });
+    };
+    if (isPrivate && identity === undefined) {
+      event('bypass');
+      return (await fetch()).result;
+    }
+    const key = cacheKey({
+      schema,
+      subgraph,
+      type: 'Query',
+      entity: 'root',
+      selection,
+      vary,
+      identity: isPrivate ? identity : undefined,
+    });
+    const values = await this.store.get([key]);
+    if (values === undefined) {
+      event('bypass');
+      return this.#invalidateFrom(request, await fetch());
+    }
+    const [value] = values;
+    const data = entityFrom(value);
+    setSpanOutcome(data ? 'hit' : 'miss');
+    if (data && context.responseBudget.take(value?.length ?? 0)) {
+      event('hit');
+      return { data };
+    }
+    event('miss');
+    const fetched = await fetch();
+    this.#invalidateFrom(request, fetched);
+    const { result } = fetched;
+    if (fetched.fromSubgraph && !result.errors?.length && isObject(result.data)) {
+      const entries = this.#entry(request, fetched, schema, 'Query', 'root', selection, vary, identity, result.data);
+      if (entries.length > 0) this.store.set(entries);
+    }
+    return result;
+  }
+
+  /** The entry to keep for one answer, or none: no-store, no TTL, private for an anonymous caller, too large. */
+  #entry(
+    request: SubgraphRequest,
+    fetched: FetchedSubgraphResult,
+    schema: string,
+    type: string,
+    entity: string,
+    selection: string,
+    vary: string,
+    identity: string | undefined,
+    answer: Json,
+  ): StoreEntry[] {
+    const policy = cachePolicy(fetched.headers['cache-control']);
+    if (policy.noStore) return [];
+    const ttlSec = policy.maxAgeSec;
+    const ttlMs = Math.min(
+      this.options.maxTtlMs,
+      ttlSec === undefined ? (this.#defaultTtl(request.subgraph, type) ?? 0) : ttlSec * 1000,
+    );
+    if (ttlMs <= 0) return [];
+    if (policy.private) {
+      if (identity === undefined) return [];
+      this.#markPrivate(`${request.subgraph}:${selection}`);
+    }
+    const value = JSON.stringify(answer);
+    if (value.length > this.options.maxEntryBytes) return [];
+    const owner = policy.private ? identity : undefined;
+    return [
+      {
+        key: cacheKey({ schema, subgraph: request.subgraph, type, entity, selection, vary, identity: owner }),
+        value,
+        ttlMs,
+        space: owner === undefined ? `public:${request.subgraph}:${type}` : `private:${owner}`,
+        subgraph: request.subgraph,
+        type,
+      },
+    ];
+  }
+
+  #defaultTtl(subgraph: string, type: string): number | undefined {
+    return this.options.typeTtlMs.get(type) ?? this.options.subgraphTtlMs.get(subgraph) ?? this.options.defaultTtlMs;
+  }
+
+  #markPrivate(selection: string): void {
+    const selections = this.shared.privateSelections;
+    if (selections.size >= MAX_PRIVATE_SELECTIONS) selections.clear();
+    selections.add(selection);
+  }
+
+  /** Applies the `invalidation` extension of a subgraph's answer: its own entries only. */
+  #invalidateFrom(request: SubgraphRequest, fetched: FetchedSubgraphResult): SubgraphResult {
+    if (!fetched.fromSubgraph) return fetched.result;
+    for (const target of invalidationsIn(fetched.result.extensions, request.subgraph)) {
+      void this.shared.invalidate(target);
+    }
+    return fetched.result;
+  }
+
+  #report(
+    request: SubgraphRequest,
+    count: number,
+    typeOf: (index: number) => string,
+    outcome: Outcome,
+    counted: (index: number) => boolean = () => true,
+  ): void {
+    const perType = new Map<string, number>();
+    for (let index = 0; index < count; index++) {
+      if (!counted(index)) continue;
+      const type = typeOf(index);
+      const name = typeof type === 'string' ? type : '?';
+      perType.set(name, (perType.get(name) ?? 0) + 1);
+    }
+    if (outcome === 'hit' || outcome === 'miss') tally(request.context, outcome, [...perType.values()]);
+    for (const [entityType, n] of perType) {
+      this.shared.events({
+        subgraph: request.subgraph,
+        entityType,
+        outcome,
+        count: n,
+        requestId: (request.context as GatewayContext).requestId,
+      });
+    }
+  }
+}
+
+/** Counts on the request's scope, for its log line's hit ratio (request-log, at debug). */
+function tally(context: GatewayContext, outcome: 'hit' | 'miss', counts: readonly number[]): void {
+  const total = counts.reduce((sum, n) => sum + n, 0);
+  if (total === 0) return;
+  context.scope.entityCache ??= { hits: 0, misses: 0 };
+  const counted = context.scope.entityCache;
+  if (outcome === 'hit') counted.hits += total;
+  else counted.misses += total;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isRepresentation(value: unknown): value is Json & { __typename: string } {
+  return isObject(value) && typeof value.__typename === 'string';
+}
+
+/** A kept answer, parsed afresh for this request (the executor edits what it is given); garbage is a miss. */
+function entityFrom(value: string | undefined): Json | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return isObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `_entities` positions the errors point at, or `all` when one error points at none (nothing is kept). */
+function failedPositions(errors: readonly GraphQLFormattedError[] | undefined): Set<number> | 'all' {
+  const failed = new Set<number>();
+  for (const error of errors ?? []) {
+    const [root, index] = error.path ?? [];
+    if (root !== '_entities' || typeof index !== 'number') return 'all';
+    failed.add(index);
+  }
+  return failed;
+}
+
+/** An error of the narrowed fetch, its `_entities` index put back to the entity's place in the whole fetch. */
+function remapError(error: GraphQLFormattedError, missing: readonly number[]): GraphQLFormattedError {
+  const [root, index, ...rest] = error.path ?? [];
+  if (root !== '_entities' || typeof index !== 'number') return error;
+  return { ...error, path: ['_entities', missing[index] ?? index, ...rest] };
+}
+
+/** `entity_cache` on the active span (the fetch's): hit, partial or miss. */
+function setSpanOutcome(outcome: 'hit' | 'partial' | 'miss'): void {
+  trace.getActiveSpan()?.setAttribute('entity_cache', outcome);
+}

@@ -1,0 +1,142 @@
+import { Redis } from 'ioredis';
+import type { Logger } from '../../contract/kit.js';
+import type { EntityStore, InvalidationTarget, StoreEntry } from './store.js';
+
+export interface RedisEntityStoreOptions {
+  /** `redis://` or `rediss://`. */
+  readonly url: string;
+  /** Prepended to every key. Default: `gw:`. */
+  readonly keyPrefix?: string;
+  /**
+   * A lookup slower than this is a bypass (the subgraph is asked): a cache slower than the
+   * subgraph is worth nothing. Default: 100 ms.
+   */
+  readonly commandTimeoutMs?: number;
+  /** After this many failed commands in a row, Redis is skipped at once and probed in the background. Default: 3. */
+  readonly failuresBeforeSkip?: number;
+  /** How often a skipped Redis is probed (PING). Default: 1 000 ms. */
+  readonly probeIntervalMs?: number;
+  readonly logger?: Logger;
+}
+
+/** Characters a SCAN MATCH pattern treats specially. */
+const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
+
+/**
+ * The entity cache in Redis, shared by replicas. Built for a Redis that fails: no offline queue
+ * (a lookup while disconnected fails at once), a short command timeout, and a breaker: after a
+ * few failures in a row every lookup is a bypass without a round trip until a background PING
+ * is answered. It never fails a request: a lookup that fails answers `undefined` (a bypass), a
+ * write that fails is dropped. What it returns is checked by the plugin (garbage is a miss).
+ * Its bound is Redis's own (`maxmemory` with an LRU policy).
+ */
+export class RedisEntityStore implements EntityStore {
+  readonly #client: Redis;
+  readonly #prefix: string;
+  readonly #failuresBeforeSkip: number;
+  readonly #probeIntervalMs: number;
+  readonly #logger: Logger | undefined;
+  #failures = 0;
+  #probe: NodeJS.Timeout | undefined;
+
+  constructor(options: RedisEntityStoreOptions) {
+    this.#prefix = options.keyPrefix ?? 'gw:';
+    this.#failuresBeforeSkip = options.failuresBeforeSkip ?? 3;
+    this.#probeIntervalMs = options.probeIntervalMs ?? 1_000;
+    this.#logger = options.logger;
+    const commandTimeout = options.commandTimeoutMs ?? 100;
+    this.#client = new Redis(options.url, {
+      enableOfflineQueue: false,
+      commandTimeout,
+      connectTimeout: 2_000,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 16), 2_000),
+    });
+    // Without a listener ioredis prints every connection error; failures are counted per command.
+    this.#client.on('error', () => undefined);
+  }
+
+  /** One MGET; `undefined` (a bypass) while Redis is skipped, down or slow. */
+  async get(keys: readonly string[]): Promise<readonly (string | undefined)[] | undefined> {
+    if (this.#probe || this.#client.status !== 'ready') {
+      if (!this.#probe && this.#client.status === 'wait') this.#client.connect().catch(() => undefined);
+      return undefined;
+    }
+    try {
+      const values = await this.#client.mget(keys.map((key) => this.#prefix + key));
+      this.#failures = 0;
+      return values.map((value) => (typeof value === 'string' ? value : undefined));
+    } catch {
+      this.#failed();
+      return undefined;
+    }
+  }
+
+  /** One pipeline of `SET key value PX ttl`; dropped when Redis is skipped or fails. */
+  set(entries: readonly StoreEntry[]): void {
+    if (this.#probe || this.#client.status !== 'ready' || entries.length === 0) return;
+    const pipeline = this.#client.pipeline();
+    for (const entry of entries) pipeline.set(this.#prefix + entry.key, entry.value, 'PX', entry.ttlMs);
+    pipeline.exec().then(
+      () => {
+        this.#failures = 0;
+      },
+      () => this.#failed(),
+    );
+  }
+
+  /** SCAN for the target's keys (their layout puts subgraph, type and entity first, keys.ts) and UNLINK them. */
+  async invalidate(target: InvalidationTarget): Promise<number> {
+    const pattern = [
+      `${escapeGlob(this.#prefix)}ec:*`,
+      escapeGlob(target.subgraph),
+      target.type === undefined ? '*' : escapeGlob(target.type),
+      ...(target.type === undefined ? [] : [target.entity === undefined ? '*' : escapeGlob(target.entity), '*']),
+    ].join(':');
+    let dropped = 0;
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await this.#client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length > 0) dropped += await this.#client.unlink(...keys);
+      } while (cursor !== '0');
+    } catch (error) {
+      // The entries then live out their TTLs: logged, since an operator asked for them to go.
+      this.#logger?.warn(
+        { err: error, subgraph: target.subgraph, type: target.type },
+        'entity cache invalidation failed',
+      );
+    }
+    return dropped;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#probe);
+    this.#probe = undefined;
+    if (this.#client.status === 'ready') await this.#client.quit().catch(() => undefined);
+    this.#client.disconnect();
+  }
+
+  #failed(): void {
+    if (++this.#failures < this.#failuresBeforeSkip || this.#probe) return;
+    let probing = false;
+    this.#probe = setInterval(() => {
+      if (probing) return;
+      probing = true;
+      this.#client
+        .ping()
+        .then(() => {
+          clearInterval(this.#probe);
+          this.#probe = undefined;
+          this.#failures = 0;
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          probing = false;
+        });
+    }, this.#probeIntervalMs);
+    this.#probe.unref();
+  }
+}

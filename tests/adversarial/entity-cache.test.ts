@@ -1,0 +1,275 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  available,
+  eventually,
+  MOUNTS,
+  postGraphQL,
+  type RunningGateway,
+  startGateway,
+  startRedis,
+  subgraphUrlEnv,
+  type TestRedis,
+} from '@fedgw/test-support';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseMetrics } from '../contract/metrics-scrape.js';
+import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
+
+/**
+ * Attacks on the entity cache (ENTITY_CACHE=memory), over real HTTP on every mount:
+ * poisoning through forwarded headers, aliases, variables and `__typename`; one client filling
+ * the cache to evict everyone else's entries; private answers across identities and across
+ * inbound-deduplication joins. The users subgraph sits behind a proxy that marks every answer
+ * `public, max-age=60`: a misconfigured subgraph whose `me` varies on the forwarded identity
+ * header. Then ENTITY_CACHE=redis, shared by two gateways: garbage in Redis, Redis down or
+ * frozen, an invalidation seen by the other replica. (Private answers and the invalidation
+ * endpoint: entity-cache-contract.test.ts; a reload's schema hash: the plugin's own tests.)
+ */
+const SECRET = 'entity-cache-adversarial-secret-long-enough-0123456789';
+const subgraphs = subgraphsForFile();
+
+let proxy: Server;
+let proxyUrl = '';
+beforeAll(async () => {
+  proxy = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name))
+          headers[name] = value;
+      }
+      const upstream = await fetch(subgraphs().users.url, { method: 'POST', headers, body: Buffer.concat(chunks) });
+      const body = await upstream.text();
+      response.writeHead(upstream.status, {
+        'content-type': 'application/json',
+        'cache-control': 'public, max-age=60',
+      });
+      response.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/graphql`;
+});
+afterAll(async () => {
+  proxy.closeAllConnections();
+  await new Promise((resolve) => proxy.close(resolve));
+});
+
+const bearer = async (subject: string) => ({
+  authorization: `Bearer ${await new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(subject)
+    .setExpirationTime('5m')
+    .sign(new TextEncoder().encode(SECRET))}`,
+});
+
+describe.each(MOUNTS)('entity cache attacks on %s', (mount) => {
+  const gateway = gatewayForBlock(mount, () => ({
+    ...subgraphUrlEnv(subgraphs()),
+    SUBGRAPH_USERS_URL: proxyUrl,
+    ENTITY_CACHE: 'memory',
+    ENTITY_CACHE_MAX_BYTES: '1mb',
+    INBOUND_DEDUPLICATE: 'true',
+    METRICS_ENABLED: 'true',
+    GATEWAY_PLUGINS: 'jwt',
+    JWT_SECRET: SECRET,
+    JWT_ALGORITHMS: 'HS256',
+    JWT_REQUIRED: 'false',
+    JWT_CLAIM_HEADERS: 'sub:x-user-id',
+  }));
+  const cache = async (subgraph: string, type: string, outcome: string) => {
+    const text = await (await fetch(new URL('/metrics', gateway().origin))).text();
+    return parseMetrics(text).value('gateway_entity_cache_total', { subgraph, type, outcome });
+  };
+
+  it('a forwarded header is part of the key: a "public" answer that varies on it is never served to another value', async () => {
+    const me = { query: '{ me { id email } }' };
+    const first = await postGraphQL(gateway().url, me, await bearer('user-11'));
+    const hits = await cache('users', 'Query', 'hit');
+    const again = await postGraphQL(gateway().url, me, await bearer('user-11'));
+    const other = await postGraphQL(gateway().url, me, await bearer('user-12'));
+
+    expect(first.body.data).toMatchObject({ me: { id: 'user-11' } });
+    expect(again.body).toEqual(first.body);
+    expect(await cache('users', 'Query', 'hit')).toBe(hits + 1); // it was kept: the test can fail
+    expect(other.body.data).toMatchObject({ me: { id: 'user-12' } });
+    // A client's own x-user-id is not forwarded (the JWT plugin owns it), so it cannot pick a key either.
+    const spoofed = await postGraphQL(gateway().url, me, { 'x-user-id': 'user-11' });
+    expect(spoofed.body.data).toEqual({ me: null });
+  });
+
+  it('aliases are part of the selection: an alias cannot plant one field under another name', async () => {
+    const planted = await postGraphQL(gateway().url, { query: '{ topProducts(first: 2) { id name: upc } }' });
+    const honest = await postGraphQL(gateway().url, { query: '{ topProducts(first: 2) { id name upc } }' });
+
+    const rows = (result: typeof honest) => (result.body.data as { topProducts: Record<string, string>[] }).topProducts;
+    expect(rows(planted)).toHaveLength(2);
+    for (const row of rows(honest)) expect(row.name).not.toBe(row.upc);
+  });
+
+  it('variables are part of the key: other values are never answered from one entry', async () => {
+    const query = 'query Top($n: Int) { topProducts(first: $n) { id } }';
+    const one = await postGraphQL(gateway().url, { query, variables: { n: 1 } });
+    const three = await postGraphQL(gateway().url, { query, variables: { n: 3 } });
+
+    expect((one.body.data as { topProducts: unknown[] }).topProducts).toHaveLength(1);
+    expect((three.body.data as { topProducts: unknown[] }).topProducts).toHaveLength(3);
+  });
+
+  it('`__typename` asked or not, each answer has its own shape', async () => {
+    const plain = await postGraphQL(gateway().url, { query: '{ product(id: "product-2") { id reviews { id } } }' });
+    const typed = await postGraphQL(gateway().url, {
+      query: '{ product(id: "product-2") { __typename id reviews { __typename id } } }',
+    });
+    const again = await postGraphQL(gateway().url, { query: '{ product(id: "product-2") { id reviews { id } } }' });
+
+    expect(typed.body.data).toMatchObject({ product: { __typename: 'Product', id: 'product-2' } });
+    expect(again.body).toEqual(plain.body);
+    expect(JSON.stringify(again.body)).not.toContain('__typename');
+  });
+
+  it('one client filling the cache evicts its own key space, not the entries others read', async () => {
+    const victim = { query: '{ users(first: 3) { edges { node { id reviews { id } } } } }' };
+    await postGraphQL(gateway().url, victim);
+    // ~70 KB answers under ever new arguments: 1.4 MB in all, past the whole cache's 1 MB,
+    // so a plain LRU would evict the victim's older entries; the Query space's quarter stops it.
+    const flood = (first: number) =>
+      `{ ${Array.from({ length: 8 }, (_, alias) => `a${alias}: topProducts(first: ${first}) { id name upc price }`).join(' ')} }`;
+    for (let round = 0; round < 4; round++) {
+      await Promise.all(
+        Array.from({ length: 5 }, (_, i) => postGraphQL(gateway().url, { query: flood(100 - round * 5 - i) })),
+      );
+    }
+    expect(await cache('products', 'Query', 'eviction')).toBeGreaterThan(0);
+    const hits = await cache('reviews', 'User', 'hit');
+
+    await postGraphQL(gateway().url, victim);
+
+    expect(await cache('reviews', 'User', 'hit')).toBe(hits + 3);
+    expect(await cache('reviews', 'User', 'eviction')).toBe(0);
+  });
+
+  it('identities that join one deduplicated execution each get their own answer', async () => {
+    const me = { query: '{ me { id name } }' };
+    const callers = ['user-21', 'user-22', 'user-21', 'user-23', 'user-22'];
+    const results = await Promise.all(
+      callers.map(async (subject) => postGraphQL(gateway().url, me, await bearer(subject))),
+    );
+
+    results.forEach((result, index) => {
+      expect(result.body.data).toMatchObject({ me: { id: callers[index] } });
+    });
+  });
+});
+
+const REDIS = available('redis-server', import.meta.url);
+
+describe.skipIf(!REDIS)('entity cache in Redis, shared by two gateways', () => {
+  let redis: TestRedis;
+  const replicas: RunningGateway[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+    const env = {
+      ...subgraphUrlEnv(subgraphs()),
+      ENTITY_CACHE: 'redis',
+      REDIS_URL: redis.url,
+      METRICS_ENABLED: 'true',
+      GATEWAY_PLUGINS: 'jwt',
+      JWT_SECRET: SECRET,
+      JWT_ALGORITHMS: 'HS256',
+      JWT_REQUIRED: 'false',
+      JWT_CLAIM_HEADERS: 'sub:x-user-id',
+    };
+    replicas.push(...(await Promise.all([startGateway('fastify', env), startGateway('express', env)])));
+  });
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.stop()));
+    redis.resume();
+    await redis.stop();
+  });
+  const [a, b] = [() => replicas[0] as RunningGateway, () => replicas[1] as RunningGateway];
+  const metric = async (gateway: RunningGateway, name: string, labels: Record<string, string>) =>
+    parseMetrics(await (await fetch(new URL('/metrics', gateway.origin))).text()).value(name, labels);
+  const fetches = (gateway: RunningGateway, subgraph: string) =>
+    metric(gateway, 'gateway_subgraph_fetch_duration_seconds_count', { subgraph });
+  const query = { query: '{ product(id: "product-9") { id name price reviews { id comment } } }' };
+
+  it('one replica answers from what the other kept; garbage in Redis is a miss, never an error', async () => {
+    // The store connects on first use: wait until replica A keeps and reads back an answer.
+    await eventually(async () => {
+      await postGraphQL(a().url, query);
+      expect(
+        await metric(a(), 'gateway_entity_cache_total', { subgraph: 'products', type: 'Query', outcome: 'hit' }),
+      ).toBeGreaterThan(0);
+    });
+    const expected = (await postGraphQL(a().url, query)).body;
+    await eventually(async () => {
+      await postGraphQL(b().url, query);
+      expect(
+        await metric(b(), 'gateway_entity_cache_total', { subgraph: 'products', type: 'Query', outcome: 'hit' }),
+      ).toBeGreaterThan(0);
+    });
+    const asked = await fetches(b(), 'products');
+    expect((await postGraphQL(b().url, query)).body).toEqual(expected);
+    expect(await fetches(b(), 'products')).toBe(asked);
+
+    const keys = (await redis.command('KEYS gw:ec:*')).split('\r\n').filter((line) => line.startsWith('gw:ec:'));
+    expect(keys.length).toBeGreaterThan(0);
+    for (const [index, key] of keys.entries()) {
+      await redis.command(`SET ${key} ${index % 2 ? '[1,2,3]' : 'not-json{'}`);
+    }
+    const after = await postGraphQL(b().url, query);
+
+    expect(after.status).toBe(200);
+    expect(after.body).toEqual(expected);
+    expect(await fetches(b(), 'products')).toBe(asked + 1);
+  });
+
+  it('a review added through one replica is seen through the other at once (Redis invalidated by SCAN)', async () => {
+    await postGraphQL(b().url, query);
+    await postGraphQL(b().url, query);
+    const comment = 'seen by every replica';
+    const added = await postGraphQL(
+      a().url,
+      { query: `mutation { addReview(productId: "product-9", rating: 4, comment: "${comment}") { id } }` },
+      await bearer('user-9'),
+    );
+    expect(added.body.errors).toBeUndefined();
+
+    const seen = await postGraphQL(b().url, query);
+    const comments = (seen.body.data as { product: { reviews: { comment: string }[] } }).product.reviews;
+    expect(comments.map((review) => review.comment)).toContain(comment);
+  });
+
+  it('Redis frozen or down: every request is answered from the subgraphs (a bypass), then the cache is used again', async () => {
+    redis.pause();
+    const frozen = await Promise.all(Array.from({ length: 6 }, () => postGraphQL(a().url, query)));
+    await redis.stop();
+    const down = await postGraphQL(a().url, query);
+
+    for (const result of [...frozen, down]) {
+      expect(result.status).toBe(200);
+      expect(result.body.errors).toBeUndefined();
+      expect(result.body.data).toMatchObject({ product: { id: 'product-9' } });
+    }
+    expect(
+      await metric(a(), 'gateway_entity_cache_total', { subgraph: 'products', type: 'Query', outcome: 'bypass' }),
+    ).toBeGreaterThan(0);
+
+    await redis.restart();
+    const hits = await metric(a(), 'gateway_entity_cache_total', {
+      subgraph: 'products',
+      type: 'Query',
+      outcome: 'hit',
+    });
+    await eventually(async () => {
+      await postGraphQL(a().url, query);
+      expect(
+        await metric(a(), 'gateway_entity_cache_total', { subgraph: 'products', type: 'Query', outcome: 'hit' }),
+      ).toBeGreaterThan(hits);
+    }, 15_000);
+  });
+});
