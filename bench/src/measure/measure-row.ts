@@ -4,6 +4,7 @@ import type { RowPlan } from '../run/plan.js';
 import type { RowResult } from '../run/results.js';
 import type { RunningTarget } from '../targets/start-target.js';
 import { cpuUsage, findSaturated, type ProcessGroup, snapshot, wallSeconds } from './cpu-groups.js';
+import { summarizeGc } from './gc-trace.js';
 import { readPeakRssMb, resetPeakRss } from './proc-stats.js';
 import { rowWarnings } from './row-warnings.js';
 import { summarize } from './samples.js';
@@ -25,8 +26,10 @@ export async function measureRow(
   const pids = target.pids();
   const rowPeak = pids.length > 0 && pids.every((pid) => resetPeakRss(pid));
   const before = snapshot(groups);
+  const gcMark = target.gcTrace?.mark();
   const load = await runLoad(row, target.url, row.durationSec, onTick);
   const after = snapshot(groups);
+  const gc = target.gcTrace && gcMark !== undefined ? summarizeGc(target.gcTrace.since(gcMark), load.ok) : null;
 
   const base = {
     target: row.target.name,
@@ -61,6 +64,7 @@ export async function measureRow(
     cpu,
     ...(targetCpu ? { gatewayCpuSecPer1k: round(targetCpu.cpuSeconds / (load.ok / 1000), 4) } : {}),
     ...(peakRss !== null ? { gatewayPeakRssMb: round(peakRss, 1), peakRssScope: rowPeak ? 'row' : 'process' } : {}),
+    ...(gc ? { gc } : {}),
     saturated,
     ...(warnings.length > 0 ? { warnings } : {}),
     ...(load.schedule ? { schedule: load.schedule } : {}),

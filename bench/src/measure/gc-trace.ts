@@ -1,0 +1,128 @@
+/**
+ * Reads V8's `--trace-gc-nvp` lines (one per collection, name=value pairs) from a gateway's
+ * output: what each collection found allocated since the last one, what it promoted to the old
+ * generation, and how long it stopped the loop. Allocated and promoted bytes per request move
+ * far less with a noisy machine than latency does, so they are the numbers a regression shows in.
+ */
+
+export const GC_TRACE_FLAG = '--trace-gc-nvp';
+
+export type GcKind = 'scavenge' | 'minor-mark-sweep' | 'mark-compact';
+
+export interface GcEvent {
+  readonly kind: GcKind;
+  /** The collection's own stop of the loop (for a mark-compact: its final atomic pause), ms. */
+  readonly pauseMs: number;
+  /** A mark-compact's incremental marking steps on the main thread before that pause, ms. */
+  readonly incrementalMs: number;
+  /** Bytes allocated since the previous collection. */
+  readonly allocatedBytes: number;
+  /** Bytes this collection moved from the young to the old generation. */
+  readonly promotedBytes: number;
+}
+
+// V8's names in the `gc=` field (gc-tracer.cc): scavenger, minor mark-sweep, full mark-compact.
+const KINDS: Readonly<Record<string, GcKind>> = { s: 'scavenge', mms: 'minor-mark-sweep', mc: 'mark-compact' };
+
+/** One `--trace-gc-nvp` line, or null for any other line (log lines, plain --trace-gc lines). */
+export function parseGcTraceLine(line: string): GcEvent | null {
+  if (!line.includes(' gc=') || !line.includes(' allocated=')) return null;
+  const fields = new Map<string, string>();
+  for (const pair of line.split(' ')) {
+    const at = pair.indexOf('=');
+    if (at > 0) fields.set(pair.slice(0, at), pair.slice(at + 1));
+  }
+  const kind = KINDS[fields.get('gc') ?? ''];
+  if (!kind) return null;
+  const number = (name: string) => {
+    const value = Number(fields.get(name));
+    return Number.isFinite(value) ? value : 0;
+  };
+  return {
+    kind,
+    pauseMs: number('pause'),
+    incrementalMs: kind === 'mark-compact' ? number('incremental') : 0,
+    allocatedBytes: number('allocated'),
+    promotedBytes: number('promoted'),
+  };
+}
+
+/** Collects GC events from a stream of output chunks (lines may be split across chunks). */
+export class GcTraceReader {
+  #partial = '';
+  readonly #events: GcEvent[] = [];
+
+  feed(chunk: string): void {
+    const text = this.#partial + chunk;
+    const lines = text.split('\n');
+    this.#partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const event = parseGcTraceLine(line);
+      if (event) this.#events.push(event);
+    }
+  }
+
+  /** How many events so far: a window is the events between two marks. */
+  mark(): number {
+    return this.#events.length;
+  }
+
+  since(mark: number): readonly GcEvent[] {
+    return this.#events.slice(mark);
+  }
+}
+
+export interface GcSummary {
+  /** KB allocated per answered request (1 KB = 1,000 bytes). */
+  readonly allocatedKbPerRequest: number;
+  /** KB promoted to the old generation per answered request. */
+  readonly promotedKbPerRequest: number;
+  readonly scavenges: number;
+  readonly scavengePauseMs: number;
+  /** Full collections (mark-compact) in the window. */
+  readonly markCompacts: number;
+  /** Their final pauses plus their incremental marking steps on the main thread, ms. */
+  readonly markCompactPauseMs: number;
+  /** The longest of them (final pause plus steps), ms. */
+  readonly markCompactMaxMs: number;
+}
+
+/** Sums a window's collections per request; null without requests or collections to divide. */
+export function summarizeGc(events: readonly GcEvent[], requests: number): GcSummary | null {
+  if (requests <= 0 || events.length === 0) return null;
+  let allocated = 0;
+  let promoted = 0;
+  let scavenges = 0;
+  let scavengePause = 0;
+  let markCompacts = 0;
+  let markCompactPause = 0;
+  let markCompactMax = 0;
+  for (const event of events) {
+    allocated += event.allocatedBytes;
+    promoted += event.promotedBytes;
+    if (event.kind === 'mark-compact') {
+      const cost = event.pauseMs + event.incrementalMs;
+      markCompacts += 1;
+      markCompactPause += cost;
+      markCompactMax = Math.max(markCompactMax, cost);
+    } else {
+      scavenges += 1;
+      scavengePause += event.pauseMs;
+    }
+  }
+  const perRequestKb = (bytes: number) => round(bytes / requests / 1000, 1);
+  return {
+    allocatedKbPerRequest: perRequestKb(allocated),
+    promotedKbPerRequest: perRequestKb(promoted),
+    scavenges,
+    scavengePauseMs: round(scavengePause, 1),
+    markCompacts,
+    markCompactPauseMs: round(markCompactPause, 1),
+    markCompactMaxMs: round(markCompactMax, 1),
+  };
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

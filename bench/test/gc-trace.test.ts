@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { GC_TRACE_FLAG, GcTraceReader, parseGcTraceLine, summarizeGc } from '../src/measure/gc-trace.js';
+
+// Shortened from Node 24's own `--trace-gc-nvp` output (the fields the parser reads kept as printed).
+const SCAVENGE =
+  '[24824:0x33d63000:0]       62 ms: pause=7.0 mutator=0.7 gc=s reduce_memory=0 interleaved=0 incremental.steps_count=0 ' +
+  'incremental.steps_took=0.0 start_object_size=5436632 allocated=711312 promoted=879472 quarantined_size=0';
+const MARK_COMPACT =
+  '[24824:0x33d63000:0]     3120 ms: pause=171.8 mutator=2814.6 gc=mc reduce_memory=0 incremental=388.6 ' +
+  'incremental.sweeping=0.0 incremental_steps_count=14 allocated=220601016 promoted=34734672 compaction_speed=1.0';
+
+describe('--trace-gc-nvp lines', () => {
+  it('reads kind, pause, allocated and promoted bytes; a mark-compact also its incremental steps', () => {
+    expect(parseGcTraceLine(SCAVENGE)).toEqual({
+      kind: 'scavenge',
+      pauseMs: 7,
+      incrementalMs: 0,
+      allocatedBytes: 711_312,
+      promotedBytes: 879_472,
+    });
+    expect(parseGcTraceLine(MARK_COMPACT)).toEqual({
+      kind: 'mark-compact',
+      pauseMs: 171.8,
+      incrementalMs: 388.6,
+      allocatedBytes: 220_601_016,
+      promotedBytes: 34_734_672,
+    });
+  });
+
+  it('ignores every other line: request logs, plain --trace-gc lines, unknown kinds', () => {
+    expect(parseGcTraceLine('{"level":30,"msg":"request completed","path":"/graphql"}')).toBeNull();
+    expect(parseGcTraceLine('[1:0x1]    55 ms: Scavenge 4.9 (5.9) -> 4.5 (6.9) MB, pause 1.5 ms')).toBeNull();
+    expect(parseGcTraceLine(SCAVENGE.replace('gc=s', 'gc=zz'))).toBeNull();
+  });
+
+  it('joins lines split across output chunks, and a window is the events between two marks', () => {
+    const reader = new GcTraceReader();
+    reader.feed(`{"level":30}\n${SCAVENGE.slice(0, 40)}`);
+    const mark = reader.mark();
+    expect(mark).toBe(0);
+    reader.feed(`${SCAVENGE.slice(40)}\n${MARK_COMPACT}\n${SCAVENGE.slice(0, 10)}`);
+    expect(reader.since(mark).map((event) => event.kind)).toEqual(['scavenge', 'mark-compact']);
+    expect(reader.since(reader.mark())).toEqual([]);
+  });
+
+  it('sums a window per request: KB allocated and promoted, scavenges, full collections with their main-thread time', () => {
+    const events = [SCAVENGE, SCAVENGE, MARK_COMPACT].map((line) => parseGcTraceLine(line)).filter((e) => e !== null);
+    expect(summarizeGc(events, 1000)).toEqual({
+      allocatedKbPerRequest: 222.0, // (2 × 711,312 + 220,601,016) B / 1000 requests
+      promotedKbPerRequest: 36.5, // (2 × 879,472 + 34,734,672) B / 1000
+      scavenges: 2,
+      scavengePauseMs: 14,
+      markCompacts: 1,
+      markCompactPauseMs: 560.4, // 171.8 + 388.6
+      markCompactMaxMs: 560.4,
+    });
+    expect(summarizeGc(events, 0)).toBeNull();
+    expect(summarizeGc([], 10)).toBeNull();
+  });
+
+  it("reads this Node's own output (the format is V8's, not ours)", () => {
+    const run = spawnSync(
+      process.execPath,
+      [
+        GC_TRACE_FLAG,
+        '-e',
+        'let keep = []; for (let i = 0; i < 3e5; i++) { keep.push({ i }); if (keep.length > 5e4) keep = []; }',
+      ],
+      { encoding: 'utf8' },
+    );
+    const reader = new GcTraceReader();
+    reader.feed(run.stdout);
+    const events = reader.since(0);
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((event) => event.allocatedBytes > 0 && event.pauseMs >= 0)).toBe(true);
+  });
+});
