@@ -36,12 +36,22 @@ describe('--trace-gc-nvp lines', () => {
 
   it('joins lines split across output chunks, and a window is the events between two marks', () => {
     const reader = new GcTraceReader();
-    reader.feed(`{"level":30}\n${SCAVENGE.slice(0, 40)}`);
+    reader.feed(`{"level":30,"msg":"request completed"}\n${SCAVENGE.slice(0, 40)}`);
     const mark = reader.mark();
-    expect(mark).toBe(0);
+    expect(mark).toEqual({ events: 0, requests: 1 });
     reader.feed(`${SCAVENGE.slice(40)}\n${MARK_COMPACT}\n${SCAVENGE.slice(0, 10)}`);
     expect(reader.since(mark).map((event) => event.kind)).toEqual(['scavenge', 'mark-compact']);
     expect(reader.since(reader.mark())).toEqual([]);
+  });
+
+  it('divides a window by the requests the gateway logged as finished, else by those answered in time', () => {
+    const reader = new GcTraceReader();
+    const mark = reader.mark();
+    reader.feed(`${SCAVENGE}\n`);
+    expect(reader.summarize(mark, 10)?.allocatedKbPerRequest).toBe(71.1); // 711,312 B / 10
+    reader.feed('{"level":30,"time":1,"msg":"request completed"}\n'.repeat(4));
+    expect(reader.requestsSince(mark)).toBe(4);
+    expect(reader.summarize(mark, 10)?.allocatedKbPerRequest).toBe(177.8); // / 4 finished, 10 answered ignored
   });
 
   it('sums a window per request: KB allocated and promoted, scavenges, full collections with their main-thread time', () => {
@@ -71,7 +81,7 @@ describe('--trace-gc-nvp lines', () => {
     );
     const reader = new GcTraceReader();
     reader.feed(run.stdout);
-    const events = reader.since(0);
+    const events = reader.since({ events: 0, requests: 0 });
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((event) => event.allocatedBytes > 0 && event.pauseMs >= 0)).toBe(true);
   });

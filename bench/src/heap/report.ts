@@ -15,8 +15,8 @@ export function heapMarkdown(run: HeapRun, invocation: string): string {
     const gc = query.gc;
     lines.push(`## ${query.query}`, '');
     lines.push(
-      `${query.requests} answers in the GC-trace window (${query.failed} failed in all three windows: ` +
-        'failed requests still allocate, so failures inflate the per-request figures), ' +
+      `${query.requests} requests finished by the gateway in the GC-trace window (its request log lines; ` +
+        `every figure is per finished request; ${query.failed} timed out at the client in all three windows), ` +
         `p50 ${query.p50Ms} ms, p99 ${query.p99Ms} ms.`,
       '',
     );

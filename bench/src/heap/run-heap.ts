@@ -5,7 +5,7 @@ import { freePort } from '@fedgw/test-support';
 import { checkAnswers } from '../load/answer-check.js';
 import { runOpenLoop } from '../load/open-loop.js';
 import { type BenchQuery, COMPLEX, GET_USER_WITH_PRODUCTS_QUERY, requestBody, sampleUserIds } from '../load/queries.js';
-import { type GcSummary, type GcTraceReader, summarizeGc } from '../measure/gc-trace.js';
+import type { GcMark, GcSummary, GcTraceReader } from '../measure/gc-trace.js';
 import { pinProcess } from '../measure/pinning.js';
 import { summarize } from '../measure/samples.js';
 import { resolveLayout } from '../run/layout.js';
@@ -112,17 +112,18 @@ async function measureQuery(
 
   const mark = trace.mark();
   const measured = await load(options.durationSec);
-  const gc = summarizeGc(trace.since(mark), measured.ok);
-  log(`${name}: ${measured.ok} answers; ${gcLine(gc)}`);
+  const gc = trace.summarize(mark, measured.ok);
+  log(`${name}: ${measured.ok} answered in time, ${finished(trace, mark, measured.ok)} finished; ${gcLine(gc)}`);
 
   await inspector.call('HeapProfiler.startSampling', {
     samplingInterval: SAMPLING_INTERVAL,
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: true,
   });
+  const sampledMark = trace.mark();
   const sampled = await load(options.durationSec);
   const all = await inspector.call<{ profile: SamplingProfile }>('HeapProfiler.stopSampling');
-  const allocated = summarizeSampling(all.profile, sampled.ok);
+  const allocated = summarizeSampling(all.profile, finished(trace, sampledMark, sampled.ok));
   log(`${name}: sampled ${allocated.totalKbPerRequest} KB allocated per request`);
 
   await inspector.call('HeapProfiler.collectGarbage');
@@ -130,14 +131,14 @@ async function measureQuery(
   await inspector.call('HeapProfiler.startSampling', { samplingInterval: SAMPLING_INTERVAL });
   const kept = await load(options.survivorsSec);
   const alive = await inspector.call<{ profile: SamplingProfile }>('HeapProfiler.stopSampling');
-  const survivors = summarizeSampling(alive.profile, kept.ok);
-  const survivorsGc = summarizeGc(trace.since(survivorsMark), kept.ok);
+  const survivors = summarizeSampling(alive.profile, finished(trace, survivorsMark, kept.ok));
+  const survivorsGc = trace.summarize(survivorsMark, kept.ok);
   log(`${name}: ${survivors.totalKbPerRequest} KB per request alive or promoted at the window's end`);
 
   const latency = summarize(measured.samples);
   return {
     query: name,
-    requests: measured.ok,
+    requests: finished(trace, mark, measured.ok),
     failed: measured.errors + sampled.errors + kept.errors,
     p50Ms: latency?.p50 ?? null,
     p99Ms: latency?.p99 ?? null,
@@ -209,6 +210,12 @@ async function writeSnapshot(inspector: Inspector, file: string): Promise<void> 
   });
   await inspector.call('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+}
+
+/** The requests the gateway finished in the window (its request log lines), else those answered in time. */
+function finished(trace: GcTraceReader, mark: GcMark, answered: number): number {
+  const logged = trace.requestsSince(mark);
+  return logged > 0 ? logged : answered;
 }
 
 function gcLine(gc: GcSummary | null): string {

@@ -46,17 +46,19 @@ export function summarizeSampling(profile: SamplingProfile, requests: number, to
     for (const child of node.children) walk(child, here);
   };
   walk(profile.head, []);
+  // No answered request (an overloaded window): per-request figures would be infinite; report per window.
+  const divisor = Math.max(1, requests);
   const shares = (map: Map<string, number>) =>
     [...map]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
       .map(([name, bytes]) => ({
         name,
-        kbPerRequest: round(bytes / requests / 1000),
+        kbPerRequest: round(bytes / divisor / 1000),
         percent: round((bytes / total) * 100),
       }));
   return {
-    totalKbPerRequest: round(total / Math.max(1, requests) / 1000),
+    totalKbPerRequest: round(total / divisor / 1000),
     byPart: shares(parts),
     bySite: shares(sites),
     byStack: shares(stacks),

@@ -47,28 +47,57 @@ export function parseGcTraceLine(line: string): GcEvent | null {
   };
 }
 
-/** Collects GC events from a stream of output chunks (lines may be split across chunks). */
+/** The gateway's one log line per request (plugins/request-log): what it finished, answered in time or not. */
+const REQUEST_LINE = '"msg":"request completed"';
+
+/** Where a window starts: the events and request lines read so far. */
+export interface GcMark {
+  readonly events: number;
+  readonly requests: number;
+}
+
+/**
+ * Collects GC events from a stream of output chunks (lines may be split across chunks), and
+ * counts the gateway's request log lines: the requests it finished, including those a client
+ * had given up on (which allocated as much), so an overloaded window is divided by what was done.
+ */
 export class GcTraceReader {
   #partial = '';
   readonly #events: GcEvent[] = [];
+  #requests = 0;
 
   feed(chunk: string): void {
     const text = this.#partial + chunk;
     const lines = text.split('\n');
     this.#partial = lines.pop() ?? '';
     for (const line of lines) {
+      if (line.includes(REQUEST_LINE)) {
+        this.#requests++;
+        continue;
+      }
       const event = parseGcTraceLine(line);
       if (event) this.#events.push(event);
     }
   }
 
-  /** How many events so far: a window is the events between two marks. */
-  mark(): number {
-    return this.#events.length;
+  /** A window is what was read between two marks. */
+  mark(): GcMark {
+    return { events: this.#events.length, requests: this.#requests };
   }
 
-  since(mark: number): readonly GcEvent[] {
-    return this.#events.slice(mark);
+  since(mark: GcMark): readonly GcEvent[] {
+    return this.#events.slice(mark.events);
+  }
+
+  /** Request lines since `mark`: 0 when the gateway logs none (LOG_LEVEL above info). */
+  requestsSince(mark: GcMark): number {
+    return this.#requests - mark.requests;
+  }
+
+  /** The window's summary per request the gateway finished (or `answered`, when it logged none). */
+  summarize(mark: GcMark, answered: number): GcSummary | null {
+    const finished = this.requestsSince(mark);
+    return summarizeGc(this.since(mark), finished > 0 ? finished : answered);
   }
 }
 

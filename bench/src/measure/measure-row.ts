@@ -4,7 +4,6 @@ import type { RowPlan } from '../run/plan.js';
 import type { RowResult } from '../run/results.js';
 import type { RunningTarget } from '../targets/start-target.js';
 import { cpuUsage, findSaturated, type ProcessGroup, snapshot, wallSeconds } from './cpu-groups.js';
-import { summarizeGc } from './gc-trace.js';
 import { readPeakRssMb, resetPeakRss } from './proc-stats.js';
 import { rowWarnings } from './row-warnings.js';
 import { summarize } from './samples.js';
@@ -29,7 +28,7 @@ export async function measureRow(
   const gcMark = target.gcTrace?.mark();
   const load = await runLoad(row, target.url, row.durationSec, onTick);
   const after = snapshot(groups);
-  const gc = target.gcTrace && gcMark !== undefined ? summarizeGc(target.gcTrace.since(gcMark), load.ok) : null;
+  const gc = target.gcTrace && gcMark ? target.gcTrace.summarize(gcMark, load.ok) : null;
 
   const base = {
     target: row.target.name,
