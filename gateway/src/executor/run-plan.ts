@@ -224,7 +224,9 @@ function selectRepresentation(
   selections: readonly QueryPlanSelectionNode[],
 ): Json | null {
   if (source === null) return null;
-  const result: Json = Object.create(null);
+  // A plain object, not Object.create(null) (a dictionary-mode object, several times larger):
+  // its keys are the plan's key fields, schema names, so never `__proto__`.
+  const result: Json = {};
   for (const selection of selections) {
     if (selection.kind === Kind.FIELD) {
       const responseName = getResponseName(selection);
