@@ -32,6 +32,8 @@ describe('--trace-gc-nvp lines', () => {
     expect(parseGcTraceLine('{"level":30,"msg":"request completed","path":"/graphql"}')).toBeNull();
     expect(parseGcTraceLine('[1:0x1]    55 ms: Scavenge 4.9 (5.9) -> 4.5 (6.9) MB, pause 1.5 ms')).toBeNull();
     expect(parseGcTraceLine(SCAVENGE.replace('gc=s', 'gc=zz'))).toBeNull();
+    // A size V8 printed unsigned after it went negative (a forced collection): read as 0, not 2^64.
+    expect(parseGcTraceLine(SCAVENGE.replace('allocated=711312', 'allocated=18446744073709551000'))?.allocatedBytes).toBe(0);
   });
 
   it('joins lines split across output chunks, and a window is the events between two marks', () => {
@@ -64,6 +66,15 @@ describe('--trace-gc-nvp lines', () => {
       markCompacts: 1,
       markCompactPauseMs: 560.4, // 171.8 + 388.6
       markCompactMaxMs: 560.4,
+    });
+    // A collection forced to close the window: its bytes count, not its pause.
+    const closing = [parseGcTraceLine(MARK_COMPACT)].filter((e) => e !== null);
+    expect(summarizeGc(events.slice(0, 2), 1000, closing)).toMatchObject({
+      allocatedKbPerRequest: 222.0,
+      promotedKbPerRequest: 36.5,
+      scavenges: 2,
+      markCompacts: 0,
+      markCompactPauseMs: 0,
     });
     expect(summarizeGc(events, 0)).toBeNull();
     expect(summarizeGc([], 10)).toBeNull();

@@ -5,7 +5,7 @@ import { freePort } from '@fedgw/test-support';
 import { checkAnswers } from '../load/answer-check.js';
 import { runOpenLoop } from '../load/open-loop.js';
 import { type BenchQuery, COMPLEX, GET_USER_WITH_PRODUCTS_QUERY, requestBody, sampleUserIds } from '../load/queries.js';
-import type { GcMark, GcSummary, GcTraceReader } from '../measure/gc-trace.js';
+import { type GcMark, type GcSummary, type GcTraceReader, summarizeGc } from '../measure/gc-trace.js';
 import { pinProcess } from '../measure/pinning.js';
 import { summarize } from '../measure/samples.js';
 import { resolveLayout } from '../run/layout.js';
@@ -110,9 +110,19 @@ async function measureQuery(
     runOpenLoop({ url, rate: options.rate, durationSec, body: () => requestBody(query) });
   if (options.warmupSec > 0) await load(options.warmupSec);
 
+  // Exact edges: the window opens at a collection (one forced here would shrink the young
+  // generation and change what is promoted after it) and closes with a forced one, whose bytes
+  // are the window's last allocations.
+  await nextCollection(trace);
   const mark = trace.mark();
   const measured = await load(options.durationSec);
-  const gc = trace.summarize(mark, measured.ok);
+  const end = trace.mark();
+  await collect(inspector, trace);
+  const gc = summarizeGc(
+    trace.since(mark).slice(0, end.events - mark.events),
+    finished(trace, mark, measured.ok),
+    trace.since(end),
+  );
   log(`${name}: ${measured.ok} answered in time, ${finished(trace, mark, measured.ok)} finished; ${gcLine(gc)}`);
 
   await inspector.call('HeapProfiler.startSampling', {
@@ -210,6 +220,24 @@ async function writeSnapshot(inspector: Inspector, file: string): Promise<void> 
   });
   await inspector.call('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+}
+
+/** A forced full collection, once its trace lines have arrived (they come over the stdout pipe). */
+async function collect(inspector: Inspector, trace: GcTraceReader): Promise<void> {
+  const before = trace.mark().events;
+  await inspector.call('HeapProfiler.collectGarbage');
+  for (let waited = 0; waited < 2000 && trace.mark().events === before; waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+/** Resolves once the next collection's trace line has arrived (at most 10 s). */
+async function nextCollection(trace: GcTraceReader): Promise<void> {
+  const before = trace.mark().events;
+  for (let waited = 0; waited < 10_000 && trace.mark().events === before; waited += 5) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /** The requests the gateway finished in the window (its request log lines), else those answered in time. */

@@ -36,7 +36,8 @@ export function parseGcTraceLine(line: string): GcEvent | null {
   if (!kind) return null;
   const number = (name: string) => {
     const value = Number(fields.get(name));
-    return Number.isFinite(value) ? value : 0;
+    // V8 prints sizes as unsigned: a negative difference (after a forced collection shrank the heap) wraps to ~2^64.
+    return Number.isFinite(value) && value < 2 ** 50 ? value : 0;
   };
   return {
     kind,
@@ -116,11 +117,23 @@ export interface GcSummary {
   readonly markCompactMaxMs: number;
 }
 
-/** Sums a window's collections per request; null without requests or collections to divide. */
-export function summarizeGc(events: readonly GcEvent[], requests: number): GcSummary | null {
-  if (requests <= 0 || events.length === 0) return null;
+/**
+ * Sums a window's collections per request; null without requests or collections to divide.
+ * `closing`: collections forced after the window to close it exactly (their bytes are the
+ * window's last allocations; their count and pauses are not the window's).
+ */
+export function summarizeGc(
+  events: readonly GcEvent[],
+  requests: number,
+  closing: readonly GcEvent[] = [],
+): GcSummary | null {
+  if (requests <= 0 || events.length + closing.length === 0) return null;
   let allocated = 0;
   let promoted = 0;
+  for (const event of closing) {
+    allocated += event.allocatedBytes;
+    promoted += event.promotedBytes;
+  }
   let scavenges = 0;
   let scavengePause = 0;
   let markCompacts = 0;
