@@ -33,7 +33,9 @@ describe('--trace-gc-nvp lines', () => {
     expect(parseGcTraceLine('[1:0x1]    55 ms: Scavenge 4.9 (5.9) -> 4.5 (6.9) MB, pause 1.5 ms')).toBeNull();
     expect(parseGcTraceLine(SCAVENGE.replace('gc=s', 'gc=zz'))).toBeNull();
     // A size V8 printed unsigned after it went negative (a forced collection): read as 0, not 2^64.
-    expect(parseGcTraceLine(SCAVENGE.replace('allocated=711312', 'allocated=18446744073709551000'))?.allocatedBytes).toBe(0);
+    expect(
+      parseGcTraceLine(SCAVENGE.replace('allocated=711312', 'allocated=18446744073709551000'))?.allocatedBytes,
+    ).toBe(0);
   });
 
   it('joins lines split across output chunks, and a window is the events between two marks', () => {
