@@ -10,6 +10,8 @@ const MARK_COMPACT =
   '[24824:0x33d63000:0]     3120 ms: pause=171.8 mutator=2814.6 gc=mc reduce_memory=0 incremental=388.6 ' +
   'incremental.sweeping=0.0 incremental_steps_count=14 allocated=220601016 promoted=34734672 compaction_speed=1.0';
 
+const REQUEST_LINE = '{"level":30,"time":1,"msg":"request completed"}\n';
+
 describe('--trace-gc-nvp lines', () => {
   it('reads kind, pause, allocated and promoted bytes; a mark-compact also its incremental steps', () => {
     expect(parseGcTraceLine(SCAVENGE)).toEqual({
@@ -53,9 +55,21 @@ describe('--trace-gc-nvp lines', () => {
     const mark = reader.mark();
     reader.feed(`${SCAVENGE}\n`);
     expect(reader.summarize(mark, 10)?.allocatedKbPerRequest).toBe(71.1); // 711,312 B / 10
-    reader.feed('{"level":30,"time":1,"msg":"request completed"}\n'.repeat(4));
+    reader.feed(REQUEST_LINE.repeat(4));
     expect(reader.requestsSince(mark)).toBe(4);
     expect(reader.summarize(mark, 10)?.allocatedKbPerRequest).toBe(177.8); // / 4 finished, 10 answered ignored
+  });
+
+  it('with two collections or more, takes the bytes between the first and the last over the requests finished between them', () => {
+    const reader = new GcTraceReader();
+    const mark = reader.mark();
+    // 3 requests, then a collection (its bytes began before the window), 2 requests, a collection, 1 request.
+    reader.feed(`${REQUEST_LINE.repeat(3)}${SCAVENGE}\n${REQUEST_LINE.repeat(2)}${MARK_COMPACT}\n${REQUEST_LINE}`);
+    const summary = reader.summarize(mark, 100);
+    expect(summary?.allocatedKbPerRequest).toBe(110300.5); // the mark-compact's 220,601,016 B / 2 requests
+    expect(summary?.promotedKbPerRequest).toBe(17367.3);
+    expect(summary?.scavenges).toBe(1); // counts and pauses: the whole window
+    expect(summary?.markCompacts).toBe(1);
   });
 
   it('sums a window per request: KB allocated and promoted, scavenges, full collections with their main-thread time', () => {

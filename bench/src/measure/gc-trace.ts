@@ -65,6 +65,8 @@ export interface GcMark {
 export class GcTraceReader {
   #partial = '';
   readonly #events: GcEvent[] = [];
+  /** Per event: the request lines read before it (both come in stream order on stdout). */
+  readonly #requestsAt: number[] = [];
   #requests = 0;
 
   feed(chunk: string): void {
@@ -77,7 +79,10 @@ export class GcTraceReader {
         continue;
       }
       const event = parseGcTraceLine(line);
-      if (event) this.#events.push(event);
+      if (event) {
+        this.#events.push(event);
+        this.#requestsAt.push(this.#requests);
+      }
     }
   }
 
@@ -95,10 +100,29 @@ export class GcTraceReader {
     return this.#requests - mark.requests;
   }
 
-  /** The window's summary per request the gateway finished (or `answered`, when it logged none). */
+  /**
+   * The window's summary per request the gateway finished (or `answered`, when it logged none).
+   * With request lines and two collections or more, the bytes are those between the window's
+   * first and last collection, divided by the requests finished between them: a collection
+   * reports what was allocated since the one before, so the window's edges would otherwise
+   * count up to a whole young generation too much or too little. Counts and pauses are the whole window's.
+   */
   summarize(mark: GcMark, answered: number): GcSummary | null {
+    const events = this.since(mark);
     const finished = this.requestsSince(mark);
-    return summarizeGc(this.since(mark), finished > 0 ? finished : answered);
+    const whole = summarizeGc(events, finished > 0 ? finished : answered);
+    const first = mark.events;
+    const last = this.#events.length - 1;
+    const between = (this.#requestsAt[last] ?? 0) - (this.#requestsAt[first] ?? 0);
+    if (!whole || finished === 0 || last - first < 1 || between <= 0) return whole;
+    const inner = summarizeGc(this.#events.slice(first + 1, last + 1), between);
+    return inner
+      ? {
+          ...whole,
+          allocatedKbPerRequest: inner.allocatedKbPerRequest,
+          promotedKbPerRequest: inner.promotedKbPerRequest,
+        }
+      : whole;
   }
 }
 
