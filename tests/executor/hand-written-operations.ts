@@ -120,6 +120,21 @@ export const HAND_WRITTEN_CASES: readonly HandWrittenCase[] = [
       u2: user(id: "user-2") { name } u1: user(id: "user-1") { n: name name email }
     }`,
   },
+  {
+    // The lean shaper builds plain objects unless a response name is __proto__: inherited names
+    // (toString, constructor) must read as absent, and __proto__ must stay a field of the answer.
+    name: 'aliases that are Object.prototype names: toString, constructor, hasOwnProperty, __proto__',
+    status: 200,
+    query: `{
+      toString: topProducts(first: 2) { constructor: name hasOwnProperty: id valueOf: reviews { toString: id } }
+      constructor: user(id: "user-1") { __proto__: name toString: email }
+    }`,
+  },
+  {
+    name: 'the same names without __proto__ (the plain-object shaper)',
+    status: 200,
+    query: `{ toString: topProducts(first: 2) { constructor: name valueOf: reviews { hasOwnProperty: id } } }`,
+  },
   { name: 'operationName picks one of several operations', status: 200, ...namedOperation('Users') },
   { name: 'operationName picks the one with a default variable', status: 200, ...namedOperation('Products') },
   { name: 'operationName picks the one that reads the caller', status: 200, ...namedOperation('Me') },

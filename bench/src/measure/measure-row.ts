@@ -25,8 +25,10 @@ export async function measureRow(
   const pids = target.pids();
   const rowPeak = pids.length > 0 && pids.every((pid) => resetPeakRss(pid));
   const before = snapshot(groups);
+  const gcMark = target.gcTrace?.mark();
   const load = await runLoad(row, target.url, row.durationSec, onTick);
   const after = snapshot(groups);
+  const gc = target.gcTrace && gcMark ? target.gcTrace.summarize(gcMark, load.ok) : null;
 
   const base = {
     target: row.target.name,
@@ -62,6 +64,7 @@ export async function measureRow(
     cpu,
     ...(targetCpu ? { gatewayCpuSecPer1k: round(targetCpu.cpuSeconds / (load.ok / 1000), 4) } : {}),
     ...(peakRss !== null ? { gatewayPeakRssMb: round(peakRss, 1), peakRssScope: rowPeak ? 'row' : 'process' } : {}),
+    ...(gc ? { gc } : {}),
     saturated,
     ...(warnings.length > 0 ? { warnings } : {}),
     ...(load.schedule ? { schedule: load.schedule } : {}),

@@ -51,6 +51,26 @@ function rssCell(row: RowResult, scope: Scope | 'mixed'): Cell {
   return cell(`${formatNumber(row.gatewayPeakRssMb)}${lifetime ? ' *' : ''}`);
 }
 
+const GC_COLUMNS: readonly Column[] = [
+  { header: 'Allocated KB per req', numeric: true },
+  { header: 'Promoted KB per req', numeric: true },
+  { header: 'Full GCs (main-thread ms)', numeric: true },
+];
+
+const GC_NOTE =
+  "Allocated and promoted: from our gateway's --trace-gc-nvp lines in the row's window, per successful request (1 KB = 1,000 bytes); " +
+  'promoted bytes fill the old generation, whose full collections (mark-compact: final pause plus incremental marking steps) stall every request in flight.';
+
+function gcCells(row: RowResult): Cell[] {
+  const gc = row.gc;
+  if (!gc) return [cell(NONE), cell(NONE), cell(NONE)];
+  return [
+    cell(formatNumber(gc.allocatedKbPerRequest, 1)),
+    cell(formatNumber(gc.promotedKbPerRequest, 1)),
+    cell(`${gc.markCompacts} (${formatNumber(gc.markCompactPauseMs)})`),
+  ];
+}
+
 /**
  * Where the CPU went and what memory the target held: its CPU share and CPU per 1,000
  * requests, its peak RSS (labelled with the window it covers), every saturated group, and at a
@@ -60,6 +80,7 @@ export function resourcesTable(scenario: ScenarioResult): Table {
   const fixedRate = scenario.kind === 'fixed-rate';
   const load = sharedLoad(scenario);
   const scope = rssScope(scenario);
+  const hasGc = scenario.rows.some((r) => r.gc);
   const columns: Column[] = [
     { header: 'Target' },
     { header: 'Variant' },
@@ -67,6 +88,7 @@ export function resourcesTable(scenario: ScenarioResult): Table {
     { header: 'Target CPU (share of its CPUs)', numeric: true },
     { header: 'Target CPU-seconds per 1k req', numeric: true },
     { header: RSS_HEADER[scope], numeric: true },
+    ...(hasGc ? GC_COLUMNS : []),
     { header: 'Saturated (≥ 90% of its CPUs)' },
     ...(fixedRate ? [{ header: 'Worst send lag (ms)', numeric: true }] : []),
   ];
@@ -77,6 +99,7 @@ export function resourcesTable(scenario: ScenarioResult): Table {
     cell(formatShare(gatewayCpuShare(row))),
     cell(formatCpuSecValue(row.gatewayCpuSecPer1k)),
     rssCell(row, scope),
+    ...(hasGc ? gcCells(row) : []),
     cell(formatSaturated(row.saturated), othersSaturated(row) ? 'warn' : undefined),
     ...(fixedRate ? [cell(formatMsValue(row.schedule?.maxLagMs))] : []),
   ]);
@@ -91,6 +114,7 @@ export function resourcesTable(scenario: ScenarioResult): Table {
       : [
           'A target at 100% of its own CPUs is the expected end of a closed loop; anything else saturated is a warning (⚠).',
         ]),
+    ...(hasGc ? [GC_NOTE] : []),
   ];
   return { title: tableTitle(scenario, 'CPU and memory'), columns, rows, notes };
 }

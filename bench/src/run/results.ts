@@ -1,3 +1,5 @@
+import type { GcSummary } from '../measure/gc-trace.js';
+
 /**
  * The shape of `bench/results/<run>/results.json`: what the harness measures and the
  * report renders. Latencies are in milliseconds with microsecond precision (floats).
@@ -79,6 +81,13 @@ export interface RowResult {
    */
   readonly gatewayPeakRssMb?: number;
   readonly peakRssScope?: 'row' | 'process';
+  /**
+   * Our Node mounts: the row's garbage collections, read from the gateway's `--trace-gc-nvp`
+   * lines during the measured window (measure/gc-trace.ts): KB allocated and promoted to the
+   * old generation per successful request, and the full collections (mark-compact) with their
+   * main-thread pause. Far steadier than latency on a noisy machine: a regression shows here first.
+   */
+  readonly gc?: GcSummary;
   /**
    * Every process group, and every CPU set several groups share (`subgraphs+load`), that used
    * ≥ 90% of what it may use, busiest first. Empty: nothing saturated.

@@ -8,6 +8,8 @@ export interface ManagedProcess {
   readonly pid: number;
   /** The last ~16 KB of stdout and stderr. */
   output(): string;
+  /** Calls `listener` with every later chunk of stdout (the GC trace a row reads: measure/gc-trace.ts). */
+  onStdout(listener: (chunk: string) => void): void;
   /** Null while running. */
   exitDescription(): string | null;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once it exited. */
@@ -52,6 +54,7 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
     name: options.name,
     pid: child.pid,
     output: () => output,
+    onStdout: (listener) => child.stdout?.on('data', (chunk: Buffer) => listener(chunk.toString())),
     exitDescription,
     async stop(graceMs = 15_000) {
       if (exitDescription() !== null) return;

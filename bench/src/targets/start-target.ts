@@ -1,4 +1,5 @@
 import { freePort } from '@fedgw/test-support';
+import { GC_TRACE_FLAG, GcTraceReader } from '../measure/gc-trace.js';
 import { parseCpuList } from '../measure/pinning.js';
 import { descendantPids } from '../measure/proc-stats.js';
 import { repoPath } from '../paths.js';
@@ -30,6 +31,8 @@ export interface RunningTarget {
   readonly process: ManagedProcess | null;
   /** The CPU group name: `gateway` for Node targets, `router` for Apollo Router. */
   readonly group: 'gateway' | 'router' | null;
+  /** Our single-process Node mounts: the GC trace they print (`--trace-gc-nvp`); a row reads its window. */
+  readonly gcTrace?: GcTraceReader;
   /** The target's processes now: its own, plus a cluster's workers. */
   pids(): number[];
   stop(): Promise<void>;
@@ -52,9 +55,12 @@ export async function startTarget(
   const base = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...subgraphUrlEnv(env.subgraphUrls) };
   const url = `http://127.0.0.1:${env.port}${target.kind === 'standalone' ? '/' : '/graphql'}`;
   const spawned = await spawnTarget(target, setup, env, base);
+  const gcTrace = target.kind === 'mount' ? new GcTraceReader() : undefined;
+  if (gcTrace) spawned.onStdout((chunk) => gcTrace.feed(chunk));
   const running: RunningTarget = {
     url,
     process: spawned,
+    ...(gcTrace && { gcTrace }),
     group: target.kind === 'router' ? 'router' : 'gateway',
     pids: () => (target.kind === 'cluster' ? [spawned.pid, ...descendantPids(spawned.pid)] : [spawned.pid]),
     stop: () => spawned.stop(),
@@ -87,7 +93,12 @@ async function spawnTarget(
     return spawnManaged({
       ...common,
       command: process.execPath,
-      args: [...env.nodeFlags, repoPath('server', 'dist', 'main.js')],
+      // The GC trace (a line per collection, on stdout) is what the rows' allocated and promoted bytes come from.
+      args: [
+        ...(target.kind === 'mount' ? [GC_TRACE_FLAG] : []),
+        ...env.nodeFlags,
+        repoPath('server', 'dist', 'main.js'),
+      ],
       env: {
         ...base,
         ...listen,

@@ -224,7 +224,9 @@ function selectRepresentation(
   selections: readonly QueryPlanSelectionNode[],
 ): Json | null {
   if (source === null) return null;
-  const result: Json = Object.create(null);
+  // A plain object, not Object.create(null) (a dictionary-mode object, several times larger):
+  // its keys are the plan's key fields, schema names, so never `__proto__`.
+  const result: Json = {};
   for (const selection of selections) {
     if (selection.kind === Kind.FIELD) {
       const responseName = getResponseName(selection);
@@ -253,13 +255,14 @@ function moveIntoCursor(cursor: Cursor, pathInCursor: Path): Cursor | undefined 
   return data ? { path: cursor.path.concat(pathInCursor), data, fullResult: cursor.fullResult } : undefined;
 }
 
-function flattenResultsAtPath(value: unknown, path: Path): unknown {
-  if (path.length === 0) return value;
+/** executeQueryPlan.js's `flattenResultsAtPath`, walking `path` from `from` rather than copying its rest at every step. */
+function flattenResultsAtPath(value: unknown, path: Path, from = 0): unknown {
+  if (from >= path.length) return value;
   if (value === undefined || value === null) return value;
-  const [current, ...rest] = path;
-  if (current === '@') return (value as unknown[]).flatMap((element) => flattenResultsAtPath(element, rest));
+  const current = path[from];
+  if (current === '@') return (value as unknown[]).flatMap((element) => flattenResultsAtPath(element, path, from + 1));
   assert(typeof current === 'string', () => `Unexpected ${typeof current} found in path`);
   assert(!Array.isArray(value), () => `Unexpected array in result for path element ${current}`);
   const object = value as Json;
-  return flattenResultsAtPath(Object.hasOwn(object, current) ? object[current] : undefined, rest);
+  return flattenResultsAtPath(Object.hasOwn(object, current) ? object[current] : undefined, path, from + 1);
 }

@@ -63,6 +63,18 @@ interface FragmentStep {
 
 type Step = FieldStep | FragmentStep;
 
+const PROTO = '__proto__';
+
+/**
+ * An output object. computeResponse makes `Object.create(null)`, which V8 keeps in dictionary
+ * mode (several times the bytes of a plain object with the same fields); the answer is the same
+ * JSON either way. Plain objects need own-property reads (applySelections) and no `__proto__`
+ * key, which would set the prototype instead: an operation with that response name keeps null-prototype objects.
+ */
+function newObject(walk: Walk): Record<string, unknown> {
+  return walk.plain ? {} : Object.create(null);
+}
+
 const NULL_BUBBLE_UP = 1;
 const OK = 0;
 const TYPENAME = '__typename';
@@ -70,6 +82,8 @@ const TYPENAME = '__typename';
 /** Flags the last `updateOutputValue` call left (its `isInvalid` / `hasErrors`), read right after it returns. */
 interface Walk {
   readonly schema: Schema;
+  /** Output objects are plain objects (see `newObject`); false when a response name is `__proto__`. */
+  readonly plain: boolean;
   readonly variables: Record<string, unknown>;
   readonly errors: GraphQLError[];
   invalid: boolean;
@@ -85,6 +99,7 @@ export function compileShaper(operation: Operation): Shaper | undefined {
   const schema = operation.schema();
   const compiled = new Map<SelectionSet, readonly Step[]>();
   let introspection = false;
+  let protoName = false;
 
   const compileType = (type: Type): TypeShape => {
     switch (type.kind) {
@@ -109,6 +124,7 @@ export function compileShaper(operation: Operation): Shaper | undefined {
       if (selection.kind === 'FieldSelection') {
         const field = selection.element;
         if (field.definition.isSchemaIntrospectionField()) introspection = true;
+        if (field.responseName() === PROTO) protoName = true;
         steps.push({
           kind: 'field',
           skip,
@@ -142,12 +158,13 @@ export function compileShaper(operation: Operation): Shaper | undefined {
     shape(input, variables) {
       const walk: Walk = {
         schema,
+        plain: !protoName,
         variables: { __proto__: null, ...defaulted, ...variables },
         errors: [],
         invalid: false,
         hasErrors: false,
       };
-      const data: Record<string, unknown> = Object.create(null);
+      const data = newObject(walk);
       const result = applySelections(walk, input, root, data, [], rootType);
       return { data: result === NULL_BUBBLE_UP ? null : data, errors: walk.errors };
     },
@@ -166,7 +183,8 @@ function applySelections(
     if (shouldSkip(step.skip, step.include, walk.variables)) continue;
     if (step.kind === 'field') {
       const { responseName } = step;
-      const outputValue = output[responseName];
+      // Own properties only: on a plain object, `toString` or `constructor` (valid aliases) are inherited.
+      const outputValue = Object.hasOwn(output, responseName) ? output[responseName] : undefined;
       let inputValue = Object.hasOwn(input, responseName) ? (input[responseName] ?? null) : null;
       if (step.isTypename) {
         if (outputValue === undefined) {
@@ -266,19 +284,21 @@ function updateOutputValue(
       outputValue === undefined || Array.isArray(outputValue),
       () => `Invalid non-list value ${outputValue} returned by subgraph for list type ${type.name}`,
     );
-    const outputList = outputValue === undefined ? new Array(inputValue.length).fill(undefined) : outputValue;
+    // No list yet: every element's output is undefined (computeResponse fills a throwaway array with them).
+    const outputList = outputValue as unknown[] | undefined;
     assert(
-      inputValue.length === outputList.length,
-      () => `[${inputValue}].length (${inputValue.length}) !== [${outputList}].length (${outputList.length})`,
+      outputList === undefined || inputValue.length === outputList.length,
+      () => `[${inputValue}].length (${inputValue.length}) !== [${outputList}].length (${outputList?.length})`,
     );
     let nullify = false;
     let hasErrors = false;
-    const updated = new Array(outputList.length);
-    for (let index = 0; index < outputList.length; index++) {
+    const length = inputValue.length;
+    const updated = new Array(length);
+    for (let index = 0; index < length; index++) {
       path.push(index);
       updated[index] = updateOutputValue(
         walk,
-        outputList[index],
+        outputList?.[index],
         type.ofType,
         inputValue[index],
         selections,
@@ -325,7 +345,7 @@ function updateOutputValue(
       }
       objectType = named;
     }
-    const output = (outputValue ?? Object.create(null)) as Record<string, unknown>;
+    const output = (outputValue ?? newObject(walk)) as Record<string, unknown>;
     const result = applySelections(walk, object, selections, output, path, objectType);
     walk.invalid = false;
     walk.hasErrors = result === NULL_BUBBLE_UP;
