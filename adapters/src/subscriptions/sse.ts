@@ -105,7 +105,7 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions' | 'ad
             errors: [
               {
                 message: `A stream may run ${limits.maxPerConnection} operations at once (SUBSCRIPTION_MAX_PER_CONNECTION).`,
-                extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED' },
+                extensions: { code: 'SUBSCRIPTION_MAX_LIMIT', legacyCode: 'SUBSCRIPTION_LIMIT_EXCEEDED' },
               },
             ],
           },

@@ -94,7 +94,7 @@ export function serveWebSocket(
             new GraphQLError(
               `A connection may run ${limits.maxPerConnection} operations at once (SUBSCRIPTION_MAX_PER_CONNECTION).`,
               {
-                extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED' },
+                extensions: { code: 'SUBSCRIPTION_MAX_LIMIT', legacyCode: 'SUBSCRIPTION_LIMIT_EXCEEDED' },
               },
             ),
           ];

@@ -56,7 +56,7 @@ export const NOT_MEASURED: Readonly<Record<string, string>> = { [ROUTER]: ROUTER
  * SUBSCRIPTION_MAX_PER_CLIENT, Hive Gateway with the reviews subgraph's subscriptions over
  * WebSocket. Every client here is one loopback address, and our gateway counts subscriptions
  * per client by JWT subject, else API key, else address: with the default cap (100) the
- * 101st subscriber would be refused (SUBSCRIPTION_LIMIT_EXCEEDED). The cap is raised to the
+ * 101st subscriber would be refused (SUBSCRIPTION_MAX_LIMIT). The cap is raised to the
  * largest N so the bench measures fan-out to N clients, as N browsers on N addresses would
  * get it; the connection cap (SUBSCRIPTION_MAX_CONNECTIONS, 10,000) stays as it is.
  */

@@ -83,7 +83,7 @@ export function subscriptionExecutor(
     const slot = options.registry.admit(subscriberOf(context));
     if (!slot) {
       return refusal(
-        ClientErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED,
+        ClientErrorCode.SUBSCRIPTION_MAX_LIMIT,
         `This client has ${options.settings.maxPerClient} subscriptions open, the most it may (SUBSCRIPTION_MAX_PER_CLIENT).`,
       );
     }
@@ -195,7 +195,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * A subscription lives no longer than the JWT it was authenticated with: at the token's `exp`
- * it ends with SUBSCRIPTION_TOKEN_EXPIRED (the client resubscribes with a fresh token).
+ * it ends with SUBSCRIPTION_JWT_EXPIRED (the client resubscribes with a fresh token).
  */
 function endAtExpiry(subscription: LiveSubscription, context: GatewayContext): () => void {
   const exp = context.identity.claims?.exp;
@@ -206,8 +206,9 @@ function endAtExpiry(subscription: LiveSubscription, context: GatewayContext): (
     if (left <= 0) {
       subscription.end(
         SubscriptionEnd.of(
-          ClientErrorCode.SUBSCRIPTION_TOKEN_EXPIRED,
+          ClientErrorCode.SUBSCRIPTION_JWT_EXPIRED,
           'The token expired; subscribe again with a new one.',
+          'SUBSCRIPTION_TOKEN_EXPIRED',
         ),
       );
       return;
@@ -227,7 +228,8 @@ function primaryVariables(primary: FetchNode, variables: Record<string, unknown>
 }
 
 function refusal(code: ClientErrorCode, message: string): ExecutionResult {
-  return { errors: [httpError(code, message)] };
+  const legacy = code === ClientErrorCode.SUBSCRIPTION_MAX_LIMIT ? { legacyCode: 'SUBSCRIPTION_LIMIT_EXCEEDED' } : {};
+  return { errors: [httpError(code, message, {}, legacy)] };
 }
 
 async function* failedEvents(end: SubscriptionEnd): AsyncGenerator<SubgraphEvent> {

@@ -39,7 +39,7 @@ export function eventMetrics(series: Series): (event: GatewayEvent) => void {
           subgraph.errors.set(event.outcome, errors);
         }
         errors.inc();
-        if (event.outcome === 'SUBGRAPH_TIMEOUT') subgraph.timeouts.inc();
+        if (event.outcome === 'GATEWAY_TIMEOUT') subgraph.timeouts.inc();
         return;
       }
       case 'subgraph-retry':
