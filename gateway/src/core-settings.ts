@@ -1,6 +1,7 @@
 import type { OriginSettings } from './origin-policy/settings.js';
 import type { ResilienceSettings } from './resilience/config.js';
 import type { SubgraphOverride } from './subgraph-overrides.js';
+import type { SlowClientPolicy } from './subscriptions/slow-client.js';
 
 /** What the gateway core reads of the configuration (a GatewayConfig is one). */
 export interface CoreSettings extends ResilienceSettings, OriginSettings {
@@ -43,6 +44,10 @@ export interface CoreSettings extends ResilienceSettings, OriginSettings {
   readonly subscriptionMaxPerConnection: number;
   readonly subscriptionMaxPerClient: number;
   readonly subscriptionMaxBufferedEvents: number;
+  /** SUBSCRIPTION_MAX_OPEN: subscriptions open at once, all clients together. */
+  readonly subscriptionMaxOpen: number;
+  /** SUBSCRIPTION_SLOW_CLIENT: end a client's subscription when its queue is full, or drop its oldest event. */
+  readonly subscriptionSlowClient: SlowClientPolicy;
   readonly subscriptionDeduplicate: boolean;
   readonly subscriptionHeartbeatMs: number;
   readonly subscriptionMultipartHeartbeatMs: number;

@@ -116,7 +116,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
 
   const formatError = createFormatError(config.maskErrors);
   const subscriptionSettings = subscriptionSettingsOf(config);
-  const subscriptions = new SubscriptionRegistry(config.subscriptionMaxPerClient);
+  const subscriptions = new SubscriptionRegistry(config.subscriptionMaxPerClient, config.subscriptionMaxOpen);
   // A new supergraph ends live subscriptions (their plans and data sources are the old one's).
   let schemaLoads = 0;
   gateway.onSchemaLoadOrUpdate(() => {
@@ -294,6 +294,8 @@ function subscriptionSettingsOf(config: CoreSettings): SubscriptionSettings {
     maxPerConnection: config.subscriptionMaxPerConnection,
     maxPerClient: config.subscriptionMaxPerClient,
     maxBufferedEvents: config.subscriptionMaxBufferedEvents,
+    slowClient: config.subscriptionSlowClient,
+    maxOpen: config.subscriptionMaxOpen,
     deduplicate: config.subscriptionDeduplicate,
     heartbeatMs: config.subscriptionHeartbeatMs,
     multipartHeartbeatMs: config.subscriptionMultipartHeartbeatMs,

@@ -1,3 +1,4 @@
+import { HeaderMap } from '@apollo/server';
 import type { ApolloGateway } from '@apollo/gateway';
 import { buildOperationContext } from '@apollo/gateway/dist/operationContext.js';
 import { deepMerge } from '@apollo/gateway/dist/utilities/deepMerge.js';
@@ -5,7 +6,7 @@ import type { FetchNode } from '@apollo/query-planner';
 import { type SpanOptions, trace } from '@opentelemetry/api';
 import { type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { GatewayContext, GatewayPlugin } from '../contract/index.js';
-import { ClientErrorCode } from '../error-registry.js';
+import { ClientErrorCode, codeExtensions } from '../error-registry.js';
 import { emitEvent } from '../events.js';
 import type { ExecutionResult, Executor, GatewayInternals, RequestContext } from '../executor/apollo-internals.js';
 import { readInternals } from '../executor/apollo-internals.js';
@@ -81,7 +82,8 @@ export function subscriptionExecutor(
       return refusal(ClientErrorCode.SUBSCRIPTION_NOT_SUPPORTED, 'This subscription cannot be run by the gateway.');
     if (options.registry.closed) return refusal(ClientErrorCode.SHUTTING_DOWN, 'The gateway is shutting down.');
     const slot = options.registry.admit(subscriberOf(context));
-    if (!slot) {
+    if (slot === 'total') return allTaken(options.settings.maxOpen);
+    if (slot === 'client') {
       return refusal(
         ClientErrorCode.SUBSCRIPTION_MAX_LIMIT,
         `This client has ${options.settings.maxPerClient} subscriptions open, the most it may (SUBSCRIPTION_MAX_PER_CLIENT).`,
@@ -141,6 +143,7 @@ function start(
       variables,
       operationName: primary.operationName,
       maxBufferedEvents: settings.maxBufferedEvents,
+      slowClient: settings.slowClient,
       // The subgraph's own limits (its SUBGRAPH_<NAME>_* overrides), as its HTTP fetches have them.
       maxEventBytes: source.maxResponseBytes,
       connectTimeoutMs: source.timeoutMs,
@@ -225,6 +228,20 @@ function primaryVariables(primary: FetchNode, variables: Record<string, unknown>
   const used: Record<string, unknown> = {};
   for (const name of primary.variableUsages ?? []) if (Object.hasOwn(variables, name)) used[name] = variables[name];
   return used;
+}
+
+/** Every subscription the process may hold is taken: not this client's doing, so 503 as for connections. */
+function allTaken(maxOpen: number): ExecutionResult {
+  const error = new GraphQLError(
+    `The gateway has ${maxOpen} subscriptions open, the most it may (SUBSCRIPTION_MAX_OPEN); try again later or another instance.`,
+    {
+      extensions: {
+        ...codeExtensions(ClientErrorCode.SUBSCRIPTION_MAX_LIMIT, 'SUBSCRIPTION_LIMIT_EXCEEDED'),
+        http: { status: 503, headers: new HeaderMap() },
+      },
+    },
+  );
+  return { errors: [error] };
 }
 
 function refusal(code: ClientErrorCode, message: string): ExecutionResult {
