@@ -1,8 +1,8 @@
-import { HeaderMap } from '@apollo/server';
 import type { ApolloGateway } from '@apollo/gateway';
 import { buildOperationContext } from '@apollo/gateway/dist/operationContext.js';
 import { deepMerge } from '@apollo/gateway/dist/utilities/deepMerge.js';
 import type { FetchNode } from '@apollo/query-planner';
+import { HeaderMap } from '@apollo/server';
 import { type SpanOptions, trace } from '@opentelemetry/api';
 import { type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { GatewayContext, GatewayPlugin } from '../contract/index.js';
