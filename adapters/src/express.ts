@@ -11,6 +11,7 @@ import express, {
   type Response,
   type Router,
 } from 'express';
+import { clientAddressOf } from './client-address.js';
 import { compressResponse } from './compression/compress-response.js';
 import { BodyCodingError, requestCoding } from './compression/decode-request.js';
 import type { ListeningServer, ListenOptions } from './contract.js';
@@ -77,7 +78,7 @@ export function mountExpress<TContext extends BaseContext>(
       return;
     }
     const scope = createRequestScope(
-      { method: req.method, url: req.originalUrl, headers: req.headers, ip: req.ip },
+      { method: req.method, url: req.originalUrl, headers: req.headers, ip: clientAddressOf(gateway, req) },
       (name, value) => res.append(name, value),
     );
     scopes.set(req, scope);

@@ -1,9 +1,11 @@
 import type { Server } from 'node:http';
+import { type ClientAddressSettings, clientAddressResolver } from '@fedgw/gateway/client-address';
+import { resolveClientAddress } from './client-address.js';
 import { limitUnreadBytes, type UnreadBytesSettings, unreadBytesLimits } from './unread-bytes.js';
 import { limitUnreadResponses, UNREAD_RESPONSE_DEFAULTS } from './unread-responses.js';
 
 /** How long a client may take to send a request, and keep an idle connection open. */
-export interface ServerTimeouts extends UnreadBytesSettings {
+export interface ServerTimeouts extends UnreadBytesSettings, ClientAddressSettings {
   /** The whole request (headers and body) must be received within this; past it, 408 and the socket is closed. */
   readonly requestTimeoutMs: number;
   /** The request headers must be received within this; at most `requestTimeoutMs`. */
@@ -39,5 +41,6 @@ export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts): v
     ...UNREAD_RESPONSE_DEFAULTS,
     stalledWriteMs: timeouts.stalledWriteTimeoutMs ?? UNREAD_RESPONSE_DEFAULTS.stalledWriteMs,
   });
-  limitUnreadBytes(server, unreadBytesLimits(timeouts));
+  const clientAddress = clientAddressResolver(timeouts);
+  limitUnreadBytes(server, unreadBytesLimits(timeouts), (req) => resolveClientAddress(req, clientAddress));
 }

@@ -1,3 +1,4 @@
+import type { ClientAddressHeader, TrustedProxies } from './client-address/index.js';
 import type { OriginSettings } from './origin-policy/settings.js';
 import type { ResilienceSettings } from './resilience/config.js';
 import type { SubgraphOverride } from './subgraph-overrides.js';
@@ -6,6 +7,10 @@ import type { SlowClientPolicy } from './subscriptions/slow-client.js';
 /** What the gateway core reads of the configuration (a GatewayConfig is one). */
 export interface CoreSettings extends ResilienceSettings, OriginSettings {
   readonly graphqlPath: string;
+  /** TRUSTED_PROXIES: hops whose forwarded headers name the client; unset: the socket's peer is the client. */
+  readonly trustedProxies?: TrustedProxies | undefined;
+  /** CLIENT_ADDRESS_HEADER: the header those proxies write. */
+  readonly clientAddressHeader?: ClientAddressHeader;
   /** How often the supergraph source is checked for a new supergraph (hot reload); 0 turns it off. */
   readonly supergraphPollIntervalMs: number;
   /** Keyed by subgraph name in lower case, `-` written as `_`. */

@@ -3,6 +3,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { GraphQLError } from 'graphql';
 import { newApolloGateway } from './apollo-telemetry.js';
 import { apolloServerWithBatching } from './batching/index.js';
+import { clientAddressResolver } from './client-address/index.js';
 import { type CostOf, createContext } from './context.js';
 import type { GatewayContext, GatewayPlugin, Identity, MountableGateway, RequestScope } from './contract/index.js';
 import type { CoreSettings } from './core-settings.js';
@@ -201,6 +202,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     origins: createOriginPolicy(config, methods),
     ...(admit && { admit }),
     path: config.graphqlPath,
+    clientAddress: clientAddressResolver(config),
     bodyLimitBytes: config.bodyLimitBytes,
     ...(config.compression && { compression: { minBytes: config.compressionMinBytes ?? 1024 } }),
     context,

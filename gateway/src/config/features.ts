@@ -37,6 +37,7 @@ export const FEATURES = {
   compression: { enabledBy: 'COMPRESSION=true (the default)', isOn: (values) => values.compression !== false },
   'supergraph-url': { enabledBy: 'SUPERGRAPH_URL', isOn: (values) => values.supergraphUrl !== undefined },
   retries: { enabledBy: 'SUBGRAPH_RETRIES above 0', isOn: (values) => (values.subgraphRetries as number) > 0 },
+  'trusted-proxies': { enabledBy: 'TRUSTED_PROXIES', isOn: (values) => values.trustedProxies !== undefined },
   'circuit-breaker': {
     enabledBy: 'SUBGRAPH_CIRCUIT_BREAKER=true',
     isOn: (values) => values.subgraphCircuitBreaker === true,
