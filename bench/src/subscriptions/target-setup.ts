@@ -3,7 +3,12 @@ import type { Setup } from '../targets/setups.js';
 import { ROUTER } from '../targets/targets.js';
 
 /** The Router row's message: the free Router does not serve subscriptions. */
-export const ROUTER_NOT_MEASURED = 'not measured: Apollo Router subscriptions need a GraphOS Enterprise licence';
+/**
+ * Every current GraphOS plan (Free, Developer, Standard, Enterprise) licenses the Router's
+ * subscriptions, but only a Router connected to GraphOS gets the licence; the bench runs it unconnected.
+ */
+export const ROUTER_NOT_MEASURED =
+  'not measured: Apollo Router subscriptions need a GraphOS licence (any current plan)';
 
 /**
  * nest-fastify with SUBGRAPH_DEDUPLICATE=true: the N deliveries of one event ask users and

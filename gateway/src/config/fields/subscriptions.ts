@@ -25,7 +25,7 @@ export const SUBSCRIPTION_FIELDS: readonly FieldSpec[] = [
     parse: integer(1, 1_000_000),
     docDefault: 'a tenth of SUBSCRIPTION_MAX_CONNECTIONS, at least 1',
     meaning:
-      "connections one client address may hold at once (WebSockets, SSE streams, unopened SSE reservations), so one client cannot take every slot; one more is refused with 429 `SUBSCRIPTION_MAX_LIMIT`. Behind a proxy that hides client addresses every client shares the proxy's: raise it to `SUBSCRIPTION_MAX_CONNECTIONS` there. See [Subscriptions](subscriptions.md#limits-slow-clients-heartbeats)",
+      "connections one client address may hold at once (WebSockets, SSE streams, unopened SSE reservations), so one client cannot take every slot; one more is refused with 429 `SUBSCRIPTION_MAX_LIMIT`. Behind a proxy every client shares the proxy's address unless `TRUSTED_PROXIES` names it; without that, raise it to `SUBSCRIPTION_MAX_CONNECTIONS` there. See [Subscriptions](subscriptions.md#limits-slow-clients-heartbeats)",
     feature: 'subscriptions',
   },
   {
