@@ -264,7 +264,7 @@ describe.each(MOUNTS)('@defer on %s', (mount) => {
                 {
                   message: 'Subgraph "reviews" answered HTTP 500 without a GraphQL response.',
                   path: ['user', 'reviews'],
-                  extensions: { code: 'SUBREQUEST_HTTP_ERROR' },
+                  extensions: { code: 'SUBREQUEST_HTTP_ERROR', legacyCode: 'SUBGRAPH_BAD_RESPONSE' },
                 },
               ],
             },

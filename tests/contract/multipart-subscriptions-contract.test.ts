@@ -393,7 +393,11 @@ describe('multipart subscriptions with JWT on fastify', () => {
     expect(response.closed()).toBe(true);
     expect(response.parts().at(-1)).toEqual({
       payload: null,
-      errors: [expect.objectContaining({ extensions: { code: 'SUBSCRIPTION_JWT_EXPIRED' } })],
+      errors: [
+        expect.objectContaining({
+          extensions: { code: 'SUBSCRIPTION_JWT_EXPIRED', legacyCode: 'SUBSCRIPTION_TOKEN_EXPIRED' },
+        }),
+      ],
     });
   });
 });
