@@ -216,7 +216,7 @@ export async function listenExpress<TContext extends BaseContext>(
   const server = createServer(app);
   // The WebSocket transport listens for upgrades on the HTTP server (mountExpress only sees a router).
   serveWebSocket(server, gateway);
-  if (options.timeouts) applyServerTimeouts(server, options.timeouts);
+  if (options.timeouts) applyServerTimeouts(server, options.timeouts, gateway.clientAddress);
   const connections = trackConnections(server);
   server.listen(options.port, options.host);
   await once(server, 'listening');

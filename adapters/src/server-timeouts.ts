@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
-import { type ClientAddressSettings, clientAddressResolver } from '@fedgw/gateway/client-address';
+import type { ClientAddressOf } from '@fedgw/gateway/contract';
 import { resolveClientAddress } from './client-address.js';
 import { limitUnreadBytes, type UnreadBytesSettings, unreadBytesLimits } from './unread-bytes.js';
 import { limitUnreadResponses, UNREAD_RESPONSE_DEFAULTS } from './unread-responses.js';
 
 /** How long a client may take to send a request, and keep an idle connection open. */
-export interface ServerTimeouts extends UnreadBytesSettings, ClientAddressSettings {
+export interface ServerTimeouts extends UnreadBytesSettings {
   /** The whole request (headers and body) must be received within this; past it, 408 and the socket is closed. */
   readonly requestTimeoutMs: number;
   /** The request headers must be received within this; at most `requestTimeoutMs`. */
@@ -25,7 +25,11 @@ export interface ServerTimeouts extends UnreadBytesSettings, ClientAddressSettin
  * that interval from the server when listening starts; checking every second (or more
  * often, for shorter timeouts) enforces the timeouts within about a second.
  */
-export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts): void {
+/**
+ * `clientAddress` (the gateway's, TRUSTED_PROXIES applied) names a request's client for the
+ * answers-per-client turn; absent: the socket's peer.
+ */
+export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts, clientAddress?: ClientAddressOf): void {
   if (server.listening) throw new Error('server timeouts must be applied before the server listens');
   server.requestTimeout = timeouts.requestTimeoutMs;
   server.headersTimeout = timeouts.headersTimeoutMs;
@@ -41,6 +45,5 @@ export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts): v
     ...UNREAD_RESPONSE_DEFAULTS,
     stalledWriteMs: timeouts.stalledWriteTimeoutMs ?? UNREAD_RESPONSE_DEFAULTS.stalledWriteMs,
   });
-  const clientAddress = clientAddressResolver(timeouts);
   limitUnreadBytes(server, unreadBytesLimits(timeouts), (req) => resolveClientAddress(req, clientAddress));
 }

@@ -1,6 +1,7 @@
 // Every public type of the gateway: what adapters mount, what plugins implement, what
 // resolvers and hooks receive. Types only: importing this folder loads no code.
 
+export type { ClientAddressOf } from '../client-address/index.js';
 export type { ClientErrorCode } from '../error-registry.js';
 export type { GatewayContext, ResolvedRequest } from './context.js';
 export type {
