@@ -11,6 +11,7 @@ import express, {
   type Response,
   type Router,
 } from 'express';
+import { clientAddressOf } from './client-address.js';
 import { compressResponse } from './compression/compress-response.js';
 import { BodyCodingError, requestCoding } from './compression/decode-request.js';
 import type { ListeningServer, ListenOptions } from './contract.js';
@@ -85,7 +86,13 @@ export function mountExpress<TContext extends BaseContext>(
       return;
     }
     const scope = createRequestScope(
-      { method: req.method, url: req.originalUrl, headers: req.headers, ip: req.ip, protocol: req.protocol },
+      {
+        method: req.method,
+        url: req.originalUrl,
+        headers: req.headers,
+        ip: clientAddressOf(gateway, req),
+        protocol: req.protocol,
+      },
       (name, value) => res.append(name, value),
     );
     scopes.set(req, scope);
@@ -223,7 +230,7 @@ export async function listenExpress<TContext extends BaseContext>(
   const server = createServer(app);
   // The WebSocket transport listens for upgrades on the HTTP server (mountExpress only sees a router).
   serveWebSocket(server, gateway);
-  if (options.timeouts) applyServerTimeouts(server, options.timeouts);
+  if (options.timeouts) applyServerTimeouts(server, options.timeouts, gateway.clientAddress);
   const connections = trackConnections(server);
   server.listen(options.port, options.host);
   await once(server, 'listening');

@@ -2,6 +2,7 @@ import type { BaseContext } from '@apollo/server';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { MountableGateway, RequestScope } from '@fedgw/gateway/contract';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { clientAddressOf } from './client-address.js';
 import { compressResponse } from './compression/compress-response.js';
 import { BodyCodingError, decodeBody, requestCoding } from './compression/decode-request.js';
 import type { ListeningServer, ListenOptions } from './contract.js';
@@ -70,11 +71,14 @@ export async function mountFastify<TContext extends BaseContext>(
     graphql.addHook('onRequest', async (request, reply) => {
       // Closed already (a client pipelining past the limit): nobody is there to answer.
       if (request.raw.socket.destroyed) return reply.hijack();
-      const scope = createRequestScope(request, (name, value) => {
-        // Fastify itself accumulates set-cookie; any other name it would overwrite.
-        const existing = name.toLowerCase() === 'set-cookie' ? undefined : reply.getHeader(name);
-        reply.header(name, existing === undefined ? value : [existing, value].flat().map(String));
-      });
+      const scope = createRequestScope(
+        { ...requestFacts(request), ip: clientAddressOf(gateway, request.raw) },
+        (name, value) => {
+          // Fastify itself accumulates set-cookie; any other name it would overwrite.
+          const existing = name.toLowerCase() === 'set-cookie' ? undefined : reply.getHeader(name);
+          reply.header(name, existing === undefined ? value : [existing, value].flat().map(String));
+        },
+      );
       scopes.set(request, scope);
       reply.header(REQUEST_ID_HEADER, scope.requestId);
       if (!isUsableHost(request.headers.host, request.raw.rawHeaders)) {
@@ -185,7 +189,7 @@ export async function listenFastify<TContext extends BaseContext>(
   // Our own request log replaces Fastify's; 503 for requests that arrive while closing.
   const app = Fastify({ logger: false, return503OnClosing: true });
   await mountFastify(app, gateway);
-  if (options.timeouts) applyServerTimeouts(app.server, options.timeouts);
+  if (options.timeouts) applyServerTimeouts(app.server, options.timeouts, gateway.clientAddress);
   const connections = trackConnections(app.server);
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address();
@@ -202,4 +206,9 @@ function scopeOf(scopes: WeakMap<FastifyRequest, RequestScope>, request: Fastify
   const scope = scopes.get(request);
   if (!scope) throw new Error('request scope missing: the onRequest hook did not run');
   return scope;
+}
+
+/** What a request scope reads of a Fastify request (its address comes from clientAddressOf). */
+function requestFacts(request: FastifyRequest) {
+  return { method: request.method, url: request.url, headers: request.headers };
 }

@@ -1,4 +1,6 @@
 import type { Server } from 'node:http';
+import type { ClientAddressOf } from '@fedgw/gateway/contract';
+import { resolveClientAddress } from './client-address.js';
 import { limitUnreadBytes, type UnreadBytesSettings, unreadBytesLimits } from './unread-bytes.js';
 import { limitUnreadResponses, UNREAD_RESPONSE_DEFAULTS } from './unread-responses.js';
 
@@ -23,7 +25,11 @@ export interface ServerTimeouts extends UnreadBytesSettings {
  * that interval from the server when listening starts; checking every second (or more
  * often, for shorter timeouts) enforces the timeouts within about a second.
  */
-export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts): void {
+/**
+ * `clientAddress` (the gateway's, TRUSTED_PROXIES applied) names a request's client for the
+ * answers-per-client turn; absent: the socket's peer.
+ */
+export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts, clientAddress?: ClientAddressOf): void {
   if (server.listening) throw new Error('server timeouts must be applied before the server listens');
   server.requestTimeout = timeouts.requestTimeoutMs;
   server.headersTimeout = timeouts.headersTimeoutMs;
@@ -39,5 +45,5 @@ export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts): v
     ...UNREAD_RESPONSE_DEFAULTS,
     stalledWriteMs: timeouts.stalledWriteTimeoutMs ?? UNREAD_RESPONSE_DEFAULTS.stalledWriteMs,
   });
-  limitUnreadBytes(server, unreadBytesLimits(timeouts));
+  limitUnreadBytes(server, unreadBytesLimits(timeouts), (req) => resolveClientAddress(req, clientAddress));
 }

@@ -84,7 +84,16 @@ export const UNREAD_BYTES_REFUSAL = {
   ),
 } as const;
 
-export function limitUnreadBytes(server: Server, limits: UnreadBytesLimits = UNREAD_BYTES_DEFAULTS): void {
+/**
+ * `addressOf` names a request's client for the answers-per-client turn (TRUSTED_PROXIES applied).
+ * The byte caps stay with the socket's peer: the bytes sit in that connection, and behind a proxy
+ * the connection (and what it has not read) is the proxy's.
+ */
+export function limitUnreadBytes(
+  server: Server,
+  limits: UnreadBytesLimits = UNREAD_BYTES_DEFAULTS,
+  addressOf?: (req: IncomingMessage) => string,
+): void {
   const clients = new Map<string, Set<Socket>>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
@@ -97,10 +106,15 @@ export function limitUnreadBytes(server: Server, limits: UnreadBytesLimits = UNR
     });
   });
   // Before the app sees the request, so a refused one costs no parsing, planning or subgraph fetch.
-  limitAnswersPerClient(server, limits.maxAnswersPerClient, (req) => {
-    const sockets = clients.get(req.socket.remoteAddress ?? '');
-    if (sockets && heldBy(sockets).bytes > limits.maxPerClient / 2) refused.add(req);
-  });
+  limitAnswersPerClient(
+    server,
+    limits.maxAnswersPerClient,
+    (req) => {
+      const sockets = clients.get(req.socket.remoteAddress ?? '');
+      if (sockets && heldBy(sockets).bytes > limits.maxPerClient / 2) refused.add(req);
+    },
+    addressOf,
+  );
   const check = setInterval(() => enforce(clients, limits), CHECK_INTERVAL_MS);
   check.unref();
   server.once('close', () => clearInterval(check));

@@ -81,12 +81,12 @@ describe('error kinds', () => {
   it('names GraphQL codes, else the status, else the transport failure; never the body', () => {
     const body = JSON.stringify({
       errors: [
-        { message: 'secret detail', extensions: { code: 'RATE_LIMITED' } },
-        { message: 'x', extensions: { code: 'RATE_LIMITED' } },
+        { message: 'secret detail', extensions: { code: 'REQUEST_RATE_LIMITED' } },
+        { message: 'x', extensions: { code: 'REQUEST_RATE_LIMITED' } },
         { message: 'no code' },
       ],
     });
-    expect(errorKinds({ status: 429, body })).toEqual(['GRAPHQL RATE_LIMITED', 'GRAPHQL NO_CODE']);
+    expect(errorKinds({ status: 429, body })).toEqual(['GRAPHQL REQUEST_RATE_LIMITED', 'GRAPHQL NO_CODE']);
     expect(errorKinds({ status: 502, body: '<html>bad gateway</html>' })).toEqual(['HTTP 502']);
     expect(errorKinds({ error: Object.assign(new Error('t'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) })).toEqual([
       'timeout',

@@ -1,10 +1,16 @@
+import type { ClientAddressHeader, TrustedProxies } from './client-address/index.js';
 import type { OriginSettings } from './origin-policy/settings.js';
 import type { ResilienceSettings } from './resilience/config.js';
 import type { SubgraphOverride } from './subgraph-overrides.js';
+import type { SlowClientPolicy } from './subscriptions/slow-client.js';
 
 /** What the gateway core reads of the configuration (a GatewayConfig is one). */
 export interface CoreSettings extends ResilienceSettings, OriginSettings {
   readonly graphqlPath: string;
+  /** TRUSTED_PROXIES: hops whose forwarded headers name the client; unset: the socket's peer is the client. */
+  readonly trustedProxies?: TrustedProxies | undefined;
+  /** CLIENT_ADDRESS_HEADER: the header those proxies write. */
+  readonly clientAddressHeader?: ClientAddressHeader;
   /** How often the supergraph source is checked for a new supergraph (hot reload); 0 turns it off. */
   readonly supergraphPollIntervalMs: number;
   /** Keyed by subgraph name in lower case, `-` written as `_`. */
@@ -43,6 +49,10 @@ export interface CoreSettings extends ResilienceSettings, OriginSettings {
   readonly subscriptionMaxPerConnection: number;
   readonly subscriptionMaxPerClient: number;
   readonly subscriptionMaxBufferedEvents: number;
+  /** SUBSCRIPTION_MAX_OPEN: subscriptions open at once, all clients together. */
+  readonly subscriptionMaxOpen: number;
+  /** SUBSCRIPTION_SLOW_CLIENT: end a client's subscription when its queue is full, or drop its oldest event. */
+  readonly subscriptionSlowClient: SlowClientPolicy;
   readonly subscriptionDeduplicate: boolean;
   readonly subscriptionHeartbeatMs: number;
   readonly subscriptionMultipartHeartbeatMs: number;

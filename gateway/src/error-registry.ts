@@ -40,11 +40,20 @@ export const CLIENT_ERRORS = {
   SUBSCRIPTION_NOT_SUPPORTED: { status: 400, clientSafe: true },
   /** An operation with @defer from a request whose Accept does not take `multipart/mixed;deferSpec=20220824` (Apollo Router's 406). */
   NOT_ACCEPTABLE: { status: 406, clientSafe: true },
-  /** Over SUBSCRIPTION_MAX_PER_CLIENT, _PER_CONNECTION or _MAX_CONNECTIONS. */
-  SUBSCRIPTION_LIMIT_EXCEEDED: { status: 429, clientSafe: true },
+  /**
+   * Over SUBSCRIPTION_MAX_OPEN, _MAX_PER_CLIENT, _PER_CONNECTION or _MAX_CONNECTIONS (Apollo Router's
+   * code for its `max_opened_subscriptions`; was SUBSCRIPTION_LIMIT_EXCEEDED).
+   */
+  SUBSCRIPTION_MAX_LIMIT: { status: 429, clientSafe: true },
   /** The gateway is shutting down: no new subscription (live ones complete). */
   SHUTTING_DOWN: { status: 503, clientSafe: true },
-  /** The operation is too deep, too wide or too long. */
+  /** Over MAX_DEPTH (Apollo Router's code for `max_depth`; was OPERATION_LIMIT_EXCEEDED). */
+  MAX_DEPTH_LIMIT: { status: 400, clientSafe: true },
+  /** Over MAX_ALIASES (Apollo Router's code for `max_aliases`; was OPERATION_LIMIT_EXCEEDED). */
+  MAX_ALIASES_LIMIT: { status: 400, clientSafe: true },
+  /** Over MAX_ROOT_FIELDS (Apollo Router's code for `max_root_fields`; was OPERATION_LIMIT_EXCEEDED). */
+  MAX_ROOT_FIELDS_LIMIT: { status: 400, clientSafe: true },
+  /** Over MAX_CHARACTERS or MAX_FIELDS: limits the Router does not have, so no Router code. */
   OPERATION_LIMIT_EXCEEDED: { status: 400, clientSafe: true },
   /** The operation's estimated cost is over MAX_COST (the same code as Apollo Router's). */
   COST_ESTIMATED_TOO_EXPENSIVE: { status: 400, clientSafe: true },
@@ -69,8 +78,11 @@ export const CLIENT_ERRORS = {
   AUTHORIZATION_POLICY_UNAVAILABLE: { status: 503, clientSafe: true },
   /** Never raised by the gateway: a subgraph's own authorization error, passed on on its fields. */
   FORBIDDEN: { status: 200, clientSafe: true },
-  /** Over the rate limit; `Retry-After` says when to come back. */
-  RATE_LIMITED: { status: 429, clientSafe: true },
+  /**
+   * Over the rate limit; `Retry-After` says when to come back (Apollo Router's code, though the
+   * Router answers 503; was RATE_LIMITED).
+   */
+  REQUEST_RATE_LIMITED: { status: 429, clientSafe: true },
   /**
    * The client's address holds more than half of UNREAD_BYTES_MAX_PER_CLIENT in answers it has
    * not read: a new request is refused before any work; `Retry-After` says when to come back.
@@ -79,9 +91,15 @@ export const CLIENT_ERRORS = {
   /** The rate-limit store is down and the limiter fails closed. */
   RATE_LIMIT_UNAVAILABLE: { status: 503, clientSafe: true },
   // On fields of a partial answer.
-  SUBGRAPH_TIMEOUT: { status: 200, clientSafe: true },
-  SUBGRAPH_UNAVAILABLE: { status: 200, clientSafe: true },
-  SUBGRAPH_BAD_RESPONSE: { status: 200, clientSafe: true },
+  /** The subgraph did not answer within its timeout (Apollo Router's code for it; was SUBGRAPH_TIMEOUT). */
+  GATEWAY_TIMEOUT: { status: 200, clientSafe: true },
+  /**
+   * The subgraph could not be reached, or answered a non-2xx status without a GraphQL response
+   * (Apollo Router's code; was SUBGRAPH_UNAVAILABLE, or SUBGRAPH_BAD_RESPONSE for a status).
+   */
+  SUBREQUEST_HTTP_ERROR: { status: 200, clientSafe: true },
+  /** A 2xx answer that is not a GraphQL response (Apollo Router's code; was SUBGRAPH_BAD_RESPONSE). */
+  SUBREQUEST_MALFORMED_RESPONSE: { status: 200, clientSafe: true },
   /** A subgraph's answer was larger than SUBGRAPH_MAX_RESPONSE_BYTES; its read was aborted. */
   SUBGRAPH_RESPONSE_TOO_LARGE: { status: 200, clientSafe: true },
   /** The subgraph's circuit breaker is open after repeated failures: it was not asked. */
@@ -89,17 +107,50 @@ export const CLIENT_ERRORS = {
   /** The answer would be larger than MAX_RESPONSE_BYTES; it is replaced by this one error (`data: null`). */
   RESPONSE_TOO_LARGE: { status: 200, clientSafe: true },
   // In the last event of a subscription that ended early (then `complete`).
-  /** The subgraph closed the subscription's socket, failed, or could not be reached (Apollo Router's code). */
-  SUBSCRIPTION_SOURCE_CLOSED: { status: 200, clientSafe: true },
+  /**
+   * The subgraph closed the subscription's socket, failed, or could not be reached (Apollo
+   * Router's code for a subgraph socket closed with an error; was SUBSCRIPTION_SOURCE_CLOSED).
+   */
+  WEBSOCKET_CLOSE_ERROR: { status: 200, clientSafe: true },
   /** More than SUBSCRIPTION_MAX_BUFFERED_EVENTS events waited for this client. */
   SUBSCRIPTION_SLOW_CONSUMER: { status: 200, clientSafe: true },
   /** A new supergraph was loaded: live subscriptions end, clients subscribe again (Apollo Router's code). */
   SUBSCRIPTION_SCHEMA_RELOAD: { status: 200, clientSafe: true },
-  /** The JWT a subscription was authenticated with expired: it ends, the client resubscribes with a new one. */
-  SUBSCRIPTION_TOKEN_EXPIRED: { status: 200, clientSafe: true },
+  /**
+   * The JWT a subscription was authenticated with expired: it ends, the client resubscribes with
+   * a new one (Apollo Router's code; was SUBSCRIPTION_TOKEN_EXPIRED).
+   */
+  SUBSCRIPTION_JWT_EXPIRED: { status: 200, clientSafe: true },
   /** Anything else, masked in production; the original is logged with the request id. */
   INTERNAL_SERVER_ERROR: { status: 500, clientSafe: false },
 } as const satisfies Readonly<Record<string, ClientErrorSpec>>;
+
+/**
+ * Codes renamed to Apollo Router's for the same condition, so clients moving from the Router
+ * keep working. For one release an error with a renamed code still carries the
+ * old one in `extensions.legacyCode` (kept under MASK_ERRORS too); then this list goes.
+ * Old code → the codes that replaced it.
+ */
+export const LEGACY_CODES = {
+  SUBSCRIPTION_TOKEN_EXPIRED: ['SUBSCRIPTION_JWT_EXPIRED'],
+  SUBSCRIPTION_SOURCE_CLOSED: ['WEBSOCKET_CLOSE_ERROR'],
+  SUBSCRIPTION_LIMIT_EXCEEDED: ['SUBSCRIPTION_MAX_LIMIT'],
+  RATE_LIMITED: ['REQUEST_RATE_LIMITED'],
+  OPERATION_LIMIT_EXCEEDED: ['MAX_DEPTH_LIMIT', 'MAX_ALIASES_LIMIT', 'MAX_ROOT_FIELDS_LIMIT'],
+  SUBGRAPH_TIMEOUT: ['GATEWAY_TIMEOUT'],
+  SUBGRAPH_UNAVAILABLE: ['SUBREQUEST_HTTP_ERROR'],
+  SUBGRAPH_BAD_RESPONSE: ['SUBREQUEST_HTTP_ERROR', 'SUBREQUEST_MALFORMED_RESPONSE'],
+} as const satisfies Readonly<Record<string, readonly ClientErrorCode[]>>;
+
+export type LegacyCode = keyof typeof LEGACY_CODES;
+
+/** `extensions` naming an error: its code, and the code it had before the rename, if any. */
+export function codeExtensions(
+  code: ClientErrorCode,
+  legacyCode?: LegacyCode,
+): { code: ClientErrorCode; legacyCode?: LegacyCode } {
+  return legacyCode === undefined ? { code } : { code, legacyCode };
+}
 
 /**
  * `error.code` of errors that are never sent to a client: those that stop configuration
@@ -131,6 +182,8 @@ export function isClientErrorCode(code: unknown): code is ClientErrorCode {
   return typeof code === 'string' && Object.hasOwn(CLIENT_ERRORS, code);
 }
 
+/** Renamed codes stay client-safe for their last release: a plugin or subgraph may still send one. */
 export function isClientSafe(code: unknown): boolean {
+  if (typeof code === 'string' && Object.hasOwn(LEGACY_CODES, code)) return true;
   return isClientErrorCode(code) && CLIENT_ERRORS[code].clientSafe;
 }

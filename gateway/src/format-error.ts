@@ -1,8 +1,11 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { ClientErrorCode, isClientSafe } from './error-registry.js';
 
-/** Extensions a client-safe error keeps in production besides `code`: figures the client can act on. */
-const CLIENT_SAFE_EXTENSIONS = ['estimatedCost', 'maxCost'] as const;
+/**
+ * Extensions a client-safe error keeps in production besides `code`: figures the client can act
+ * on, and the code it had before it took Apollo Router's (error-registry.ts, LEGACY_CODES).
+ */
+const CLIENT_SAFE_EXTENSIONS = ['estimatedCost', 'maxCost', 'legacyCode'] as const;
 
 export const MASKED_MESSAGE = 'Internal server error';
 

@@ -3,6 +3,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { GraphQLError } from 'graphql';
 import { newApolloGateway } from './apollo-telemetry.js';
 import { apolloServerWithBatching } from './batching/index.js';
+import { clientAddressResolver } from './client-address/index.js';
 import { type CostOf, createContext } from './context.js';
 import type { GatewayContext, GatewayPlugin, Identity, MountableGateway, RequestScope } from './contract/index.js';
 import type { CoreSettings } from './core-settings.js';
@@ -116,7 +117,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
 
   const formatError = createFormatError(config.maskErrors);
   const subscriptionSettings = subscriptionSettingsOf(config);
-  const subscriptions = new SubscriptionRegistry(config.subscriptionMaxPerClient);
+  const subscriptions = new SubscriptionRegistry(config.subscriptionMaxPerClient, config.subscriptionMaxOpen);
   // A new supergraph ends live subscriptions (their plans and data sources are the old one's).
   let schemaLoads = 0;
   gateway.onSchemaLoadOrUpdate(() => {
@@ -205,6 +206,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     origins: createOriginPolicy(config, methods),
     ...(admit && { admit }),
     path: config.graphqlPath,
+    clientAddress: clientAddressResolver(config),
     bodyLimitBytes: config.bodyLimitBytes,
     ...(config.compression && { compression: { minBytes: config.compressionMinBytes ?? 1024 } }),
     context,
@@ -299,6 +301,8 @@ function subscriptionSettingsOf(config: CoreSettings): SubscriptionSettings {
     maxPerConnection: config.subscriptionMaxPerConnection,
     maxPerClient: config.subscriptionMaxPerClient,
     maxBufferedEvents: config.subscriptionMaxBufferedEvents,
+    slowClient: config.subscriptionSlowClient,
+    maxOpen: config.subscriptionMaxOpen,
     deduplicate: config.subscriptionDeduplicate,
     heartbeatMs: config.subscriptionHeartbeatMs,
     multipartHeartbeatMs: config.subscriptionMultipartHeartbeatMs,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { failedFetchErrors } from '../src/fetch-error-paths.js';
 
 const message = 'Subgraph "users" did not answer within 100 ms.';
-const extensions = { code: 'SUBGRAPH_TIMEOUT' };
+const extensions = { code: 'GATEWAY_TIMEOUT' };
 
 function paths(query: string | undefined, variables?: Record<string, unknown>) {
   return failedFetchErrors(query, variables, message, extensions).map((error) => error.path);

@@ -70,9 +70,12 @@ describe('createFormatError(true): masked errors', () => {
     'PERSISTED_QUERY_NOT_SUPPORTED',
     'UNAUTHENTICATED',
     'FORBIDDEN',
-    'SUBGRAPH_TIMEOUT',
-    'SUBGRAPH_UNAVAILABLE',
-    'SUBGRAPH_BAD_RESPONSE',
+    'GATEWAY_TIMEOUT',
+    'SUBREQUEST_HTTP_ERROR',
+    'SUBREQUEST_MALFORMED_RESPONSE',
+    'MAX_DEPTH_LIMIT',
+    'REQUEST_RATE_LIMITED',
+    'SUBSCRIPTION_MAX_LIMIT',
   ])('keeps the message of a client-safe %s error, but still drops other extensions', (code) => {
     const error: GraphQLFormattedError = {
       message: `Client-facing message for ${code}`,

@@ -143,7 +143,7 @@ describe('aroundSubgraphFetch', () => {
     const response = await source.process(incomingOperation({ query: ROOT_QUERY }));
 
     expect(fetched?.fromSubgraph).toBe(false);
-    expect(response.errors?.[0]?.extensions?.code).toBe('SUBGRAPH_BAD_RESPONSE');
+    expect(response.errors?.[0]?.extensions?.code).toBe('SUBREQUEST_HTTP_ERROR');
   });
 
   it('a wrapper that throws fails the fetch as INTERNAL_SERVER_ERROR, and one answering alone is seen by response hooks', async () => {

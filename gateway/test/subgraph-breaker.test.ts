@@ -36,7 +36,7 @@ describe('SubgraphDataSource circuit breaker', () => {
   it('while the half-open probe is out, refuses other fetches at once instead of queueing them behind it', async () => {
     const server = await startServer(failOnceThenSlow(400));
     const { source, events } = createSource(server.url);
-    expect(codes(await source.process(query()))).toEqual(['SUBGRAPH_UNAVAILABLE']);
+    expect(codes(await source.process(query()))).toEqual(['SUBREQUEST_HTTP_ERROR']);
     await sleep(BREAKER.cooldownMs + 50);
 
     let probeSettled = false;
@@ -65,9 +65,9 @@ describe('SubgraphDataSource circuit breaker', () => {
 
     const response = await source.process(query());
 
-    expect(codes(response)).toEqual(['SUBGRAPH_UNAVAILABLE']);
+    expect(codes(response)).toEqual(['SUBREQUEST_HTTP_ERROR']);
     expect(server.requests).toHaveLength(1);
     expect(events.some((event) => event.type === 'subgraph-retry')).toBe(false);
-    expect(events.at(-1)).toMatchObject({ type: 'subgraph-fetch', outcome: 'SUBGRAPH_UNAVAILABLE', retries: 0 });
+    expect(events.at(-1)).toMatchObject({ type: 'subgraph-fetch', outcome: 'SUBREQUEST_HTTP_ERROR', retries: 0 });
   });
 });

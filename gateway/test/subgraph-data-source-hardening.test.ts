@@ -156,7 +156,7 @@ describe('SubgraphDataSource: answers that are not GraphQL responses', () => {
     ['data is a list', { data: [1, 2] }],
     ['errors is not a list', { errors: 'boom' }],
     ['neither data nor errors', {}],
-  ])('%s: SUBGRAPH_BAD_RESPONSE on every field, with paths', async (_name, payload) => {
+  ])('%s: SUBREQUEST_MALFORMED_RESPONSE on every field, with paths', async (_name, payload) => {
     const server = await startServer(json(payload));
     const source = createSource(server.url);
 
@@ -164,8 +164,8 @@ describe('SubgraphDataSource: answers that are not GraphQL responses', () => {
 
     expect(response.data).toBeUndefined();
     expect(response.errors?.map((error) => [error.path, error.extensions?.code])).toEqual([
-      [['me'], 'SUBGRAPH_BAD_RESPONSE'],
-      [['top'], 'SUBGRAPH_BAD_RESPONSE'],
+      [['me'], 'SUBREQUEST_MALFORMED_RESPONSE'],
+      [['top'], 'SUBREQUEST_MALFORMED_RESPONSE'],
     ]);
   });
 });
@@ -228,7 +228,7 @@ describe('SubgraphDataSource: failed fetches are logged', () => {
     expect(failures[0]).toMatchObject({
       level: 40,
       subgraph: 'users',
-      code: 'SUBGRAPH_UNAVAILABLE',
+      code: 'SUBREQUEST_HTTP_ERROR',
       error: 'ECONNREFUSED',
       requestId: 'req-down',
     });
@@ -256,7 +256,7 @@ describe('SubgraphDataSource: failed fetches are logged', () => {
     await source.process(incomingOperation({ query: ROOT_QUERY }));
 
     const line = lines.find((entry) => entry.msg === 'subgraph fetch failed');
-    expect(line).toMatchObject({ code: 'SUBGRAPH_BAD_RESPONSE', status: 502 });
+    expect(line).toMatchObject({ code: 'SUBREQUEST_HTTP_ERROR', status: 502 });
     expect(JSON.stringify(line)).not.toContain('secret');
   });
 });

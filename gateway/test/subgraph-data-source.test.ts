@@ -172,7 +172,7 @@ describe('SubgraphDataSource: subgraph answers', () => {
     expect(response).toEqual(answer);
   });
 
-  it('turns a 502 HTML page into one SUBGRAPH_BAD_RESPONSE error per root field, without URL or body', async () => {
+  it('turns a 502 HTML page into one SUBREQUEST_HTTP_ERROR error per root field, without URL or body', async () => {
     const html = '<html><body><h1>502 Bad Gateway</h1>upstream 10.0.0.7:8080 failed</body></html>';
     const server = await startServer((_request, response) => {
       response.writeHead(502, { 'content-type': 'text/html' });
@@ -185,8 +185,8 @@ describe('SubgraphDataSource: subgraph answers', () => {
     const message = 'Subgraph "users" answered HTTP 502 without a GraphQL response.';
     expect(response).toEqual({
       errors: [
-        { message, path: ['me'], extensions: { code: 'SUBGRAPH_BAD_RESPONSE' } },
-        { message, path: ['top'], extensions: { code: 'SUBGRAPH_BAD_RESPONSE' } },
+        { message, path: ['me'], extensions: { code: 'SUBREQUEST_HTTP_ERROR', legacyCode: 'SUBGRAPH_BAD_RESPONSE' } },
+        { message, path: ['top'], extensions: { code: 'SUBREQUEST_HTTP_ERROR', legacyCode: 'SUBGRAPH_BAD_RESPONSE' } },
       ],
     });
     const serialized = JSON.stringify(response);
@@ -207,7 +207,7 @@ describe('SubgraphDataSource: subgraph answers', () => {
       {
         message: 'Subgraph "users" answered HTTP 200 without a GraphQL response.',
         path: ['me'],
-        extensions: { code: 'SUBGRAPH_BAD_RESPONSE' },
+        extensions: { code: 'SUBREQUEST_MALFORMED_RESPONSE', legacyCode: 'SUBGRAPH_BAD_RESPONSE' },
       },
     ]);
   });
@@ -239,7 +239,7 @@ describe('SubgraphDataSource: subgraph answers', () => {
     ]);
     for (const error of response.errors ?? []) {
       expect(error.message).toBe('Subgraph "reviews" answered HTTP 502 without a GraphQL response.');
-      expect(error.extensions).toEqual({ code: 'SUBGRAPH_BAD_RESPONSE' });
+      expect(error.extensions).toEqual({ code: 'SUBREQUEST_HTTP_ERROR', legacyCode: 'SUBGRAPH_BAD_RESPONSE' });
     }
   });
 });
@@ -249,14 +249,15 @@ describe('SubgraphDataSource: failures', () => {
     errors: readonly GraphQLFormattedError[] | undefined,
     message: string,
     code: string,
+    legacyCode: string,
   ) {
     expect(errors).toEqual([
-      { message, path: ['me'], extensions: { code } },
-      { message, path: ['top'], extensions: { code } },
+      { message, path: ['me'], extensions: { code, legacyCode } },
+      { message, path: ['top'], extensions: { code, legacyCode } },
     ]);
   }
 
-  it('reports SUBGRAPH_UNAVAILABLE (ECONNREFUSED) when nothing listens', async () => {
+  it('reports SUBREQUEST_HTTP_ERROR (ECONNREFUSED) when nothing listens', async () => {
     const source = createSource(await closedPortUrl());
 
     const response = await source.process(incomingOperation({ query: ROOT_QUERY }));
@@ -265,24 +266,25 @@ describe('SubgraphDataSource: failures', () => {
     expectErrorsOnRootFields(
       response.errors,
       'Subgraph "users" is unavailable (ECONNREFUSED).',
+      'SUBREQUEST_HTTP_ERROR',
       'SUBGRAPH_UNAVAILABLE',
     );
   });
 
-  it('reports SUBGRAPH_UNAVAILABLE when the subgraph closes the connection without answering', async () => {
+  it('reports SUBREQUEST_HTTP_ERROR when the subgraph closes the connection without answering', async () => {
     const server = await startServer((request) => request.socket.destroy());
     const source = createSource(server.url);
 
     const response = await source.process(incomingOperation({ query: ROOT_QUERY }));
 
     const [first] = response.errors ?? [];
-    expect(first?.extensions).toEqual({ code: 'SUBGRAPH_UNAVAILABLE' });
+    expect(first?.extensions).toEqual({ code: 'SUBREQUEST_HTTP_ERROR', legacyCode: 'SUBGRAPH_UNAVAILABLE' });
     expect(first?.message).toMatch(/^Subgraph "users" is unavailable \([A-Za-z_ ]+\)\.$/);
     expect(response.errors).toHaveLength(2);
     expect(JSON.stringify(response)).not.toContain(String(server.port));
   });
 
-  it('reports SUBGRAPH_TIMEOUT and aborts the request when the subgraph is slower than timeoutMs', async () => {
+  it('reports GATEWAY_TIMEOUT and aborts the request when the subgraph is slower than timeoutMs', async () => {
     let answered = false;
     let resolveAborted: () => void = () => {};
     const aborted = new Promise<void>((resolve) => {
@@ -303,12 +305,17 @@ describe('SubgraphDataSource: failures', () => {
     const response = await source.process(incomingOperation({ query: ROOT_QUERY }));
 
     expect(answered).toBe(false);
-    expectErrorsOnRootFields(response.errors, 'Subgraph "users" did not answer within 100 ms.', 'SUBGRAPH_TIMEOUT');
+    expectErrorsOnRootFields(
+      response.errors,
+      'Subgraph "users" did not answer within 100 ms.',
+      'GATEWAY_TIMEOUT',
+      'SUBGRAPH_TIMEOUT',
+    );
     // The subgraph sees its client go away: the fetch was cancelled, not left running.
     await aborted;
   });
 
-  it('reports SUBGRAPH_TIMEOUT when the subgraph sends headers but stalls in the body', async () => {
+  it('reports GATEWAY_TIMEOUT when the subgraph sends headers but stalls in the body', async () => {
     const server = await startServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.write('{"data":{"me":');
@@ -317,7 +324,12 @@ describe('SubgraphDataSource: failures', () => {
 
     const response = await source.process(incomingOperation({ query: ROOT_QUERY }));
 
-    expectErrorsOnRootFields(response.errors, 'Subgraph "users" did not answer within 100 ms.', 'SUBGRAPH_TIMEOUT');
+    expectErrorsOnRootFields(
+      response.errors,
+      'Subgraph "users" did not answer within 100 ms.',
+      'GATEWAY_TIMEOUT',
+      'SUBGRAPH_TIMEOUT',
+    );
   });
 });
 
@@ -382,7 +394,7 @@ describe('SubgraphDataSource: connection pool', () => {
     await Promise.all([source.close(), source.close()]);
     await source.close();
     const after = await source.process(incomingOperation({ query: '{ me { id } }' }));
-    expect(after.errors?.[0]?.extensions?.code).toBe('SUBGRAPH_UNAVAILABLE');
+    expect(after.errors?.[0]?.extensions?.code).toBe('SUBREQUEST_HTTP_ERROR');
   });
 
   it('close() lets a request in flight finish', async () => {
@@ -403,14 +415,14 @@ describe('SubgraphDataSource: connection pool', () => {
     await server.socketsClosed(1);
   });
 
-  it('after close(), answers with SUBGRAPH_UNAVAILABLE instead of throwing', async () => {
+  it('after close(), answers with SUBREQUEST_HTTP_ERROR instead of throwing', async () => {
     const server = await startServer();
     const source = createSource(server.url);
     await closeSource(source);
 
     const response = await source.process(incomingOperation({ query: '{ me { id } }' }));
 
-    expect(response.errors?.map((error) => error.extensions?.code)).toEqual(['SUBGRAPH_UNAVAILABLE']);
+    expect(response.errors?.map((error) => error.extensions?.code)).toEqual(['SUBREQUEST_HTTP_ERROR']);
     expect(server.requests).toHaveLength(0);
   });
 });

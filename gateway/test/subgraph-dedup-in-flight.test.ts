@@ -183,9 +183,9 @@ describe('in-flight deduplication', () => {
     const responses = await Promise.all(pending);
 
     expect(server.requests).toHaveLength(1);
-    for (const response of responses) expect(codes(response)).toEqual(['SUBGRAPH_BAD_RESPONSE']);
+    for (const response of responses) expect(codes(response)).toEqual(['SUBREQUEST_HTTP_ERROR']);
     const outcomes = events.flatMap((event) => (event.type === 'subgraph-fetch' ? [event.outcome] : []));
-    expect(outcomes).toEqual(['SUBGRAPH_BAD_RESPONSE', 'SUBGRAPH_BAD_RESPONSE', 'SUBGRAPH_BAD_RESPONSE']);
+    expect(outcomes).toEqual(['SUBREQUEST_HTTP_ERROR', 'SUBREQUEST_HTTP_ERROR', 'SUBREQUEST_HTTP_ERROR']);
   });
 
   it('gives a timeout to every waiter', async () => {
@@ -195,7 +195,7 @@ describe('in-flight deduplication', () => {
     const responses = await Promise.all([1, 2, 3].map(() => source.process(fetchOf('query'))));
 
     expect(server.requests).toHaveLength(1);
-    for (const response of responses) expect(codes(response)).toEqual(['SUBGRAPH_TIMEOUT']);
+    for (const response of responses) expect(codes(response)).toEqual(['GATEWAY_TIMEOUT']);
   });
 
   it("charges each caller's response budget: one over its limit fails alone", async () => {

@@ -110,7 +110,7 @@ describe('representation deduplication', () => {
         ['_entities', i, 'email'],
       ]),
     );
-    expect(response.errors?.every((error) => error.extensions?.code === 'SUBGRAPH_BAD_RESPONSE')).toBe(true);
+    expect(response.errors?.every((error) => error.extensions?.code === 'SUBREQUEST_HTTP_ERROR')).toBe(true);
   });
 
   it('leaves fetches without repeats, and variables named representations outside _entities, untouched', async () => {

@@ -63,11 +63,15 @@ function expectNothingInternal(result: GraphQLResult): void {
   }
 }
 
+/** Codes that took Apollo Router's name carry the old one too (legacyCode), for one release. */
+const RENAMED = new Set(['GATEWAY_TIMEOUT', 'SUBREQUEST_HTTP_ERROR', 'SUBREQUEST_MALFORMED_RESPONSE']);
+
 const expectPartialUser = (result: GraphQLResult, code: string) => {
   expect(result.status).toBe(200);
   expect(result.body.data).toEqual({ user: { id: 'user-1', name: expect.any(String), reviews: null } });
+  const extensions = RENAMED.has(code) ? { code, legacyCode: expect.stringMatching(/^SUBGRAPH_/) } : { code };
   expect(result.body.errors).toEqual([
-    { message: expect.stringMatching(/^Subgraph "reviews" /), path: ['user', 'reviews'], extensions: { code } },
+    { message: expect.stringMatching(/^Subgraph "reviews" /), path: ['user', 'reviews'], extensions },
   ]);
   expectNothingInternal(result);
 };
@@ -83,15 +87,15 @@ describe('a subgraph failing in every way (circuit breaker off)', () => {
 
   it.each<[ChaosMode, string, number]>([
     // mode, the code on the failed path, requests the subgraph received (2: retried)
-    ['down', 'SUBGRAPH_UNAVAILABLE', 0],
-    ['reset', 'SUBGRAPH_UNAVAILABLE', 2],
-    ['status-503', 'SUBGRAPH_BAD_RESPONSE', 2],
-    ['status-500', 'SUBGRAPH_BAD_RESPONSE', 1],
-    ['html', 'SUBGRAPH_BAD_RESPONSE', 1],
-    ['invalid-json', 'SUBGRAPH_BAD_RESPONSE', 1],
-    ['empty-object', 'SUBGRAPH_BAD_RESPONSE', 1],
-    ['reset-mid-body', 'SUBGRAPH_UNAVAILABLE', 1],
-    ['slow', 'SUBGRAPH_TIMEOUT', 1],
+    ['down', 'SUBREQUEST_HTTP_ERROR', 0],
+    ['reset', 'SUBREQUEST_HTTP_ERROR', 2],
+    ['status-503', 'SUBREQUEST_HTTP_ERROR', 2],
+    ['status-500', 'SUBREQUEST_HTTP_ERROR', 1],
+    ['html', 'SUBREQUEST_MALFORMED_RESPONSE', 1],
+    ['invalid-json', 'SUBREQUEST_MALFORMED_RESPONSE', 1],
+    ['empty-object', 'SUBREQUEST_MALFORMED_RESPONSE', 1],
+    ['reset-mid-body', 'SUBREQUEST_HTTP_ERROR', 1],
+    ['slow', 'GATEWAY_TIMEOUT', 1],
     // `huge`: its own test below.
   ])(
     '%s: partial data, one %s error at the failed path, nothing internal, within the timeout',
@@ -119,7 +123,7 @@ describe('a subgraph failing in every way (circuit breaker off)', () => {
 
   it('the subgraph serves again as soon as it is back', async () => {
     await chaos.reviews.setMode('down');
-    expectPartialUser(await postGraphQL(gateway.url, USER_WITH_REVIEWS), 'SUBGRAPH_UNAVAILABLE');
+    expectPartialUser(await postGraphQL(gateway.url, USER_WITH_REVIEWS), 'SUBREQUEST_HTTP_ERROR');
     await chaos.reviews.setMode('pass');
 
     const result = await postGraphQL(gateway.url, USER_WITH_REVIEWS);
@@ -160,7 +164,7 @@ describe('retries', () => {
 
     expect(result.body.data).toBeNull();
     expect(result.body.errors?.map((error) => [error.path, error.extensions?.code])).toEqual([
-      [['addReview'], 'SUBGRAPH_UNAVAILABLE'],
+      [['addReview'], 'SUBREQUEST_HTTP_ERROR'],
     ]);
     expect(chaos.reviews.count('mutation')).toBe(1);
     expectNothingInternal(result);
@@ -173,7 +177,7 @@ describe('retries', () => {
 
     expect(chaos.reviews.count('mutation')).toBe(1);
     expect(chaos.users.count('query')).toBe(1);
-    expect(result.body.errors?.map((error) => error.extensions?.code)).toEqual(['SUBGRAPH_BAD_RESPONSE']);
+    expect(result.body.errors?.map((error) => error.extensions?.code)).toEqual(['SUBREQUEST_HTTP_ERROR']);
     expectNothingInternal(result);
   });
 
@@ -207,7 +211,7 @@ describe('the retry budget', () => {
     await chaos.reviews.setMode('reset');
 
     for (let i = 0; i < 20; i++) {
-      expectPartialUser(await postGraphQL(gateway.url, USER_WITH_REVIEWS), 'SUBGRAPH_UNAVAILABLE');
+      expectPartialUser(await postGraphQL(gateway.url, USER_WITH_REVIEWS), 'SUBREQUEST_HTTP_ERROR');
     }
 
     expect(chaos.reviews.count('query')).toBe(22);
@@ -244,7 +248,7 @@ describe('the circuit breaker', () => {
 
   it('opens after the threshold, answers SUBGRAPH_CIRCUIT_OPEN without asking, half-opens, closes after a success', async () => {
     await chaos.reviews.setMode('status-500');
-    for (let i = 0; i < 4; i++) expectPartialUser(await query(), 'SUBGRAPH_BAD_RESPONSE');
+    for (let i = 0; i < 4; i++) expectPartialUser(await query(), 'SUBREQUEST_HTTP_ERROR');
     expect(chaos.reviews.count()).toBe(4);
 
     // Open: answered at once, the subgraph is not asked.
@@ -252,7 +256,7 @@ describe('the circuit breaker', () => {
     expect(chaos.reviews.count()).toBe(4);
 
     // Half-open: one probe; it fails, so the circuit opens again.
-    expectPartialUser(await queryAfterCooldown(), 'SUBGRAPH_BAD_RESPONSE');
+    expectPartialUser(await queryAfterCooldown(), 'SUBREQUEST_HTTP_ERROR');
     expect(chaos.reviews.count()).toBe(5);
     expectPartialUser(await query(), 'SUBGRAPH_CIRCUIT_OPEN');
 

@@ -48,7 +48,7 @@ describe('SubgraphDataSource retries: a query fetch', () => {
     expect(response).toEqual(ANSWER);
     expect(server.requests).toHaveLength(2);
     expect(events).toEqual([
-      { type: 'subgraph-retry', subgraph: 'users', attempt: 1, code: expect.stringMatching(/^SUBGRAPH_/) },
+      { type: 'subgraph-retry', subgraph: 'users', attempt: 1, code: 'SUBREQUEST_HTTP_ERROR' },
       expect.objectContaining({ type: 'subgraph-fetch', outcome: 'ok', retries: 1, requestId: 'req-1' }),
     ]);
   });
@@ -60,16 +60,16 @@ describe('SubgraphDataSource retries: a query fetch', () => {
     const response = await source.process(fetchOf('query'));
 
     expect(server.requests).toHaveLength(3);
-    expect(codes(response)).toEqual(['SUBGRAPH_UNAVAILABLE', 'SUBGRAPH_UNAVAILABLE']);
+    expect(codes(response)).toEqual(['SUBREQUEST_HTTP_ERROR', 'SUBREQUEST_HTTP_ERROR']);
     expect(events.filter((event) => event.type === 'subgraph-retry')).toHaveLength(2);
-    expect(events.at(-1)).toMatchObject({ type: 'subgraph-fetch', outcome: 'SUBGRAPH_UNAVAILABLE', retries: 2 });
+    expect(events.at(-1)).toMatchObject({ type: 'subgraph-fetch', outcome: 'SUBREQUEST_HTTP_ERROR', retries: 2 });
   });
 
   it.each([
-    ['500', status(500), 'SUBGRAPH_BAD_RESPONSE'],
-    ['504 (the upstream was already too slow once)', status(504), 'SUBGRAPH_BAD_RESPONSE'],
-    ['an HTML page with 200', status(200), 'SUBGRAPH_BAD_RESPONSE'],
-    ['429', status(429), 'SUBGRAPH_BAD_RESPONSE'],
+    ['500', status(500), 'SUBREQUEST_HTTP_ERROR'],
+    ['504 (the upstream was already too slow once)', status(504), 'SUBREQUEST_HTTP_ERROR'],
+    ['an HTML page with 200', status(200), 'SUBREQUEST_MALFORMED_RESPONSE'],
+    ['429', status(429), 'SUBREQUEST_HTTP_ERROR'],
   ])('is not retried after %s: the subgraph answered', async (_name, fail, code) => {
     const server = await startServer(failingFirst(1, fail));
     const { source } = createSource(server.url);
@@ -87,7 +87,7 @@ describe('SubgraphDataSource retries: a query fetch', () => {
     const started = performance.now();
     const response = await source.process(fetchOf('query'));
 
-    expect(codes(response)).toEqual(['SUBGRAPH_TIMEOUT', 'SUBGRAPH_TIMEOUT']);
+    expect(codes(response)).toEqual(['GATEWAY_TIMEOUT', 'GATEWAY_TIMEOUT']);
     expect(server.requests).toHaveLength(1);
     expect(performance.now() - started).toBeLessThan(3_000);
   });
@@ -100,7 +100,7 @@ describe('SubgraphDataSource retries: a query fetch', () => {
     const responses = [];
     for (let i = 0; i < 5; i++) responses.push(await source.process(fetchOf('query')));
 
-    expect(responses.flatMap(codes)).toEqual(Array(10).fill('SUBGRAPH_UNAVAILABLE'));
+    expect(responses.flatMap(codes)).toEqual(Array(10).fill('SUBREQUEST_HTTP_ERROR'));
     expect(server.requests.length).toBeLessThan(7);
   });
 });
@@ -116,7 +116,7 @@ describe('SubgraphDataSource retries: never a mutation', () => {
       }),
     );
 
-    expect(codes(response)).toEqual(['SUBGRAPH_UNAVAILABLE']);
+    expect(codes(response)).toEqual(['SUBREQUEST_HTTP_ERROR']);
     expect(server.requests).toHaveLength(1);
     expect(events.some((event) => event.type === 'subgraph-retry')).toBe(false);
   });
@@ -131,7 +131,7 @@ describe('SubgraphDataSource retries: never a mutation', () => {
       fetchOf('mutation', { query: entities, variables: { representations: [{ __typename: 'User', id: '1' }] } }),
     );
 
-    expect(codes(response)).toEqual(['SUBGRAPH_BAD_RESPONSE']);
+    expect(codes(response)).toEqual(['SUBREQUEST_HTTP_ERROR']);
     expect(server.requests).toHaveLength(1);
   });
 

@@ -50,7 +50,7 @@ describe('the example plugin: subgraph maintenance', () => {
     expect(products.every((product) => product.reviews === null)).toBe(true);
     expect(answer.body.errors?.[0]).toMatchObject({
       message: 'Subgraph "reviews" is under maintenance.',
-      extensions: { code: 'SUBGRAPH_UNAVAILABLE' },
+      extensions: { code: 'SUBREQUEST_HTTP_ERROR' },
     });
     expect(maintenance.answered()).toBe(1);
     expect(await requestsTo(countedReviews)).toBe(0);

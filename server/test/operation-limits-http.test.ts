@@ -29,19 +29,19 @@ describe('operation limits', () => {
     [
       'depth',
       '{ user(id: "user-1") { orders { product { id } } } }',
-      'OPERATION_LIMIT_EXCEEDED',
+      'MAX_DEPTH_LIMIT',
       /4 levels deep; the limit is 3/,
     ],
     [
       'aliases',
       '{ a: user(id: "1") { id } b: user(id: "2") { id } c: user(id: "3") { id } }',
-      'OPERATION_LIMIT_EXCEEDED',
+      'MAX_ALIASES_LIMIT',
       /3 aliases; the limit is 2/,
     ],
     [
       'root fields',
       '{ user(id: "1") { id } me { id } users { totalCount } topProducts { id } }',
-      'OPERATION_LIMIT_EXCEEDED',
+      'MAX_ROOT_FIELDS_LIMIT',
       /4 root fields; the limit is 3/,
     ],
     [

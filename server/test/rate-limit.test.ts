@@ -171,7 +171,7 @@ describe('rateLimit plugin', () => {
       expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
 
       for (const result of rejected) {
-        expect(errorCode(result)).toBe('RATE_LIMITED');
+        expect(errorCode(result)).toBe('REQUEST_RATE_LIMITED');
         expect(result.body.errors?.[0]?.message).toMatch(/^Rate limit exceeded: at most 20 per 60 s/);
         expect(result.body.data).toBeUndefined();
         const retryAfter = Number(result.headers.get('retry-after'));
@@ -188,7 +188,7 @@ describe('rateLimit plugin', () => {
       const results = await sequential(url, 3, USER);
       expect(statuses(results)).toEqual([200, 200, 429]);
       expect(results[0]?.body).toEqual({ data: { user: { id: 'user-1' } } });
-      expect(errorCode(results[2] as GraphQLResult)).toBe('RATE_LIMITED');
+      expect(errorCode(results[2] as GraphQLResult)).toBe('REQUEST_RATE_LIMITED');
       expect(subgraph.requests).toHaveLength(2);
     });
   });
@@ -369,7 +369,7 @@ describe('rateLimit plugin', () => {
     // Over the limit: refused as such, not as the parse error this document would have been.
     const third = await postGraphQL(url, { query: '{ __typename' });
     expect(third.status).toBe(429);
-    expect(third.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    expect(third.body.errors?.[0]?.extensions?.code).toBe('REQUEST_RATE_LIMITED');
     expect(store.calls).toHaveLength(3);
   });
 

@@ -93,7 +93,7 @@ describe('a batch of operations at the maximum cost is charged in full, operatio
   it('the batch as a whole runs into the rate limit: the operations past it are refused, in order', async () => {
     const remaining = await remainingAfterProbe();
     // Each operation is first charged 1, then the rest of its cost once estimated, in the batch's
-    // order: with room for `fits` of them, the following ones are RATE_LIMITED.
+    // order: with room for `fits` of them, the following ones are REQUEST_RATE_LIMITED.
     const fits = Math.floor((remaining - MAX_OPERATIONS) / (MAX_COST - 1));
     expect(fits).toBeLessThan(MAX_OPERATIONS);
     const result = await postBatch(
@@ -103,7 +103,7 @@ describe('a batch of operations at the maximum cost is charged in full, operatio
     expect(result.status).toBe(200);
     expect(result.answers.map(codes)).toEqual([
       ...Array.from({ length: fits }, () => []),
-      ...Array.from({ length: MAX_OPERATIONS - fits }, () => ['RATE_LIMITED']),
+      ...Array.from({ length: MAX_OPERATIONS - fits }, () => ['REQUEST_RATE_LIMITED']),
     ]);
   });
 });

@@ -111,7 +111,7 @@ describe('RATE_LIMIT_COST=estimated charges what the operation will really run w
     }
     const third = await postGraphQL(gateway.url, { query });
     expect(third.status).toBe(429);
-    expect(third.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    expect(third.body.errors?.[0]?.extensions?.code).toBe('REQUEST_RATE_LIMITED');
   });
 });
 

@@ -56,7 +56,7 @@ describe('the early-answer rule counts bytes', () => {
     const large = await source.process(incomingOperation({ query: QUERY, variables: { padding: '€'.repeat(30_000) } }));
     const next = await source.process(incomingOperation({ query: QUERY }));
 
-    expect(large.errors?.[0]?.extensions?.code).toBe('SUBGRAPH_BAD_RESPONSE');
+    expect(large.errors?.[0]?.extensions?.code).toBe('SUBREQUEST_HTTP_ERROR');
     // Reused, the socket would hold 90 KB unread in front of this query until its timeout.
     expect(next).toEqual({ data: { me: { id: '1' } } });
     expect(proxy.connections()).toBe(2);

@@ -72,7 +72,7 @@ describe("a subgraph's circuit breaker and retries, against refusals one client 
       const before = products.requests.length;
       for (let i = 0; i < 30; i++) {
         const refused = await postGraphQL(url, QUERY, { 'x-refuse': String(status) });
-        expect(refused.body.errors?.[0]?.extensions?.code).toBe('SUBGRAPH_BAD_RESPONSE');
+        expect(refused.body.errors?.[0]?.extensions?.code).toBe('SUBREQUEST_HTTP_ERROR');
       }
       // One fetch each: a refusal is an answer, not a failure to retry.
       expect(products.requests.length - before).toBe(30);

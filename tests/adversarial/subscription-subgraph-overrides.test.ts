@@ -26,14 +26,14 @@ describe("a subgraph's own size limit bounds its subscription events", () => {
     SUBGRAPH_REVIEWS_MAX_RESPONSE_BYTES: '1kb',
   }));
 
-  it('an event over SUBGRAPH_REVIEWS_MAX_RESPONSE_BYTES ends the subscription (SUBSCRIPTION_SOURCE_CLOSED)', async () => {
+  it('an event over SUBGRAPH_REVIEWS_MAX_RESPONSE_BYTES ends the subscription (WEBSOCKET_CLOSE_ERROR)', async () => {
     const stream = openStream('ws', gateway().url, { query: REVIEW_ADDED });
     try {
       await untilLive(subgraphs().reviews.url, stream);
       await addReview(subgraphs().reviews.url, { productId: 'product-3', rating: 5, comment: 'x'.repeat(1900) });
       expect(await stream.ended).toEqual({ how: 'complete' });
       const last = stream.events.at(-1);
-      expect(last?.errors?.map((error) => error.extensions?.code)).toEqual(['SUBSCRIPTION_SOURCE_CLOSED']);
+      expect(last?.errors?.map((error) => error.extensions?.code)).toEqual(['WEBSOCKET_CLOSE_ERROR']);
       expect(JSON.stringify(stream.events)).not.toContain('x'.repeat(1900));
     } finally {
       stream.stop();

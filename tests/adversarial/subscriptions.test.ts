@@ -292,7 +292,7 @@ describe('caps, hostile messages, limits and headers, per client (api keys)', ()
     // A third, on a new connection of any protocol, is refused; nothing reaches it.
     for (const protocol of STREAM_PROTOCOLS) {
       const third = open(protocol, productId, withKey(protocol, 'a'));
-      expect(codesOf({ errors: await refusalOf(protocol, third) }), protocol).toEqual(['SUBSCRIPTION_LIMIT_EXCEEDED']);
+      expect(codesOf({ errors: await refusalOf(protocol, third) }), protocol).toEqual(['SUBSCRIPTION_MAX_LIMIT']);
     }
     // Another client is not counted with a: it holds its own two, and everyone gets the events.
     const others = [
@@ -384,9 +384,12 @@ describe('caps, hostile messages, limits and headers, per client (api keys)', ()
     const productId = 'product-33';
     const before = reviewsProxy.upgrades;
     for (const protocol of STREAM_PROTOCOLS) {
-      for (const query of [TOO_DEEP, TOO_MANY_ALIASES]) {
+      for (const [query, code] of [
+        [TOO_DEEP, 'MAX_DEPTH_LIMIT'],
+        [TOO_MANY_ALIASES, 'MAX_ALIASES_LIMIT'],
+      ] as const) {
         const stream = openStream(protocol, gateway().url, { query }, withKey(protocol, 'd'));
-        expect(codesOf({ errors: await refusalOf(protocol, stream) }), protocol).toEqual(['OPERATION_LIMIT_EXCEEDED']);
+        expect(codesOf({ errors: await refusalOf(protocol, stream) }), protocol).toEqual([code]);
       }
     }
     await addReview(reviews.url, { productId, rating: 2, comment: 'nobody listens' });
@@ -460,7 +463,7 @@ describe('connections: SUBSCRIPTION_MAX_CONNECTIONS=3, reservations, idle connec
       const refused = open(protocol, productId);
       const end = await refused.ended;
       expect(end.status, `${protocol}: ${JSON.stringify(end)}`).toBe(503);
-      if (protocol !== 'ws') expect(codesOf(end)).toEqual(['SUBSCRIPTION_LIMIT_EXCEEDED']);
+      if (protocol !== 'ws') expect(codesOf(end)).toEqual(['SUBSCRIPTION_MAX_LIMIT']);
       expect(refused.events).toEqual([]);
     }
   };
@@ -478,7 +481,7 @@ describe('connections: SUBSCRIPTION_MAX_CONNECTIONS=3, reservations, idle connec
     await expectNoConnection(productId);
     const more = await reserve(gateway().url);
     expect(more.status).toBe(503);
-    expect(JSON.parse(more.text).errors[0].extensions.code).toBe('SUBSCRIPTION_LIMIT_EXCEEDED');
+    expect(JSON.parse(more.text).errors[0].extensions.code).toBe('SUBSCRIPTION_MAX_LIMIT');
     // After SUBSCRIPTION_CONNECTION_INIT_TIMEOUT_MS the reservations are gone, and their slots with them.
     const live = await openLive('ws', productId);
     for (const token of tokens) {
@@ -566,7 +569,7 @@ describe('connections: SUBSCRIPTION_MAX_CONNECTIONS=3, reservations, idle connec
     await expectNoConnection(productId);
     const reservation = await reserve(gateway().url);
     expect(reservation.status).toBe(503);
-    expect(JSON.parse(reservation.text).errors[0].extensions.code).toBe('SUBSCRIPTION_LIMIT_EXCEEDED');
+    expect(JSON.parse(reservation.text).errors[0].extensions.code).toBe('SUBSCRIPTION_MAX_LIMIT');
     // The connections held are not hurt by the refusals.
     await stillReceive(held, productId);
     held[0]?.stop();
@@ -603,12 +606,12 @@ describe('connections per address: SUBSCRIPTION_MAX_CONNECTIONS=30, so by defaul
       expect([socket.ws !== undefined, stream.status, reservation.status]).toEqual([true, 200, 201]);
       // A fourth, of any kind, is refused before any stream opens or the upgrade happens.
       const upgrade = await upgradeFrom(ATTACKER, url);
-      expect([upgrade.status, codeIn(upgrade.body)]).toEqual([429, ['SUBSCRIPTION_LIMIT_EXCEEDED']]);
+      expect([upgrade.status, codeIn(upgrade.body)]).toEqual([429, ['SUBSCRIPTION_MAX_LIMIT']]);
       for (const refused of [
         await requestFrom(ATTACKER, subscribeOverGet, 'GET', { accept: 'text/event-stream' }),
         await requestFrom(ATTACKER, url, 'PUT'),
       ]) {
-        expect([refused.status, codeIn(await refused.body())]).toEqual([429, ['SUBSCRIPTION_LIMIT_EXCEEDED']]);
+        expect([refused.status, codeIn(await refused.body())]).toEqual([429, ['SUBSCRIPTION_MAX_LIMIT']]);
       }
       // Other clients (127.0.0.1) connect by every protocol and get the events.
       const others = STREAM_PROTOCOLS.map((protocol) => {
@@ -656,24 +659,24 @@ describe('rate limit on subscribe (rate-limit keyed by api-key, RATE_LIMIT_MAX=2
     for (const stream of streams) stream.stop();
   });
 
-  it('refuses the client over its limit (RATE_LIMITED) on every protocol; its live ones and other keys go on', async () => {
+  it('refuses the client over its limit (REQUEST_RATE_LIMITED) on every protocol; its live ones and other keys go on', async () => {
     const productId = 'product-51';
     const within = [open('ws', productId, 'a'), open('sse', productId, 'a')];
     await untilLive(within, productId);
     for (const protocol of ['ws', 'sse'] as const) {
       const over = open(protocol, productId, 'a');
-      expect(codesOf({ errors: await refusalOf(protocol, over) }), protocol).toEqual(['RATE_LIMITED']);
+      expect(codesOf({ errors: await refusalOf(protocol, over) }), protocol).toEqual(['REQUEST_RATE_LIMITED']);
     }
     // A single-connection stream is refused at its reservation (PUT), which is charged too.
     const single = await open('sse-single', productId, 'a').ended;
     expect(single.status).toBe(429);
-    expect(codesOf(single)).toEqual(['RATE_LIMITED']);
+    expect(codesOf(single)).toEqual(['REQUEST_RATE_LIMITED']);
     const other = [open('ws', productId, 'b'), open('sse', productId, 'b')];
     await untilLive(other, productId);
     await stillReceive([...within, ...other], productId);
   });
 
-  it('charges each reservation PUT too: the third from one key is refused (429 RATE_LIMITED), not reserved', async () => {
+  it('charges each reservation PUT too: the third from one key is refused (429 REQUEST_RATE_LIMITED), not reserved', async () => {
     const put = () => fetch(gateway().url, { method: 'PUT', headers: { 'x-api-key': KEYS.c as string } });
     expect((await put()).status).toBe(201);
     expect((await put()).status).toBe(201);
@@ -681,7 +684,7 @@ describe('rate limit on subscribe (rate-limit keyed by api-key, RATE_LIMIT_MAX=2
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe(
-      'RATE_LIMITED',
+      'REQUEST_RATE_LIMITED',
     );
   });
 });

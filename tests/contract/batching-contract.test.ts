@@ -185,7 +185,7 @@ describe.each(MOUNTS)('operation batching on %s', (mount) => {
       RATE_LIMIT_WINDOW: '5m',
     }));
 
-    it('refused batches cost nothing; a batch of 5 gets 3 answers, then 2 RATE_LIMITED, in order', async () => {
+    it('refused batches cost nothing; a batch of 5 gets 3 answers, then 2 REQUEST_RATE_LIMITED, in order', async () => {
       // Refused before running: none of these is charged (else fewer than 3 would be answered below).
       const tooLarge = await postJson(
         gateway().url,
@@ -204,7 +204,7 @@ describe.each(MOUNTS)('operation batching on %s', (mount) => {
       }
       for (const result of results.slice(3)) {
         expect(result.data).toBeUndefined();
-        expect(codesOf(result.error)).toEqual(['RATE_LIMITED']);
+        expect(codesOf(result.error)).toEqual(['REQUEST_RATE_LIMITED']);
       }
       // Three ran, so the batch is 200; the two refused were never parsed (no name).
       await eventually(() => expect(batchLines(gateway())).toHaveLength(1));

@@ -196,7 +196,7 @@ describe.each(MOUNTS)('origin policy on %s', (mount) => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe(
-      'RATE_LIMITED',
+      'REQUEST_RATE_LIMITED',
     );
     // The same address is over its limit for operations too; a signed-in caller (keyed by subject) is not.
     const anonymous = await postGraphQL(gateway().url, { query: '{ user(id: "user-1") { id } }' });

@@ -264,7 +264,7 @@ describe.each(MOUNTS)('@defer on %s', (mount) => {
                 {
                   message: 'Subgraph "reviews" answered HTTP 500 without a GraphQL response.',
                   path: ['user', 'reviews'],
-                  extensions: { code: 'SUBGRAPH_BAD_RESPONSE' },
+                  extensions: { code: 'SUBREQUEST_HTTP_ERROR', legacyCode: 'SUBGRAPH_BAD_RESPONSE' },
                 },
               ],
             },
@@ -274,7 +274,7 @@ describe.each(MOUNTS)('@defer on %s', (mount) => {
       // Logged like an initial part's error (a client-safe one at debug).
       await eventually(() =>
         expect(gateway().logLines()).toContainEqual(
-          expect.objectContaining({ msg: 'client error', code: 'SUBGRAPH_BAD_RESPONSE', level: expect.anything() }),
+          expect.objectContaining({ msg: 'client error', code: 'SUBREQUEST_HTTP_ERROR', level: expect.anything() }),
         ),
       );
     } finally {
@@ -386,7 +386,7 @@ describe.each(MOUNTS)('@defer on %s', (mount) => {
     const deep = '{ user(id: "user-2") { id ... @defer { reviews { product { reviews { author { name } } } } } } }';
     const refused = await deferredParts(gateway().url, deep);
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain('OPERATION_LIMIT_EXCEEDED');
+    expect(refused.text).toContain('MAX_DEPTH_LIMIT');
     const shallow = await deferredParts(
       gateway().url,
       '{ user(id: "user-2") { id ... @defer { reviews { rating } } } }',

@@ -224,7 +224,7 @@ describe.each(MOUNTS)('gateway contract on %s', (mount) => {
         {
           message: 'Subgraph "reviews" is unavailable (ECONNREFUSED).',
           path: ['user', 'reviews'],
-          extensions: { code: 'SUBGRAPH_UNAVAILABLE' },
+          extensions: { code: 'SUBREQUEST_HTTP_ERROR', legacyCode: 'SUBGRAPH_UNAVAILABLE' },
         },
       ]);
       const port = new URL(downUrl).port;
@@ -241,7 +241,7 @@ describe.each(MOUNTS)('gateway contract on %s', (mount) => {
         {
           message: 'Subgraph "products" did not answer within 300 ms.',
           path: ['topProducts'],
-          extensions: { code: 'SUBGRAPH_TIMEOUT' },
+          extensions: { code: 'GATEWAY_TIMEOUT', legacyCode: 'SUBGRAPH_TIMEOUT' },
         },
       ]);
     });

@@ -192,7 +192,7 @@ describe.each(MOUNTS)('inbound request deduplication on %s', (mount) => {
       for (const result of results) {
         expect(result.status).toBe(200);
         expect(result.body.data).toBeNull();
-        expect(result.body.errors?.[0]?.extensions?.code).toBe('SUBGRAPH_BAD_RESPONSE');
+        expect(result.body.errors?.[0]?.extensions?.code).toBe('SUBREQUEST_HTTP_ERROR');
         expect(result.body.errors?.[0]?.path).toEqual(['topProducts']);
       }
     });
@@ -283,7 +283,7 @@ describe.each(MOUNTS)('inbound request deduplication on %s', (mount) => {
       const statuses = results.map((result) => result.status).sort();
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       for (const result of results.filter((r) => r.status === 429)) {
-        expect(result.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+        expect(result.body.errors?.[0]?.extensions?.code).toBe('REQUEST_RATE_LIMITED');
       }
     });
   });

@@ -110,7 +110,7 @@ describe.each(MOUNTS)('metrics on %s', (mount) => {
     it('counts rejections by code and authentication failures by reason', async () => {
       const result = await scrape(`${gateway.origin}/metrics`);
       expect(result.value(REJECTIONS, { code: 'GRAPHQL_VALIDATION_FAILED' })).toBe(1);
-      expect(result.value(REJECTIONS, { code: 'RATE_LIMITED' })).toBe(1);
+      expect(result.value(REJECTIONS, { code: 'REQUEST_RATE_LIMITED' })).toBe(1);
       expect(result.value(REJECTIONS, { code: 'UNAUTHENTICATED' })).toBe(3);
       expect(result.value(REJECTIONS, { code: 'BAD_REQUEST' })).toBe(1);
       const auth = 'gateway_auth_failures_total';
@@ -134,10 +134,10 @@ describe.each(MOUNTS)('metrics on %s', (mount) => {
       expect(result.value(`${fetches}_count`, { subgraph: 'products' })).toBe(1);
       expect(result.value(`${fetches}_count`, { subgraph: 'reviews' })).toBe(1);
       const errors = 'gateway_subgraph_fetch_errors_total';
-      expect(result.value(errors, { subgraph: 'reviews', code: 'SUBGRAPH_UNAVAILABLE' })).toBe(1);
+      expect(result.value(errors, { subgraph: 'reviews', code: 'SUBREQUEST_HTTP_ERROR' })).toBe(1);
       expect(result.samples(errors)).toHaveLength(1);
       expect(
-        result.value('gateway_subgraph_retries_total', { subgraph: 'reviews', code: 'SUBGRAPH_UNAVAILABLE' }),
+        result.value('gateway_subgraph_retries_total', { subgraph: 'reviews', code: 'SUBREQUEST_HTTP_ERROR' }),
       ).toBe(1);
       expect(result.value('gateway_subgraph_fetch_timeouts_total', { subgraph: 'reviews' })).toBe(0);
       expect(result.value('gateway_supergraph_loads_total', { source: 'file', outcome: 'applied' })).toBe(1);
@@ -215,7 +215,7 @@ describe.each(MOUNTS)('metrics on %s', (mount) => {
       const result = await scrape(`${gateway.origin}/metrics`);
       const fetches = 'gateway_subgraph_fetch_duration_seconds_count';
       expect(result.value(fetches, { subgraph: 'users', outcome: 'ok' })).toBe(3);
-      expect(result.value(fetches, { subgraph: 'reviews', outcome: 'SUBGRAPH_UNAVAILABLE' })).toBe(1);
+      expect(result.value(fetches, { subgraph: 'reviews', outcome: 'SUBREQUEST_HTTP_ERROR' })).toBe(1);
       expect(result.samples(fetches, { subgraph: 'reviews', outcome: 'ok' })).toEqual([]);
     });
   });

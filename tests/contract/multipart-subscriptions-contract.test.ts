@@ -206,14 +206,14 @@ describe.each(MOUNTS)('multipart subscriptions on %s', (mount) => {
     });
     expect(tooDeep.status).toBe(400);
     expect(tooDeep.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(((await tooDeep.json()) as Result['error'])?.errors?.[0]?.extensions?.code).toBe('OPERATION_LIMIT_EXCEEDED');
+    expect(((await tooDeep.json()) as Result['error'])?.errors?.[0]?.extensions?.code).toBe('MAX_DEPTH_LIMIT');
   });
 
   it('gives Apollo Client the code of a refused subscription', async () => {
     const subscription = subscribeWithApollo(gateway.url, TOO_DEEP, {});
     expect(await subscription.ended).toBe('complete');
     expect(subscription.results.map((result) => result.error?.errors?.map((error) => error.extensions?.code))).toEqual([
-      ['OPERATION_LIMIT_EXCEEDED'],
+      ['MAX_DEPTH_LIMIT'],
     ]);
   });
 
@@ -282,7 +282,7 @@ describe.each(MOUNTS)(
       const refused = await openMultipart(gateway.url, { query: REVIEW_ADDED, variables: { productId } });
       await refused.ended;
       expect(refused.status).toBe(503);
-      expect(JSON.parse(refused.text()).errors[0].extensions.code).toBe('SUBSCRIPTION_LIMIT_EXCEEDED');
+      expect(JSON.parse(refused.text()).errors[0].extensions.code).toBe('SUBSCRIPTION_MAX_LIMIT');
 
       first.abort();
       await eventually(async () => {
@@ -368,7 +368,7 @@ describe('multipart subscriptions with JWT on fastify', () => {
     expect(await gateway?.stop()).toBe(0);
   });
 
-  it('applies authorization directives to each event, and ends the stream with SUBSCRIPTION_TOKEN_EXPIRED', async () => {
+  it('applies authorization directives to each event, and ends the stream with SUBSCRIPTION_JWT_EXPIRED', async () => {
     const productId = 'product-48';
     const HISTORY = `subscription ($productId: ID) { reviewAdded(productId: $productId) { author { name orderHistory { id } } } }`;
     const response = await openMultipart(
@@ -393,7 +393,11 @@ describe('multipart subscriptions with JWT on fastify', () => {
     expect(response.closed()).toBe(true);
     expect(response.parts().at(-1)).toEqual({
       payload: null,
-      errors: [expect.objectContaining({ extensions: { code: 'SUBSCRIPTION_TOKEN_EXPIRED' } })],
+      errors: [
+        expect.objectContaining({
+          extensions: { code: 'SUBSCRIPTION_JWT_EXPIRED', legacyCode: 'SUBSCRIPTION_TOKEN_EXPIRED' },
+        }),
+      ],
     });
   });
 });

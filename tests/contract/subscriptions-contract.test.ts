@@ -184,7 +184,7 @@ describe.each(MOUNTS)('subscriptions on %s', (mount) => {
 
     it('applies operation limits to the subscription document', async () => {
       const stream = openStream(protocol, gateway.url, { query: TOO_DEEP }, withKey(protocol));
-      expect(codesOf({ errors: await refusalOf(protocol, stream) })).toEqual(['OPERATION_LIMIT_EXCEEDED']);
+      expect(codesOf({ errors: await refusalOf(protocol, stream) })).toEqual(['MAX_DEPTH_LIMIT']);
     });
 
     it.skipIf(protocol === 'sse')(
@@ -196,7 +196,7 @@ describe.each(MOUNTS)('subscriptions on %s', (mount) => {
           const [first, second] = [client.subscribe(payload), client.subscribe(payload)];
           await untilLive(reviews.url, [first, second], productId);
           const third = client.subscribe(payload);
-          expect(codesOf({ errors: await refusalOf(protocol, third) })).toEqual(['SUBSCRIPTION_LIMIT_EXCEEDED']);
+          expect(codesOf({ errors: await refusalOf(protocol, third) })).toEqual(['SUBSCRIPTION_MAX_LIMIT']);
           // The two it holds keep going.
           const before = [first.events.length, second.events.length];
           await addReview(reviews.url, { productId, rating: 3, comment: 'after the refusal' });
@@ -233,7 +233,7 @@ describe.each(MOUNTS)('subscriptions on %s', (mount) => {
         /Cannot query field "nope" on type "Review"/,
       ],
       ['a syntax error', { query: 'subscription {' }, 'GRAPHQL_PARSE_FAILED', /Syntax Error/],
-      ['the operation limits', { query: TOO_DEEP }, 'OPERATION_LIMIT_EXCEEDED', /levels deep; the limit is 4/],
+      ['the operation limits', { query: TOO_DEEP }, 'MAX_DEPTH_LIMIT', /levels deep; the limit is 4/],
       [
         'an unknown operation name',
         { query: REVIEW_ADDED, operationName: 'Missing' },
@@ -310,14 +310,14 @@ describe.each(MOUNTS)('subscriptions on %s', (mount) => {
     for (const stream of after) stream.stop();
   });
 
-  it('ends subscriptions with SUBSCRIPTION_SOURCE_CLOSED when the subgraph fails, and serves queries still', async () => {
+  it('ends subscriptions with WEBSOCKET_CLOSE_ERROR when the subgraph fails, and serves queries still', async () => {
     const live = STREAM_PROTOCOLS.map((protocol) => open(protocol, 'product-22'));
     await untilLive(reviews.url, live, 'product-22');
     const port = new URL(reviews.url).port;
     await reviews.stop('SIGKILL');
     for (const stream of live) {
       expect(await stream.ended).toEqual({ how: 'complete' });
-      expect(codesOf(stream.events.at(-1))).toEqual(['SUBSCRIPTION_SOURCE_CLOSED']);
+      expect(codesOf(stream.events.at(-1))).toEqual(['WEBSOCKET_CLOSE_ERROR']);
     }
     const query = await postGraphQL(
       gateway.url,
@@ -404,7 +404,7 @@ describe.each(MOUNTS)('subscriptions with JWT on %s', (mount) => {
     expect(Array.isArray(author?.orderHistory)).toBe(true);
   });
 
-  it('ends each subscription with SUBSCRIPTION_TOKEN_EXPIRED when its token expires', async () => {
+  it('ends each subscription with SUBSCRIPTION_JWT_EXPIRED when its token expires', async () => {
     const token = await jwt('user-1', 3);
     const live = STREAM_PROTOCOLS.map((protocol) =>
       openStream(
@@ -418,7 +418,7 @@ describe.each(MOUNTS)('subscriptions with JWT on %s', (mount) => {
     await untilLive(reviewsUrl, live, 'product-30');
     for (const stream of live) {
       expect(await stream.ended).toEqual({ how: 'complete' });
-      expect(codesOf(stream.events.at(-1))).toEqual(['SUBSCRIPTION_TOKEN_EXPIRED']);
+      expect(codesOf(stream.events.at(-1))).toEqual(['SUBSCRIPTION_JWT_EXPIRED']);
     }
   });
 });

@@ -284,7 +284,7 @@ describe('tracing samplers and settings', () => {
       const query = '{ topProducts(first: 1) { id reviews { rating } } }';
       const codes = async () =>
         ((await postGraphQL(gateway.url, { query })).body.errors ?? []).map((error) => error.extensions?.code);
-      expect(await codes()).toContain('SUBGRAPH_UNAVAILABLE'); // two refused connections: the breaker opens
+      expect(await codes()).toContain('SUBREQUEST_HTTP_ERROR'); // two refused connections: the breaker opens
       expect(await codes()).toContain('SUBGRAPH_CIRCUIT_OPEN');
       expect(await gateway.stop()).toBe(0);
 
@@ -299,9 +299,9 @@ describe('tracing samplers and settings', () => {
       expect(first?.attributes).not.toHaveProperty('http.request.resend_count');
       expect(retry?.attributes['http.request.resend_count']).toBe(1);
       for (const attempt of [first, retry]) {
-        expect(attempt?.attributes['error.type']).toBe('SUBGRAPH_UNAVAILABLE');
+        expect(attempt?.attributes['error.type']).toBe('SUBREQUEST_HTTP_ERROR');
         expect(attempt?.attributes).not.toHaveProperty('http.response.status_code');
-        expect(attempt?.status).toEqual({ code: 2, message: 'SUBGRAPH_UNAVAILABLE' });
+        expect(attempt?.status).toEqual({ code: 2, message: 'SUBREQUEST_HTTP_ERROR' });
       }
       // The second fetch: nothing sent, and the span says why.
       expect(parent(refused as ReceivedSpan)?.name).toBe('gateway.fetch');

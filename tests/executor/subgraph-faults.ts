@@ -194,20 +194,20 @@ export const FAULT_CASES: readonly FaultCase[] = [
     name: 'HTTP 500 from the subgraph of an entity fetch',
     query: '{ topProducts(first: 2) { name reviews { rating author { name } } } }',
     reviews: 'status-500',
-    shows: /SUBGRAPH_BAD_RESPONSE/,
+    shows: /SUBREQUEST_HTTP_ERROR/,
   },
   {
     name: 'HTTP 500 from the subgraph of a root field, beside a healthy one',
     query: '{ review(id: "review-1") { rating } topProducts(first: 1) { name } }',
     reviews: 'status-500',
-    shows: /SUBGRAPH_BAD_RESPONSE/,
+    shows: /SUBREQUEST_HTTP_ERROR/,
   },
   {
     name: 'HTTP 500 on a mutation',
     query: 'mutation { addReview(productId: "product-1", rating: 5, comment: "x") { id author { name } } }',
     signedIn: true,
     reviews: 'status-500',
-    shows: /SUBGRAPH_BAD_RESPONSE/,
+    shows: /SUBREQUEST_HTTP_ERROR/,
   },
   {
     name: 'an entity fetch slower than its timeout',
@@ -219,12 +219,12 @@ export const FAULT_CASES: readonly FaultCase[] = [
     name: 'a root fetch slower than its timeout, beside a healthy one',
     query: '{ review(id: "review-2") { comment } topProducts(first: 2) { name } }',
     reviews: 'slow',
-    shows: /SUBGRAPH_TIMEOUT/,
+    shows: /GATEWAY_TIMEOUT/,
   },
   {
     name: 'an empty JSON object for an answer',
     query: '{ topProducts(first: 2) { name reviews { rating } } }',
     reviews: 'empty-object',
-    shows: /SUBGRAPH_BAD_RESPONSE/,
+    shows: /SUBREQUEST_MALFORMED_RESPONSE/,
   },
 ];

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { MountableGateway, StreamParams } from '@fedgw/gateway/contract';
 import type { FormattedExecutionResult } from 'graphql';
+import { clientAddressOf } from '../client-address.js';
 import { REQUEST_ID_HEADER } from '../request-scope.js';
 import { closeWhenIdle } from './close-when-idle.js';
 import { MULTIPART_CONTENT_TYPE, MultipartStream } from './multipart-stream.js';
@@ -45,7 +46,9 @@ export function wantsMultipartSubscription(accept: string | undefined): boolean 
  * connection (SUBSCRIPTION_MAX_CONNECTIONS) and goes through the gateway as the WebSocket and
  * SSE ones do; a refusal before the stream opens is an HTTP answer with its status.
  */
-export function multipartTransport(gateway: Pick<MountableGateway, 'subscriptions'>): MultipartTransport | undefined {
+export function multipartTransport(
+  gateway: Pick<MountableGateway, 'subscriptions' | 'clientAddress'>,
+): MultipartTransport | undefined {
   const endpoint = gateway.subscriptions;
   if (!endpoint) return undefined;
   const { limits } = endpoint;
@@ -118,7 +121,7 @@ export function multipartTransport(gateway: Pick<MountableGateway, 'subscription
 
     async serve(req, res, params) {
       // A connection slot, within the total and this address's share (SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT).
-      const slot = endpoint.openConnection(req.socket.remoteAddress ?? '');
+      const slot = endpoint.openConnection(clientAddressOf(gateway, req));
       if (!slot.granted) return answer(req, res, slot.status, { errors: [slot.error] });
       let released = false;
       const release = () => {
@@ -134,7 +137,7 @@ export function multipartTransport(gateway: Pick<MountableGateway, 'subscription
         }),
       );
       try {
-        const scope = streamScope(req.method ?? 'POST', req, req.headers);
+        const scope = streamScope(req.method ?? 'POST', req, req.headers, clientAddressOf(gateway, req));
         const outcome = await endpoint.operate(scope, params);
         if (outcome.kind === 'answer') return answer(req, res, outcome.status, outcome.result, scope.requestId);
         // Released already: its client left while the operation was being subscribed.

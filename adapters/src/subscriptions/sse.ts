@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MountableGateway, StreamOutcome, SubscriptionEndpoint } from '@fedgw/gateway/contract';
 import { GraphQLSchema } from 'graphql';
 import { createHandler, type Request as SseRequest } from 'graphql-sse';
+import { clientAddressOf } from '../client-address.js';
 import { closeWhenIdle } from './close-when-idle.js';
 import { STAND_IN, streamScope } from './stream-scope.js';
 
@@ -65,7 +66,9 @@ export type SseHandler = (req: IncomingMessage, res: ServerResponse, body: unkno
  * its message); only what keeps a stream from opening (connection caps, draining, an unknown
  * token) is an HTTP status.
  */
-export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions' | 'admit'>): SseHandler | undefined {
+export function sseHandler(
+  gateway: Pick<MountableGateway, 'subscriptions' | 'admit' | 'clientAddress'>,
+): SseHandler | undefined {
   const endpoint = gateway.subscriptions;
   if (!endpoint) return undefined;
   const { limits } = endpoint;
@@ -88,7 +91,7 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions' | 'ad
     authenticate: async (req) => {
       const token = tokenOf(req);
       if (req.method === 'PUT')
-        return reserve(req, endpoint, gateway.admit, reservations, limits.connectionInitTimeoutMs, forget);
+        return reserve(req, endpoint, gateway, reservations, limits.connectionInitTimeoutMs, forget);
       if (token && !reservations.has(token)) return [null, { status: 404, statusText: 'Not Found' }];
       return token ?? null;
     },
@@ -105,14 +108,14 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions' | 'ad
             errors: [
               {
                 message: `A stream may run ${limits.maxPerConnection} operations at once (SUBSCRIPTION_MAX_PER_CONNECTION).`,
-                extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED' },
+                extensions: { code: 'SUBSCRIPTION_MAX_LIMIT', legacyCode: 'SUBSCRIPTION_LIMIT_EXCEEDED' },
               },
             ],
           },
         });
       }
       const raw = req.raw as IncomingMessage;
-      const scope = streamScope(raw.method ?? 'POST', raw, raw.headers);
+      const scope = streamScope(raw.method ?? 'POST', raw, raw.headers, clientAddressOf(gateway, raw));
       if (reservation) {
         reservation.busy += 1;
         clearTimeout(reservation.idle);
@@ -189,7 +192,7 @@ export function sseHandler(gateway: Pick<MountableGateway, 'subscriptions' | 'ad
     }
     // A distinct-mode stream is a connection of its own (SUBSCRIPTION_MAX_CONNECTIONS, _PER_CLIENT), as a WebSocket is.
     const distinct = opensStream && !token;
-    const slot = distinct ? endpoint.openConnection(req.socket.remoteAddress ?? '') : undefined;
+    const slot = distinct ? endpoint.openConnection(clientAddressOf(gateway, req)) : undefined;
     if (slot && !slot.granted) {
       const [text, refusal] = answer(slot.status, { errors: [slot.error] });
       res.writeHead(refusal.status, refusal.headers).end(text);
@@ -267,23 +270,23 @@ async function writeStream(res: ServerResponse, messages: AsyncIterable<string>,
 async function reserve(
   req: SseRequest<IncomingMessage, Context>,
   endpoint: SubscriptionEndpoint,
-  admit: MountableGateway['admit'],
+  gateway: Pick<MountableGateway, 'admit' | 'clientAddress'>,
   reservations: Map<string, Reservation>,
   expiresMs: number,
   forget: (token: string) => Promise<void>,
 ) {
   const raw = req.raw as IncomingMessage;
-  const scope = streamScope('PUT', raw, raw.headers);
+  const scope = streamScope('PUT', raw, raw.headers, clientAddressOf(gateway, raw));
   try {
     await endpoint.authenticate(scope);
   } catch {
     return answer(401, { errors: [{ message: 'Unauthenticated', extensions: { code: 'UNAUTHENTICATED' } }] });
   }
   // Charged like any request (rate limit), by the identity it was authenticated with.
-  const refusal = await admit?.(scope);
+  const refusal = await gateway.admit?.(scope);
   if (refusal)
     return [refusal.body, { status: refusal.status, statusText: '', headers: { ...refusal.headers } }] as const;
-  const slot = endpoint.openConnection(raw.socket.remoteAddress ?? '');
+  const slot = endpoint.openConnection(clientAddressOf(gateway, raw));
   if (!slot.granted) return answer(slot.status, { errors: [slot.error] });
   const { release } = slot;
   const token = randomUUID();

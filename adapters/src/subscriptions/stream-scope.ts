@@ -34,10 +34,18 @@ export function connectionHeaders(request: IncomingMessage, payload: unknown): I
   return headers;
 }
 
-/** One operation's scope on a streaming connection: its own request id, the connection's headers and address. */
-export function streamScope(method: string, request: IncomingMessage, headers: IncomingHttpHeaders): RequestScope {
+/**
+ * One operation's scope on a streaming connection: its own request id, the connection's headers,
+ * and the client address of the request that opened it (clientAddressOf).
+ */
+export function streamScope(
+  method: string,
+  request: IncomingMessage,
+  headers: IncomingHttpHeaders,
+  ip: string,
+): RequestScope {
   return createRequestScope(
-    { method, url: request.url ?? '/', headers, ip: request.socket.remoteAddress },
+    { method, url: request.url ?? '/', headers, ip },
     // Nothing to add headers to once the stream is open.
     () => {},
   );

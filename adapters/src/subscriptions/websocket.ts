@@ -4,6 +4,7 @@ import type { MountableGateway, StreamOutcome } from '@fedgw/gateway/contract';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
+import { clientAddressOf } from '../client-address.js';
 import { crossOriginStreamRefusal } from '../cross-origin.js';
 import { closeWhenIdle } from './close-when-idle.js';
 import { connectionHeaders, isRefusal, refusalErrors, STAND_IN, streamScope } from './stream-scope.js';
@@ -26,7 +27,7 @@ const NO_SCHEMA = new GraphQLSchema({});
  */
 export function serveWebSocket(
   server: Server,
-  gateway: Pick<MountableGateway, 'subscriptions' | 'path' | 'bodyLimitBytes' | 'origins'>,
+  gateway: Pick<MountableGateway, 'subscriptions' | 'path' | 'bodyLimitBytes' | 'origins' | 'clientAddress'>,
 ): void {
   const endpoint = gateway.subscriptions;
   if (!endpoint) return;
@@ -49,7 +50,7 @@ export function serveWebSocket(
     if (pathOf(request) !== gateway.path) return reject(socket, 404, 'Not Found');
     // A browser sends the user's cookie on a WebSocket from any site: the origin policy decides.
     if (crossOriginStreamRefusal(gateway, request.headers)) return reject(socket, 403, 'Forbidden');
-    const slot = endpoint.openConnection(request.socket.remoteAddress ?? '');
+    const slot = endpoint.openConnection(clientAddressOf(gateway, request));
     if (!slot.granted)
       return reject(socket, slot.status, STATUS_CODES[slot.status] ?? 'Refused', { errors: [slot.error] });
     sockets.handleUpgrade(request, socket, head, (client) => {
@@ -74,7 +75,9 @@ export function serveWebSocket(
       onConnect: async (ctx) => {
         const headers = connectionHeaders(ctx.extra.request, ctx.connectionParams);
         try {
-          await endpoint.authenticate(streamScope('WS', ctx.extra.request, headers));
+          await endpoint.authenticate(
+            streamScope('WS', ctx.extra.request, headers, clientAddressOf(gateway, ctx.extra.request)),
+          );
         } catch {
           // graphql-ws closes with 4403 Forbidden.
           return false;
@@ -94,12 +97,17 @@ export function serveWebSocket(
             new GraphQLError(
               `A connection may run ${limits.maxPerConnection} operations at once (SUBSCRIPTION_MAX_PER_CONNECTION).`,
               {
-                extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED' },
+                extensions: { code: 'SUBSCRIPTION_MAX_LIMIT', legacyCode: 'SUBSCRIPTION_LIMIT_EXCEEDED' },
               },
             ),
           ];
         }
-        const scope = streamScope('WS', ctx.extra.request, connection.headers ?? ctx.extra.request.headers);
+        const scope = streamScope(
+          'WS',
+          ctx.extra.request,
+          connection.headers ?? ctx.extra.request.headers,
+          clientAddressOf(gateway, ctx.extra.request),
+        );
         const outcome = await endpoint.operate(scope, payload);
         if (isRefusal(outcome)) return refusalErrors(outcome);
         return {

@@ -38,7 +38,7 @@ export interface SoakInterval {
   readonly late: number;
   /** Over every request sent in the interval, a failed one counted at the timeout; null when none answered. */
   readonly latencyMs: Pick<LatencySummary, 'p50' | 'p99'> | null;
-  /** Failures by kind: `HTTP 503`, `GRAPHQL RATE_LIMITED`, `timeout`… */
+  /** Failures by kind: `HTTP 503`, `GRAPHQL REQUEST_RATE_LIMITED`, `timeout`… */
   readonly errors: Readonly<Record<string, number>>;
   /** The gateway's resident set (/proc VmRSS) at the interval's end; null when the process is gone. */
   readonly rssMb: number | null;

@@ -3,7 +3,12 @@ import type { Setup } from '../targets/setups.js';
 import { ROUTER } from '../targets/targets.js';
 
 /** The Router row's message: the free Router does not serve subscriptions. */
-export const ROUTER_NOT_MEASURED = 'not measured: Apollo Router subscriptions need a GraphOS Enterprise licence';
+/**
+ * Every current GraphOS plan (Free, Developer, Standard, Enterprise) licenses the Router's
+ * subscriptions, but only a Router connected to GraphOS gets the licence; the bench runs it unconnected.
+ */
+export const ROUTER_NOT_MEASURED =
+  'not measured: Apollo Router subscriptions need a GraphOS licence (any current plan)';
 
 /**
  * nest-fastify with SUBGRAPH_DEDUPLICATE=true: the N deliveries of one event ask users and
@@ -56,7 +61,7 @@ export const NOT_MEASURED: Readonly<Record<string, string>> = { [ROUTER]: ROUTER
  * SUBSCRIPTION_MAX_PER_CLIENT, Hive Gateway with the reviews subgraph's subscriptions over
  * WebSocket. Every client here is one loopback address, and our gateway counts subscriptions
  * per client by JWT subject, else API key, else address: with the default cap (100) the
- * 101st subscriber would be refused (SUBSCRIPTION_LIMIT_EXCEEDED). The cap is raised to the
+ * 101st subscriber would be refused (SUBSCRIPTION_MAX_LIMIT). The cap is raised to the
  * largest N so the bench measures fan-out to N clients, as N browsers on N addresses would
  * get it; the connection cap (SUBSCRIPTION_MAX_CONNECTIONS, 10,000) stays as it is.
  */

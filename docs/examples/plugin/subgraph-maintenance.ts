@@ -25,7 +25,9 @@ export function subgraphMaintenance(options: SubgraphMaintenanceOptions): Subgra
       {
         data: null,
         // A code the gateway's error registry knows, so its message survives MASK_ERRORS.
-        errors: [{ message: `Subgraph "${name}" is under maintenance.`, extensions: { code: 'SUBGRAPH_UNAVAILABLE' } }],
+        errors: [
+          { message: `Subgraph "${name}" is under maintenance.`, extensions: { code: 'SUBREQUEST_HTTP_ERROR' } },
+        ],
       },
     ]),
   );

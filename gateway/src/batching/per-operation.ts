@@ -15,7 +15,7 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
  * `requestDidStart`.
  *
  * The batch shares one HTTP status, which Apollo Server leaves to the last operation that set
- * one (a single RATE_LIMITED operation would turn a batch of answers into a 429, and clients
+ * one (a single REQUEST_RATE_LIMITED operation would turn a batch of answers into a 429, and clients
  * such as Apollo Client fail every operation of a non-2xx batch). Here it is 200 once any
  * operation ran, each answer carrying its own errors; a batch where none ran keeps the status
  * of a refusal.

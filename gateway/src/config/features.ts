@@ -41,6 +41,7 @@ export const FEATURES = {
     enabledBy: 'ENTITY_CACHE=memory or redis',
     isOn: (values) => values.entityCache !== undefined && values.entityCache !== 'off',
   },
+  'trusted-proxies': { enabledBy: 'TRUSTED_PROXIES', isOn: (values) => values.trustedProxies !== undefined },
   'circuit-breaker': {
     enabledBy: 'SUBGRAPH_CIRCUIT_BREAKER=true',
     isOn: (values) => values.subgraphCircuitBreaker === true,

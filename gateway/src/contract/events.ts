@@ -23,7 +23,7 @@ export interface SubgraphFetchEvent {
   readonly subgraph: string;
   /** From the first attempt's start to the answer the gateway uses. */
   readonly durationMs: number;
-  /** `ok`, or the code on the affected fields (SUBGRAPH_TIMEOUT, SUBGRAPH_UNAVAILABLE…). */
+  /** `ok`, or the code on the affected fields (GATEWAY_TIMEOUT, SUBREQUEST_HTTP_ERROR…). */
   readonly outcome: 'ok' | ClientErrorCode;
   /** Attempts after the first (0 without retries). */
   readonly retries: number;

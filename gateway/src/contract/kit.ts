@@ -6,7 +6,13 @@
 
 export { shareableHeaders } from '../dedup/shareable-headers.js';
 // Answers and errors: coded client errors, refusals with an HTTP status, startup and option errors.
-export { ClientErrorCode, isClientErrorCode, isClientSafe, type StartupErrorCode } from '../error-registry.js';
+export {
+  ClientErrorCode,
+  isClientErrorCode,
+  isClientSafe,
+  type LegacyCode,
+  type StartupErrorCode,
+} from '../error-registry.js';
 export { type ConfigIssue, PluginOptionsError } from '../errors.js';
 // Logging and events.
 export { emitEvent } from '../events.js';

@@ -1,4 +1,5 @@
 import type { ApolloServer, BaseContext } from '@apollo/server';
+import type { ClientAddressOf } from '../client-address/index.js';
 import type { OriginPolicy, Refusal } from './origin-policy.js';
 import type { RequestScope } from './request-scope.js';
 import type { SubscriptionEndpoint } from './subscriptions.js';
@@ -12,6 +13,11 @@ export interface MountableGateway<TContext extends BaseContext = BaseContext> {
   readonly server: ApolloServer<TContext>;
   /** Where GraphQL is served, e.g. `/graphql`. */
   readonly path: string;
+  /**
+   * The client's address from a request's socket peer and its own headers (TRUSTED_PROXIES):
+   * what every per-client cap keys on. Absent: the socket's peer.
+   */
+  readonly clientAddress?: ClientAddressOf;
   /** Larger request bodies get HTTP 413. */
   readonly bodyLimitBytes: number;
   /** Answers are compressed as clients ask (COMPRESSION); absent: they are sent as they are. */

@@ -4,7 +4,7 @@ import type { FetchedSubgraphResult, GatewayContext, SubgraphRequest } from '../
 import { InFlight, inFlightKey } from '../dedup/in-flight.js';
 import { dedupeRepresentations } from '../dedup/representations.js';
 import { shareableHeaders } from '../dedup/shareable-headers.js';
-import { ClientErrorCode } from '../error-registry.js';
+import { ClientErrorCode, codeExtensions } from '../error-registry.js';
 import { failedFetchErrors } from '../fetch-error-paths.js';
 import { REQUEST_ID_HEADER } from '../header-names.js';
 import { isQueryFetch } from '../resilience/retry-policy.js';
@@ -244,7 +244,14 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   ): SubgraphAnswer {
     if (report) this.#reports.failed(failure, report);
     const message = `Subgraph "${this.#options.name}" ${failure.what}.`;
-    return { errors: failedFetchErrors(request.query, request.variables, message, { code: failure.code }) };
+    return {
+      errors: failedFetchErrors(
+        request.query,
+        request.variables,
+        message,
+        codeExtensions(failure.code, failure.legacyCode),
+      ),
+    };
   }
 
   /** Closes the pool once in-flight requests finish; safe to call more than once. */

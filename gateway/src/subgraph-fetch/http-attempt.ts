@@ -78,7 +78,8 @@ export class SubgraphHttp implements Attempter<OutgoingRequest> {
       answered = true;
       if (isRetryableStatus(response.statusCode)) {
         const failure: Failure = {
-          code: ClientErrorCode.SUBGRAPH_BAD_RESPONSE,
+          code: ClientErrorCode.SUBREQUEST_HTTP_ERROR,
+          legacyCode: 'SUBGRAPH_BAD_RESPONSE',
           what: `answered HTTP ${response.statusCode}`,
           detail: { status: response.statusCode },
         };
@@ -113,11 +114,15 @@ export class SubgraphHttp implements Attempter<OutgoingRequest> {
       if (signal.aborted) {
         // Not retried: the fetch's time is spent (see the docs, "what is retried").
         const what = `did not answer within ${this.#timeoutMs} ms`;
-        return { failure: { code: ClientErrorCode.SUBGRAPH_TIMEOUT, what }, unhealthy: true };
+        return {
+          failure: { code: ClientErrorCode.GATEWAY_TIMEOUT, legacyCode: 'SUBGRAPH_TIMEOUT', what },
+          unhealthy: true,
+        };
       }
       const code = errorCode(error);
       const failure: Failure = {
-        code: ClientErrorCode.SUBGRAPH_UNAVAILABLE,
+        code: ClientErrorCode.SUBREQUEST_HTTP_ERROR,
+        legacyCode: 'SUBGRAPH_UNAVAILABLE',
         what: `is unavailable (${code})`,
         detail: { error: code },
       };

@@ -7,7 +7,7 @@ export interface SubgraphDataSourceOptions {
   /** Subgraph name, as in the supergraph; shown to clients in error messages (never the URL). */
   name: string;
   url: string;
-  /** The fetch is aborted after this, and the affected fields get SUBGRAPH_TIMEOUT. */
+  /** The fetch is aborted after this, and the affected fields get GATEWAY_TIMEOUT. */
   timeoutMs: number;
   /** Max sockets to this subgraph. */
   connections: number;

@@ -2,12 +2,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GraphQLDataSource } from '@apollo/gateway';
 import type { GatewayContext } from '../contract/index.js';
-import { ClientErrorCode } from '../error-registry.js';
+import { ClientErrorCode, type LegacyCode } from '../error-registry.js';
 
 export type SubgraphAnswer = Awaited<ReturnType<GraphQLDataSource['process']>>;
 
 export interface Failure {
   code: ClientErrorCode;
+  /** The code it had before it took Apollo Router's, sent beside it for one release. */
+  legacyCode?: LegacyCode;
   /** Completes "Subgraph "users" …" in the message clients see; never a URL or a body. */
   what: string;
   /** Extra fields for the log line (HTTP status, error name). */
@@ -47,9 +49,11 @@ export interface Report {
   joined?: boolean;
 }
 
+/** An answer that is not a GraphQL response: as Apollo Router says, an HTTP error unless its status was 2xx. */
 export function badResponse(status: number): Failure {
   return {
-    code: ClientErrorCode.SUBGRAPH_BAD_RESPONSE,
+    code: isSuccess(status) ? ClientErrorCode.SUBREQUEST_MALFORMED_RESPONSE : ClientErrorCode.SUBREQUEST_HTTP_ERROR,
+    legacyCode: 'SUBGRAPH_BAD_RESPONSE',
     what: `answered HTTP ${status} without a GraphQL response`,
     detail: { status },
   };
@@ -91,4 +95,8 @@ export function parseGraphQLResponse(text: string): SubgraphAnswer | undefined {
   if (errors !== undefined && !Array.isArray(errors)) return undefined;
   if (!hasData && errors === undefined) return undefined;
   return parsed as SubgraphAnswer;
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
 }

@@ -9,7 +9,7 @@ import type { Attempt, Failure, Fetched } from './outcomes.js';
 
 /**
  * A retry is sent only if, after its backoff, at least this share of the timeout is left:
- * with less, it would most likely turn the failure the client gets into SUBGRAPH_TIMEOUT.
+ * with less, it would most likely turn the failure the client gets into GATEWAY_TIMEOUT.
  */
 const RETRY_MIN_TIME_SHARE = 0.1;
 

@@ -1,7 +1,8 @@
 /**
  * An async queue with a cap: a producer that outruns its consumer (a subgraph sending events
- * faster than one client reads them) fails the queue instead of growing it, so one slow client
- * costs the gateway at most `capacity` events of memory. Single consumer.
+ * faster than one client reads them) fails the queue, or with `dropOldest` drops its oldest
+ * item, instead of growing it, so one slow client costs the gateway at most `capacity` events
+ * of memory. Single consumer.
  */
 export class BoundedQueue<T> implements AsyncIterableIterator<T> {
   readonly #items: T[] = [];
@@ -11,14 +12,25 @@ export class BoundedQueue<T> implements AsyncIterableIterator<T> {
   #failure: { error: unknown } | undefined;
   readonly #capacity: number;
   readonly #onClose: () => void;
+  readonly #dropOldest: boolean;
+  #dropped = 0;
 
   /** `onClose` runs once, when the consumer stops or the queue ends or fails. */
-  constructor(capacity: number, onClose: () => void) {
+  constructor(capacity: number, onClose: () => void, options: { dropOldest?: boolean } = {}) {
     this.#capacity = capacity;
     this.#onClose = onClose;
+    this.#dropOldest = options.dropOldest ?? false;
   }
 
-  /** False when the queue was full: it is then failed with `overflow()`'s error. */
+  /** Items dropped to make room (`dropOldest`). */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /**
+   * False when the queue was full and is failed with `overflow()`'s error; with `dropOldest`
+   * a full queue drops its oldest item instead, and this is true.
+   */
   push(item: T, overflow: () => unknown): boolean {
     if (this.#ended) return true;
     if (this.#waiting) {
@@ -27,7 +39,10 @@ export class BoundedQueue<T> implements AsyncIterableIterator<T> {
       resolve({ value: item, done: false });
       return true;
     }
-    if (this.#items.length >= this.#capacity) {
+    if (this.#items.length >= this.#capacity && this.#dropOldest) {
+      this.#items.shift();
+      this.#dropped += 1;
+    } else if (this.#items.length >= this.#capacity) {
       this.fail(overflow());
       return false;
     }

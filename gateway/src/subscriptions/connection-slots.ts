@@ -1,5 +1,5 @@
 import type { ConnectionGrant } from '../contract/index.js';
-import { ClientErrorCode } from '../error-registry.js';
+import { ClientErrorCode, codeExtensions } from '../error-registry.js';
 
 /**
  * The streaming connections open at once (WebSockets, SSE streams, unopened single-connection
@@ -35,14 +35,14 @@ export class ConnectionSlots {
     if (this.#open >= this.#max) {
       return refused(
         503,
-        ClientErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED,
+        ClientErrorCode.SUBSCRIPTION_MAX_LIMIT,
         'No more streaming connections now (SUBSCRIPTION_MAX_CONNECTIONS).',
       );
     }
     if (held >= this.#maxPerClient) {
       return refused(
         429,
-        ClientErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED,
+        ClientErrorCode.SUBSCRIPTION_MAX_LIMIT,
         `This address has ${this.#maxPerClient} streaming connections open, the most it may (SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT).`,
       );
     }
@@ -64,5 +64,6 @@ export class ConnectionSlots {
 }
 
 function refused(status: number, code: ClientErrorCode, message: string): ConnectionGrant {
-  return { granted: false, status, error: { message, extensions: { code } } };
+  const legacy = code === ClientErrorCode.SUBSCRIPTION_MAX_LIMIT ? 'SUBSCRIPTION_LIMIT_EXCEEDED' : undefined;
+  return { granted: false, status, error: { message, extensions: codeExtensions(code, legacy) } };
 }

@@ -1,3 +1,5 @@
+import type { SlowClientPolicy } from './slow-client.js';
+
 /** What the subscription transports and executor read of the configuration (SUBSCRIPTION_*). */
 export interface SubscriptionSettings {
   /** SUBSCRIPTIONS: serve graphql-ws and graphql-sse at the GraphQL path. */
@@ -10,8 +12,12 @@ export interface SubscriptionSettings {
   readonly maxPerConnection: number;
   /** Subscriptions one client may hold across its connections (subject, API key consumer, else address). */
   readonly maxPerClient: number;
-  /** Events waiting for one client; one more ends its subscription (SUBSCRIPTION_SLOW_CONSUMER). */
+  /** Events waiting for one client; one more ends its subscription (SUBSCRIPTION_SLOW_CONSUMER) or drops the oldest. */
   readonly maxBufferedEvents: number;
+  /** SUBSCRIPTION_SLOW_CLIENT: what a full queue does. */
+  readonly slowClient: SlowClientPolicy;
+  /** SUBSCRIPTION_MAX_OPEN: subscriptions open at once, all clients together. */
+  readonly maxOpen: number;
   /** Identical subgraph subscriptions share one socket (SUBSCRIPTION_DEDUPLICATE). */
   readonly deduplicate: boolean;
   /** WebSocket ping interval (clients and subgraphs); a peer that misses a pong is closed. SSE: graphql-sse's own 12 s. */

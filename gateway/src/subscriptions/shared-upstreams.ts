@@ -1,6 +1,6 @@
 import { PER_REQUEST_HEADERS } from '../dedup/in-flight.js';
 import { BoundedQueue } from './bounded-queue.js';
-import { openSubgraphSocket, type SubgraphEvent, type SubgraphSocketOptions } from './subgraph-socket.js';
+import { openSubgraphSocket, queueOptions, type SubgraphEvent, type SubgraphSocketOptions } from './subgraph-socket.js';
 import { SubscriptionEnd } from './subscription-end.js';
 
 interface Upstream {
@@ -28,12 +28,16 @@ export class SharedUpstreams {
   subscribe(options: SubgraphSocketOptions): AsyncIterableIterator<SubgraphEvent> {
     const key = upstreamKey(options);
     const upstream = this.#upstreams.get(key) ?? this.#open(key, options);
-    const member: BoundedQueue<SubgraphEvent> = new BoundedQueue(options.maxBufferedEvents, () => {
-      upstream.members.delete(member);
-      if (upstream.members.size > 0) return;
-      if (this.#upstreams.get(key) === upstream) this.#upstreams.delete(key);
-      upstream.close();
-    });
+    const member: BoundedQueue<SubgraphEvent> = new BoundedQueue(
+      options.maxBufferedEvents,
+      () => {
+        upstream.members.delete(member);
+        if (upstream.members.size > 0) return;
+        if (this.#upstreams.get(key) === upstream) this.#upstreams.delete(key);
+        upstream.close();
+      },
+      queueOptions(options),
+    );
     upstream.members.add(member);
     return member;
   }

@@ -2,6 +2,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { BoundedQueue } from './bounded-queue.js';
+import type { SlowClientPolicy } from './slow-client.js';
 import { SubscriptionEnd } from './subscription-end.js';
 
 /** One event a subgraph sent for a subscription: its primary fetch's answer. */
@@ -21,6 +22,8 @@ export interface SubgraphSocketOptions {
   readonly operationName?: string | undefined;
   /** Events received and not yet taken by the client's side; one more ends it (SUBSCRIPTION_SLOW_CONSUMER). */
   readonly maxBufferedEvents: number;
+  /** `drop-oldest`: one more drops the oldest waiting event instead (SUBSCRIPTION_SLOW_CLIENT). Default: `end`. */
+  readonly slowClient?: SlowClientPolicy;
   /** One larger WebSocket message closes the socket (SUBGRAPH_MAX_RESPONSE_BYTES). */
   readonly maxEventBytes: number;
   /** Bounds the connection and `connection_ack` (SUBGRAPH_TIMEOUT_MS). */
@@ -89,13 +92,18 @@ export function openSubgraphSocket(options: SubgraphSocketOptions, sink: Subgrap
  */
 export function subscribeToSubgraph(options: SubgraphSocketOptions): AsyncIterableIterator<SubgraphEvent> {
   let close = () => {};
-  const queue = new BoundedQueue<SubgraphEvent>(options.maxBufferedEvents, () => close());
+  const queue = new BoundedQueue<SubgraphEvent>(options.maxBufferedEvents, () => close(), queueOptions(options));
   close = openSubgraphSocket(options, {
     next: (event) => queue.push(event, () => SubscriptionEnd.slowConsumer(options.maxBufferedEvents)),
     error: (end) => queue.fail(end),
     complete: () => queue.end(),
   });
   return queue;
+}
+
+/** How a client's queue treats a full buffer (SUBSCRIPTION_SLOW_CLIENT). */
+export function queueOptions(options: SubgraphSocketOptions): { dropOldest: boolean } {
+  return { dropOldest: options.slowClient === 'drop-oldest' };
 }
 
 function webSocketUrl(httpUrl: string): string {

@@ -1,5 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { ClientErrorCode } from '../error-registry.js';
+import { ClientErrorCode, codeExtensions, type LegacyCode } from '../error-registry.js';
 
 /**
  * Why a live subscription ended other than by completing: the errors of its last event
@@ -13,8 +13,8 @@ export class SubscriptionEnd extends Error {
     this.errors = errors;
   }
 
-  static of(code: ClientErrorCode, message: string): SubscriptionEnd {
-    return new SubscriptionEnd([{ message, extensions: { code } }]);
+  static of(code: ClientErrorCode, message: string, legacyCode?: LegacyCode): SubscriptionEnd {
+    return new SubscriptionEnd([{ message, extensions: codeExtensions(code, legacyCode) }]);
   }
 
   /** The client did not read its events as fast as they came. */
@@ -38,7 +38,10 @@ export class SubscriptionEnd extends Error {
     return new SubscriptionEnd([
       {
         message: `The subgraph "${subgraph}" ended the subscription${closeCode(reason)}. Subscribe again.`,
-        extensions: { code: ClientErrorCode.SUBSCRIPTION_SOURCE_CLOSED, serviceName: subgraph },
+        extensions: {
+          ...codeExtensions(ClientErrorCode.WEBSOCKET_CLOSE_ERROR, 'SUBSCRIPTION_SOURCE_CLOSED'),
+          serviceName: subgraph,
+        },
       },
     ]);
   }

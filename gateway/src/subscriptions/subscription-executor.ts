@@ -2,10 +2,11 @@ import type { ApolloGateway } from '@apollo/gateway';
 import { buildOperationContext } from '@apollo/gateway/dist/operationContext.js';
 import { deepMerge } from '@apollo/gateway/dist/utilities/deepMerge.js';
 import type { FetchNode } from '@apollo/query-planner';
+import { HeaderMap } from '@apollo/server';
 import { type SpanOptions, trace } from '@opentelemetry/api';
 import { type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { GatewayContext, GatewayPlugin } from '../contract/index.js';
-import { ClientErrorCode } from '../error-registry.js';
+import { ClientErrorCode, codeExtensions } from '../error-registry.js';
 import { emitEvent } from '../events.js';
 import type { ExecutionResult, Executor, GatewayInternals, RequestContext } from '../executor/apollo-internals.js';
 import { readInternals } from '../executor/apollo-internals.js';
@@ -82,9 +83,10 @@ export function subscriptionExecutor(
       return refusal(ClientErrorCode.SUBSCRIPTION_NOT_SUPPORTED, 'This subscription cannot be run by the gateway.');
     if (options.registry.closed) return refusal(ClientErrorCode.SHUTTING_DOWN, 'The gateway is shutting down.');
     const slot = options.registry.admit(subscriberOf(context));
-    if (!slot) {
+    if (slot === 'total') return allTaken(options.settings.maxOpen);
+    if (slot === 'client') {
       return refusal(
-        ClientErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED,
+        ClientErrorCode.SUBSCRIPTION_MAX_LIMIT,
         `This client has ${options.settings.maxPerClient} subscriptions open, the most it may (SUBSCRIPTION_MAX_PER_CLIENT).`,
       );
     }
@@ -152,6 +154,7 @@ function start(
         variables,
         operationName: primary.operationName,
         maxBufferedEvents: settings.maxBufferedEvents,
+        slowClient: settings.slowClient,
         // The subgraph's own limits (its SUBGRAPH_<NAME>_* overrides), as its HTTP fetches have them.
         maxEventBytes: source.maxResponseBytes,
         connectTimeoutMs: source.timeoutMs,
@@ -209,7 +212,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * A subscription lives no longer than the JWT it was authenticated with: at the token's `exp`
- * it ends with SUBSCRIPTION_TOKEN_EXPIRED (the client resubscribes with a fresh token).
+ * it ends with SUBSCRIPTION_JWT_EXPIRED (the client resubscribes with a fresh token).
  */
 function endAtExpiry(subscription: LiveSubscription, context: GatewayContext): () => void {
   const exp = context.identity.claims?.exp;
@@ -220,8 +223,9 @@ function endAtExpiry(subscription: LiveSubscription, context: GatewayContext): (
     if (left <= 0) {
       subscription.end(
         SubscriptionEnd.of(
-          ClientErrorCode.SUBSCRIPTION_TOKEN_EXPIRED,
+          ClientErrorCode.SUBSCRIPTION_JWT_EXPIRED,
           'The token expired; subscribe again with a new one.',
+          'SUBSCRIPTION_TOKEN_EXPIRED',
         ),
       );
       return;
@@ -240,8 +244,23 @@ function primaryVariables(primary: FetchNode, variables: Record<string, unknown>
   return used;
 }
 
+/** Every subscription the process may hold is taken: not this client's doing, so 503 as for connections. */
+function allTaken(maxOpen: number): ExecutionResult {
+  const error = new GraphQLError(
+    `The gateway has ${maxOpen} subscriptions open, the most it may (SUBSCRIPTION_MAX_OPEN); try again later or another instance.`,
+    {
+      extensions: {
+        ...codeExtensions(ClientErrorCode.SUBSCRIPTION_MAX_LIMIT, 'SUBSCRIPTION_LIMIT_EXCEEDED'),
+        http: { status: 503, headers: new HeaderMap() },
+      },
+    },
+  );
+  return { errors: [error] };
+}
+
 function refusal(code: ClientErrorCode, message: string): ExecutionResult {
-  return { errors: [httpError(code, message)] };
+  const legacy = code === ClientErrorCode.SUBSCRIPTION_MAX_LIMIT ? { legacyCode: 'SUBSCRIPTION_LIMIT_EXCEEDED' } : {};
+  return { errors: [httpError(code, message, {}, legacy)] };
 }
 
 async function* failedEvents(end: SubscriptionEnd): AsyncGenerator<SubgraphEvent> {

@@ -131,4 +131,19 @@ describe('BoundedQueue', () => {
     for await (const item of queue) seen.push(item);
     expect(seen).toEqual(['x', 'y']);
   });
+
+  it('with dropOldest, a full queue drops its oldest item for the new one and stays open (SUBSCRIPTION_SLOW_CLIENT=drop-oldest)', async () => {
+    const onClose = vi.fn();
+    const queue = new BoundedQueue<number>(3, onClose, { dropOldest: true });
+    const failing = vi.fn(() => new Error('never'));
+    for (let n = 1; n <= 7; n++) expect(queue.push(n, failing)).toBe(true);
+    expect(failing).not.toHaveBeenCalled();
+    expect(queue.size).toBe(3);
+    expect(queue.dropped).toBe(4);
+    queue.end();
+    const seen: number[] = [];
+    for await (const item of queue) seen.push(item);
+    expect(seen).toEqual([5, 6, 7]);
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
 });

@@ -11,7 +11,7 @@ describe('ConnectionSlots', () => {
     const slots = new ConnectionSlots(10, 2);
     const held = [slots.open('10.0.0.1'), slots.open('10.0.0.1')];
     expect(held.map(refusal)).toEqual([undefined, undefined]);
-    expect(refusal(slots.open('10.0.0.1'))).toEqual({ status: 429, code: 'SUBSCRIPTION_LIMIT_EXCEEDED' });
+    expect(refusal(slots.open('10.0.0.1'))).toEqual({ status: 429, code: 'SUBSCRIPTION_MAX_LIMIT' });
     expect(refusal(slots.open('10.0.0.2'))).toBeUndefined();
     // A released slot is the address's again, once (a second release changes nothing).
     const [first] = held;
@@ -20,14 +20,14 @@ describe('ConnectionSlots', () => {
       first.release();
     }
     expect(refusal(slots.open('10.0.0.1'))).toBeUndefined();
-    expect(refusal(slots.open('10.0.0.1'))).toEqual({ status: 429, code: 'SUBSCRIPTION_LIMIT_EXCEEDED' });
+    expect(refusal(slots.open('10.0.0.1'))).toEqual({ status: 429, code: 'SUBSCRIPTION_MAX_LIMIT' });
   });
 
   it('refuses everyone with 503 once all SUBSCRIPTION_MAX_CONNECTIONS are open, and with 503 SHUTTING_DOWN while draining', () => {
     const slots = new ConnectionSlots(2, 2);
     const first = slots.open('10.0.0.1');
     slots.open('10.0.0.2');
-    expect(refusal(slots.open('10.0.0.3'))).toEqual({ status: 503, code: 'SUBSCRIPTION_LIMIT_EXCEEDED' });
+    expect(refusal(slots.open('10.0.0.3'))).toEqual({ status: 503, code: 'SUBSCRIPTION_MAX_LIMIT' });
     if (first.granted) first.release();
     expect(refusal(slots.open('10.0.0.3'))).toBeUndefined();
     slots.drain();

@@ -111,7 +111,11 @@ describe('LiveSubscription', () => {
         errors: [
           {
             message: 'The subgraph "reviews" ended the subscription (WebSocket close 1011). Subscribe again.',
-            extensions: { code: 'SUBSCRIPTION_SOURCE_CLOSED', serviceName: 'reviews' },
+            extensions: {
+              code: 'WEBSOCKET_CLOSE_ERROR',
+              legacyCode: 'SUBSCRIPTION_SOURCE_CLOSED',
+              serviceName: 'reviews',
+            },
           },
         ],
       },

@@ -129,7 +129,7 @@ describe('SharedUpstreams', () => {
     await server.subscription(0);
     server.dropSockets(1011);
     for (const events of sharers) {
-      expect((await failureOf(events)).errors[0]?.extensions?.code).toBe(ClientErrorCode.SUBSCRIPTION_SOURCE_CLOSED);
+      expect((await failureOf(events)).errors[0]?.extensions?.code).toBe(ClientErrorCode.WEBSOCKET_CLOSE_ERROR);
     }
     expect(upstreams.size).toBe(0);
     const next = subscribe(upstreams, options(server.url));

@@ -109,7 +109,7 @@ describe('subscribeToSubgraph against a graphql-ws server', () => {
     expect(await events.next()).toEqual({ value: undefined, done: true });
   });
 
-  it('a subgraph that closes the socket ends it with SUBSCRIPTION_SOURCE_CLOSED and the close code', async () => {
+  it('a subgraph that closes the socket ends it with WEBSOCKET_CLOSE_ERROR and the close code', async () => {
     const server = await startServer();
     const events = subscribe(server.url);
     const served = await server.subscription(0);
@@ -121,29 +121,37 @@ describe('subscribeToSubgraph against a graphql-ws server', () => {
     expect(end.errors).toEqual([
       {
         message: 'The subgraph "reviews" ended the subscription (WebSocket close 1011). Subscribe again.',
-        extensions: { code: 'SUBSCRIPTION_SOURCE_CLOSED', serviceName: 'reviews' },
+        extensions: { code: 'WEBSOCKET_CLOSE_ERROR', legacyCode: 'SUBSCRIPTION_SOURCE_CLOSED', serviceName: 'reviews' },
       },
     ]);
     expect(await events.next()).toEqual({ value: undefined, done: true });
   });
 
-  it('a connection that drops (no close frame) ends it with SUBSCRIPTION_SOURCE_CLOSED (1006)', async () => {
+  it('a connection that drops (no close frame) ends it with WEBSOCKET_CLOSE_ERROR (1006)', async () => {
     const server = await startServer();
     const events = subscribe(server.url);
     await server.subscription(0);
     server.dropSockets();
     const end = await endOf(events);
-    expect(end.errors[0]?.extensions).toEqual({ code: 'SUBSCRIPTION_SOURCE_CLOSED', serviceName: 'reviews' });
+    expect(end.errors[0]?.extensions).toEqual({
+      code: 'WEBSOCKET_CLOSE_ERROR',
+      legacyCode: 'SUBSCRIPTION_SOURCE_CLOSED',
+      serviceName: 'reviews',
+    });
     expect(end.errors[0]?.message).toContain('(WebSocket close 1006)');
   });
 
-  it('a subgraph that cannot be reached ends it with SUBSCRIPTION_SOURCE_CLOSED', async () => {
+  it('a subgraph that cannot be reached ends it with WEBSOCKET_CLOSE_ERROR', async () => {
     const events = subscribe(await closedPortUrl());
     const end = await endOf(events);
-    expect(end.errors[0]?.extensions).toEqual({ code: 'SUBSCRIPTION_SOURCE_CLOSED', serviceName: 'reviews' });
+    expect(end.errors[0]?.extensions).toEqual({
+      code: 'WEBSOCKET_CLOSE_ERROR',
+      legacyCode: 'SUBSCRIPTION_SOURCE_CLOSED',
+      serviceName: 'reviews',
+    });
   });
 
-  it('a subgraph that never acknowledges the connection ends it with SUBSCRIPTION_SOURCE_CLOSED after connectTimeoutMs', async () => {
+  it('a subgraph that never acknowledges the connection ends it with WEBSOCKET_CLOSE_ERROR after connectTimeoutMs', async () => {
     // A WebSocket server that accepts the socket and the subprotocol but ignores connection_init.
     const http = createServer();
     const wss = new WebSocketServer({ server: http, handleProtocols: () => 'graphql-transport-ws' });
@@ -157,7 +165,11 @@ describe('subscribeToSubgraph against a graphql-ws server', () => {
 
     const events = subscribe(`http://127.0.0.1:${port}/graphql`, { connectTimeoutMs: 50 });
     const end = await endOf(events);
-    expect(end.errors[0]?.extensions).toEqual({ code: 'SUBSCRIPTION_SOURCE_CLOSED', serviceName: 'reviews' });
+    expect(end.errors[0]?.extensions).toEqual({
+      code: 'WEBSOCKET_CLOSE_ERROR',
+      legacyCode: 'SUBSCRIPTION_SOURCE_CLOSED',
+      serviceName: 'reviews',
+    });
     // graphql-ws closes with 4504 Connection acknowledgement timeout.
     expect(end.errors[0]?.message).toContain('(WebSocket close 4504)');
   });
@@ -169,10 +181,10 @@ describe('subscribeToSubgraph against a graphql-ws server', () => {
     expect(end.errors).toHaveLength(1);
     expect(end.errors[0]?.message).toContain('Cannot query field "nope"');
     expect(end.errors[0]?.extensions?.serviceName).toBe('reviews');
-    expect(end.errors[0]?.extensions?.code).not.toBe('SUBSCRIPTION_SOURCE_CLOSED');
+    expect(end.errors[0]?.extensions?.code).not.toBe('WEBSOCKET_CLOSE_ERROR');
   });
 
-  it('an event larger than maxEventBytes closes the subgraph socket (1009) and ends it with SUBSCRIPTION_SOURCE_CLOSED', async () => {
+  it('an event larger than maxEventBytes closes the subgraph socket (1009) and ends it with WEBSOCKET_CLOSE_ERROR', async () => {
     const server = await startServer();
     const events = subscribe(server.url, {
       query: 'subscription { reviewAdded { id comment } }',
@@ -187,7 +199,11 @@ describe('subscribeToSubgraph against a graphql-ws server', () => {
 
     served.push({ id: 'big', rating: 1, comment: 'x'.repeat(2_000) });
     const end = await endOf(events);
-    expect(end.errors[0]?.extensions).toEqual({ code: 'SUBSCRIPTION_SOURCE_CLOSED', serviceName: 'reviews' });
+    expect(end.errors[0]?.extensions).toEqual({
+      code: 'WEBSOCKET_CLOSE_ERROR',
+      legacyCode: 'SUBSCRIPTION_SOURCE_CLOSED',
+      serviceName: 'reviews',
+    });
     // The gateway closed the socket with 1009 (Message Too Big).
     await served.released;
     await eventually(() => expect(server.closeCodes).toEqual([1009]));

@@ -32,11 +32,15 @@ describe('SubscriptionEnd', () => {
     expect(end.message).toBe('Cannot query field "nope"');
   });
 
-  it('fromSubgraph() with a WebSocket close: SUBSCRIPTION_SOURCE_CLOSED with the close code, not its reason', () => {
+  it('fromSubgraph() with a WebSocket close: WEBSOCKET_CLOSE_ERROR with the close code, not its reason', () => {
     const end = SubscriptionEnd.fromSubgraph('reviews', { code: 1006, reason: 'secret internals' });
     expect(end.errors).toHaveLength(1);
     const [error] = end.errors;
-    expect(error?.extensions).toEqual({ code: 'SUBSCRIPTION_SOURCE_CLOSED', serviceName: 'reviews' });
+    expect(error?.extensions).toEqual({
+      code: 'WEBSOCKET_CLOSE_ERROR',
+      legacyCode: 'SUBSCRIPTION_SOURCE_CLOSED',
+      serviceName: 'reviews',
+    });
     expect(error?.message).toBe(
       'The subgraph "reviews" ended the subscription (WebSocket close 1006). Subscribe again.',
     );
@@ -47,12 +51,12 @@ describe('SubscriptionEnd', () => {
     ['nothing', undefined],
     ['an Error', new Error('ECONNREFUSED 127.0.0.1')],
     ['an empty error list', []],
-  ])('fromSubgraph() with %s: SUBSCRIPTION_SOURCE_CLOSED without a close code', (_, reason) => {
+  ])('fromSubgraph() with %s: WEBSOCKET_CLOSE_ERROR without a close code', (_, reason) => {
     const end = SubscriptionEnd.fromSubgraph('reviews', reason);
     expect(end.errors).toEqual([
       {
         message: 'The subgraph "reviews" ended the subscription. Subscribe again.',
-        extensions: { code: 'SUBSCRIPTION_SOURCE_CLOSED', serviceName: 'reviews' },
+        extensions: { code: 'WEBSOCKET_CLOSE_ERROR', legacyCode: 'SUBSCRIPTION_SOURCE_CLOSED', serviceName: 'reviews' },
       },
     ]);
   });

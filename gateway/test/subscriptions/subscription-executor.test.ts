@@ -172,7 +172,7 @@ describe('subscriptionExecutor in a gateway', () => {
     expect(subgraph.connectionParams).toEqual([{ headers: { 'x-request-id': 'req-abc', 'x-user-id': 'alice' } }]);
   });
 
-  it('refuses one subscription past SUBSCRIPTION_MAX_PER_CLIENT with SUBSCRIPTION_LIMIT_EXCEEDED (429); other clients are not affected', async () => {
+  it('refuses one subscription past SUBSCRIPTION_MAX_PER_CLIENT with SUBSCRIPTION_MAX_LIMIT (429); other clients are not affected', async () => {
     // A socket per subscription, to see each client's own (shared sockets: shared-upstreams.test.ts).
     const { subgraph, operate } = await start({ SUBSCRIPTION_DEDUPLICATE: 'false' });
     const ip = '10.0.0.1';
@@ -181,14 +181,14 @@ describe('subscriptionExecutor in a gateway', () => {
 
     const refused = refusalOf(await operate(scopeOf('10.9.9.9', alice)));
     expect(refused.status).toBe(429);
-    expect(refused.error?.extensions?.code).toBe('SUBSCRIPTION_LIMIT_EXCEEDED');
+    expect(refused.error?.extensions?.code).toBe('SUBSCRIPTION_MAX_LIMIT');
     expect(refused.error?.message).toContain('SUBSCRIPTION_MAX_PER_CLIENT');
 
     // Same address, other subject; an API key consumer; the address itself, anonymous: three more clients.
     eventsOf(await operate(scopeOf(ip, { 'x-test-subject': 'bob' })));
     eventsOf(await operate(scopeOf(ip, { 'x-test-consumer': 'mobile' })));
     eventsOf(await operate(scopeOf(ip)));
-    expect(refusalOf(await operate(scopeOf(ip))).error?.extensions?.code).toBe('SUBSCRIPTION_LIMIT_EXCEEDED');
+    expect(refusalOf(await operate(scopeOf(ip))).error?.extensions?.code).toBe('SUBSCRIPTION_MAX_LIMIT');
     expect(refusalOf(await operate(scopeOf(ip, { 'x-test-consumer': 'mobile' }))).status).toBe(429);
     await subgraph.subscription(3);
     expect(subgraph.subscriptions).toHaveLength(4);
@@ -236,7 +236,7 @@ describe('subscriptionExecutor in a gateway', () => {
     await subgraph.subscription(1);
   });
 
-  it('a subgraph that closes its socket: a last event with SUBSCRIPTION_SOURCE_CLOSED, then done; the slot is freed', async () => {
+  it('a subgraph that closes its socket: a last event with WEBSOCKET_CLOSE_ERROR, then done; the slot is freed', async () => {
     const { subgraph, operate } = await start();
     const events = eventsOf(await operate(scopeOf('10.0.0.1')));
     await subgraph.subscription(0);
@@ -246,13 +246,13 @@ describe('subscriptionExecutor in a gateway', () => {
     expect(results).toHaveLength(1);
     expect(results[0]?.errors).toHaveLength(1);
     expect(results[0]?.errors?.[0]?.extensions).toMatchObject({
-      code: 'SUBSCRIPTION_SOURCE_CLOSED',
+      code: 'WEBSOCKET_CLOSE_ERROR',
       serviceName: 'reviews',
     });
     eventsOf(await operate(scopeOf('10.0.0.1')));
   });
 
-  it('a subgraph event larger than SUBGRAPH_MAX_RESPONSE_BYTES closes that socket and ends the subscription with SUBSCRIPTION_SOURCE_CLOSED', async () => {
+  it('a subgraph event larger than SUBGRAPH_MAX_RESPONSE_BYTES closes that socket and ends the subscription with WEBSOCKET_CLOSE_ERROR', async () => {
     const { subgraph, operate } = await start({ SUBGRAPH_MAX_RESPONSE_BYTES: '1024' });
     const query = 'subscription { reviewAdded { id comment } }';
     const events = eventsOf(await operate(scopeOf('10.0.0.1'), query));
@@ -263,7 +263,7 @@ describe('subscriptionExecutor in a gateway', () => {
     served.push({ id: 'big', rating: 1, comment: 'x'.repeat(4_096) });
     const results = await readAll(events);
     expect(results).toHaveLength(1);
-    expect(results[0]?.errors?.[0]?.extensions?.code).toBe('SUBSCRIPTION_SOURCE_CLOSED');
+    expect(results[0]?.errors?.[0]?.extensions?.code).toBe('WEBSOCKET_CLOSE_ERROR');
     await served.released;
     expect(subgraph.closeCodes).toEqual([1009]);
   });

@@ -3,12 +3,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { BoundedQueue } from '../../src/subscriptions/bounded-queue.js';
 import { LiveSubscription } from '../../src/subscriptions/live-subscription.js';
 import type { SubgraphEvent } from '../../src/subscriptions/subgraph-socket.js';
-import { SubscriptionRegistry } from '../../src/subscriptions/subscription-registry.js';
+import { SubscriptionRegistry, type SubscriptionSlot } from '../../src/subscriptions/subscription-registry.js';
 
 /** What the subscription executor does on admission: a live subscription whose end releases its slot. */
 function subscribe(registry: SubscriptionRegistry, client: string) {
   const slot = registry.admit(client);
-  if (!slot) return undefined;
+  if (typeof slot === 'string') return undefined;
   const released = vi.fn();
   const queue = new BoundedQueue<SubgraphEvent>(8, released);
   const live = new LiveSubscription(queue, async (event) => ({ data: event.data ?? null }), slot.release);
@@ -28,30 +28,30 @@ async function readAll(stream: AsyncIterator<FormattedExecutionResult>): Promise
 describe('SubscriptionRegistry: the per-client cap', () => {
   it('admits up to the maximum for one client, then refuses it', () => {
     const registry = new SubscriptionRegistry(2);
-    expect(registry.admit('sub:alice')).toBeDefined();
-    expect(registry.admit('sub:alice')).toBeDefined();
-    expect(registry.admit('sub:alice')).toBeUndefined();
+    expect(registry.admit('sub:alice')).toBeTypeOf('object');
+    expect(registry.admit('sub:alice')).toBeTypeOf('object');
+    expect(registry.admit('sub:alice')).toBe('client');
   });
 
   it("one client's cap does not affect another client", () => {
     const registry = new SubscriptionRegistry(1);
-    expect(registry.admit('sub:alice')).toBeDefined();
-    expect(registry.admit('sub:alice')).toBeUndefined();
-    expect(registry.admit('sub:bob')).toBeDefined();
-    expect(registry.admit('api-key:mobile')).toBeDefined();
-    expect(registry.admit('ip:10.0.0.1')).toBeDefined();
-    expect(registry.admit('sub:bob')).toBeUndefined();
+    expect(registry.admit('sub:alice')).toBeTypeOf('object');
+    expect(registry.admit('sub:alice')).toBe('client');
+    expect(registry.admit('sub:bob')).toBeTypeOf('object');
+    expect(registry.admit('api-key:mobile')).toBeTypeOf('object');
+    expect(registry.admit('ip:10.0.0.1')).toBeTypeOf('object');
+    expect(registry.admit('sub:bob')).toBe('client');
   });
 
   it('a released slot can be taken again; releasing twice frees only one', () => {
     const registry = new SubscriptionRegistry(2);
     const first = registry.admit('ip:10.0.0.1');
     const second = registry.admit('ip:10.0.0.1');
-    expect(registry.admit('ip:10.0.0.1')).toBeUndefined();
-    first?.release();
-    first?.release();
-    expect(registry.admit('ip:10.0.0.1')).toBeDefined();
-    expect(registry.admit('ip:10.0.0.1')).toBeUndefined();
+    expect(registry.admit('ip:10.0.0.1')).toBe('client');
+    (first as SubscriptionSlot).release();
+    (first as SubscriptionSlot).release();
+    expect(registry.admit('ip:10.0.0.1')).toBeTypeOf('object');
+    expect(registry.admit('ip:10.0.0.1')).toBe('client');
     expect(second).toBeDefined();
   });
 
@@ -116,8 +116,30 @@ describe('SubscriptionRegistry: ending them all', () => {
     const slot = registry.admit('sub:a');
     registry.completeAll();
     expect(registry.size).toBe(0);
-    expect(registry.admit('sub:a')).toBeUndefined();
-    slot?.release();
-    expect(registry.admit('sub:a')).toBeDefined();
+    expect(registry.admit('sub:a')).toBe('client');
+    (slot as SubscriptionSlot).release();
+    expect(registry.admit('sub:a')).toBeTypeOf('object');
+  });
+});
+
+describe('SubscriptionRegistry: the cap on all subscriptions together (SUBSCRIPTION_MAX_OPEN)', () => {
+  it("refuses any client once the total is reached, whatever its own count; a released slot is anyone's", () => {
+    const registry = new SubscriptionRegistry(10, 2);
+    const alice = registry.admit('sub:alice');
+    expect(registry.admit('ip:10.0.0.1')).toBeTypeOf('object');
+    expect(registry.admit('sub:bob')).toBe('total');
+    expect(registry.admit('sub:alice')).toBe('total');
+    (alice as SubscriptionSlot).release();
+    (alice as SubscriptionSlot).release();
+    expect(registry.admit('sub:bob')).toBeTypeOf('object');
+    expect(registry.admit('sub:carol')).toBe('total');
+  });
+
+  it('a refusal for the total takes no slot of the client', () => {
+    const registry = new SubscriptionRegistry(1, 1);
+    const held = registry.admit('sub:alice');
+    expect(registry.admit('sub:bob')).toBe('total');
+    (held as SubscriptionSlot).release();
+    expect(registry.admit('sub:bob')).toBeTypeOf('object');
   });
 });

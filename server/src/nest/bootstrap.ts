@@ -2,7 +2,14 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { applyServerTimeouts, closeGracefully, type ListeningServer, trackConnections } from '@fedgw/adapters';
-import type { Gateway, GatewayConfig, GatewayPlugin, Logger, PolicyDecider } from '@fedgw/gateway';
+import {
+  clientAddressResolver,
+  type Gateway,
+  type GatewayConfig,
+  type GatewayPlugin,
+  type Logger,
+  type PolicyDecider,
+} from '@fedgw/gateway';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { withMetricsListener } from '../metrics-server.js';
@@ -39,7 +46,8 @@ export async function listenNest(
     logger: new PinoNestLogger(logger.child({ component: 'nest' })),
   });
   const httpServer: Server = app.getHttpServer();
-  applyServerTimeouts(httpServer, config);
+  // The same resolver the mounted gateway uses (one config): the listener's per-client turn keys on it.
+  applyServerTimeouts(httpServer, config, clientAddressResolver(config));
   const connections = trackConnections(httpServer);
   await app.listen(config.port, config.host);
   const { port } = httpServer.address() as AddressInfo;

@@ -1,10 +1,26 @@
-import { boolean, byteSize, integer, oneOf, withDefault } from '../../settings/values.js';
+import { CLIENT_ADDRESS_HEADERS, readTrustedProxies, TRUSTED_PROXIES_FORMAT } from '../../client-address/index.js';
+import { boolean, byteSize, custom, integer, oneOf, withDefault } from '../../settings/values.js';
 import { LOG_LEVELS } from '../types.js';
 
 import type { FieldSpec } from './spec.js';
 
 /** The HTTP side: body limit, compression, client timeouts, introspection and landing page, errors, shutdown, logs. */
 export const HTTP_FIELDS: readonly FieldSpec[] = [
+  {
+    key: 'trustedProxies',
+    env: 'TRUSTED_PROXIES',
+    parse: custom(TRUSTED_PROXIES_FORMAT, readTrustedProxies),
+    meaning:
+      "the proxies in front of the gateway whose `X-Forwarded-For` (or `Forwarded`) is believed: their addresses and networks (`10.0.0.0/8,fd00::/8`), or how many there are (`1`). The client address every per-client cap keys on (rate limit, subscription and connection caps, unread answers) is then the first hop, right to left, that is not a trusted proxy. Unset: the socket's peer, and the headers are ignored. See [Client addresses behind a proxy](security.md#client-addresses-behind-a-proxy)",
+  },
+  {
+    key: 'clientAddressHeader',
+    env: 'CLIENT_ADDRESS_HEADER',
+    parse: withDefault(oneOf(CLIENT_ADDRESS_HEADERS), 'x-forwarded-for'),
+    meaning:
+      'the one header trusted proxies name the client in; the other is never read (a client could send it past a proxy that only writes the first)',
+    feature: 'trusted-proxies',
+  },
   {
     key: 'bodyLimitBytes',
     env: 'BODY_LIMIT',

@@ -16,7 +16,8 @@ export const SUBGRAPH_FETCH_FIELDS: readonly FieldSpec[] = [
     key: 'subgraphTimeoutMs',
     env: 'SUBGRAPH_TIMEOUT_MS',
     parse: timeoutMs,
-    meaning: 'fetch timeout: the request is aborted and the affected fields get `SUBGRAPH_TIMEOUT`',
+    meaning:
+      "fetch timeout: the request is aborted and the affected fields get `GATEWAY_TIMEOUT` (Apollo Router's code; `legacyCode`: `SUBGRAPH_TIMEOUT`)",
   },
   {
     key: 'subgraphPoolConnections',

@@ -1,5 +1,6 @@
-import { boolean, duration, integer, withDefault } from '../../settings/values.js';
+import { boolean, duration, integer, oneOf, withDefault } from '../../settings/values.js';
 
+import { SLOW_CLIENT_POLICIES } from '../../subscriptions/slow-client.js';
 import type { FieldSpec } from './spec.js';
 
 /** Subscriptions over graphql-ws and graphql-sse at GRAPHQL_PATH: caps, heartbeats, timeouts. */
@@ -24,7 +25,7 @@ export const SUBSCRIPTION_FIELDS: readonly FieldSpec[] = [
     parse: integer(1, 1_000_000),
     docDefault: 'a tenth of SUBSCRIPTION_MAX_CONNECTIONS, at least 1',
     meaning:
-      "connections one client address may hold at once (WebSockets, SSE streams, unopened SSE reservations), so one client cannot take every slot; one more is refused with 429 `SUBSCRIPTION_LIMIT_EXCEEDED`. Behind a proxy that hides client addresses every client shares the proxy's: raise it to `SUBSCRIPTION_MAX_CONNECTIONS` there. See [Subscriptions](subscriptions.md#limits-slow-clients-heartbeats)",
+      "connections one client address may hold at once (WebSockets, SSE streams, unopened SSE reservations), so one client cannot take every slot; one more is refused with 429 `SUBSCRIPTION_MAX_LIMIT`. Behind a proxy every client shares the proxy's address unless `TRUSTED_PROXIES` names it; without that, raise it to `SUBSCRIPTION_MAX_CONNECTIONS` there. See [Subscriptions](subscriptions.md#limits-slow-clients-heartbeats)",
     feature: 'subscriptions',
   },
   {
@@ -39,7 +40,23 @@ export const SUBSCRIPTION_FIELDS: readonly FieldSpec[] = [
     env: 'SUBSCRIPTION_MAX_PER_CLIENT',
     parse: withDefault(integer(1, 1_000_000), 100),
     meaning:
-      'subscriptions one client may hold across its connections (by JWT subject, else API key consumer, else address); one more gets `SUBSCRIPTION_LIMIT_EXCEEDED`',
+      'subscriptions one client may hold across its connections (by JWT subject, else API key consumer, else address); one more gets `SUBSCRIPTION_MAX_LIMIT`',
+    feature: 'subscriptions',
+  },
+  {
+    key: 'subscriptionMaxOpen',
+    env: 'SUBSCRIPTION_MAX_OPEN',
+    parse: withDefault(integer(1, 10_000_000), 100_000),
+    meaning:
+      "subscriptions open at once, all clients together (Apollo Router's `max_opened_subscriptions`); one more gets 503 `SUBSCRIPTION_MAX_LIMIT`. A bound on the process, not a measured capacity: size it from the [benchmark](benchmark.md#subscriptions)",
+    feature: 'subscriptions',
+  },
+  {
+    key: 'subscriptionSlowClient',
+    env: 'SUBSCRIPTION_SLOW_CLIENT',
+    parse: withDefault(oneOf(SLOW_CLIENT_POLICIES), 'end'),
+    meaning:
+      "what happens when `SUBSCRIPTION_MAX_BUFFERED_EVENTS` events wait for a client: `end` its subscription with `SUBSCRIPTION_SLOW_CONSUMER` (it knows it missed events and subscribes again), or `drop-oldest` events to make room (Apollo Router's choice: the client is not told). See [Subscriptions](subscriptions.md#limits-slow-clients-heartbeats)",
     feature: 'subscriptions',
   },
   {
@@ -47,7 +64,7 @@ export const SUBSCRIPTION_FIELDS: readonly FieldSpec[] = [
     env: 'SUBSCRIPTION_MAX_BUFFERED_EVENTS',
     parse: withDefault(integer(1, 100_000), 100),
     meaning:
-      'events waiting for one slow client; one more ends its subscription with `SUBSCRIPTION_SLOW_CONSUMER` (the gateway never buffers without bound)',
+      'events waiting for one slow client; one more ends its subscription with `SUBSCRIPTION_SLOW_CONSUMER`, or drops the oldest (`SUBSCRIPTION_SLOW_CLIENT`): the gateway never buffers without bound',
     feature: 'subscriptions',
   },
   {

@@ -53,7 +53,7 @@ export function eventMetrics(series: Series): (event: GatewayEvent) => void {
         }
         failures.duration.observe(seconds);
         failures.count.inc();
-        if (event.outcome === 'SUBGRAPH_TIMEOUT') subgraph.timeouts.inc();
+        if (event.outcome === 'GATEWAY_TIMEOUT') subgraph.timeouts.inc();
         return;
       }
       case 'subgraph-retry':

@@ -15,14 +15,17 @@ import {
   defaultsOf,
   httpError,
   integer,
+  type LegacyCode,
   OptionIssues,
   withDefault,
 } from '../../contract/kit.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 
 /**
- * Rejects operations that are too deep, too wide or too long with 400
- * OPERATION_LIMIT_EXCEEDED before any subgraph is called. Always on. Length and field count
+ * Rejects operations that are too deep, too wide or too long with 400 before any subgraph is
+ * called: MAX_DEPTH_LIMIT, MAX_ALIASES_LIMIT, MAX_ROOT_FIELDS_LIMIT (Apollo Router's codes, the
+ * old OPERATION_LIMIT_EXCEEDED in `legacyCode`), or OPERATION_LIMIT_EXCEEDED for the limits the
+ * Router does not have (characters, fields). Always on. Length and field count
  * are checked before Apollo Server parses and validates the document: validation is
  * quadratic in fields of one name (graphql-js's OverlappingFieldsCanBeMerged: 1,100 fields
  * took 170 ms of CPU), so a document over the limit is swapped for a trivial one and refused
@@ -64,6 +67,8 @@ export function operationLimits(options: OperationLimitsOptions = DEFAULT_OPERAT
 
   const limits = { ...options, maxFields: options.maxFields ?? DEFAULT_OPERATION_LIMITS.maxFields };
   const reject = (message: string) => httpError(ClientErrorCode.OPERATION_LIMIT_EXCEEDED, message);
+  const rejectAs = (code: ClientErrorCode, message: string) =>
+    httpError(code, message, {}, { legacyCode: 'OPERATION_LIMIT_EXCEEDED' satisfies LegacyCode });
   // Apollo Server reuses the parsed document of a repeated query: measure each one once.
   const measured = new WeakMap<DocumentNode, Measurements>();
   // Field counts of recent long documents, so a repeated one is parsed here once.
@@ -80,13 +85,22 @@ export function operationLimits(options: OperationLimitsOptions = DEFAULT_OPERAT
             const size = measured.get(document) ?? measure(document);
             measured.set(document, size);
             if (size.depth > options.maxDepth) {
-              throw reject(`The query is ${size.depth} levels deep; the limit is ${options.maxDepth}.`);
+              throw rejectAs(
+                ClientErrorCode.MAX_DEPTH_LIMIT,
+                `The query is ${size.depth} levels deep; the limit is ${options.maxDepth}.`,
+              );
             }
             if (size.aliases > options.maxAliases) {
-              throw reject(`The query has ${size.aliases} aliases; the limit is ${options.maxAliases}.`);
+              throw rejectAs(
+                ClientErrorCode.MAX_ALIASES_LIMIT,
+                `The query has ${size.aliases} aliases; the limit is ${options.maxAliases}.`,
+              );
             }
             if (size.rootFields > options.maxRootFields) {
-              throw reject(`The query has ${size.rootFields} root fields; the limit is ${options.maxRootFields}.`);
+              throw rejectAs(
+                ClientErrorCode.MAX_ROOT_FIELDS_LIMIT,
+                `The query has ${size.rootFields} root fields; the limit is ${options.maxRootFields}.`,
+              );
             }
           },
         };

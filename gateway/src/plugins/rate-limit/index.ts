@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { GatewayPlugin, Identity } from '../../contract/index.js';
-import { ClientErrorCode, httpError, type Logger, LogThrottle } from '../../contract/kit.js';
+import { ClientErrorCode, httpError, type LegacyCode, type Logger, LogThrottle } from '../../contract/kit.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 import { MemoryStore } from './memory-store.js';
 import {
@@ -30,7 +30,7 @@ export type { RateLimitHit, RateLimitStore } from './store.js';
  * Limits requests per key (IP, JWT subject, API key consumer, or one global bucket) in a fixed
  * window. Every request is charged 1 before its document is parsed, so the expensive failures
  * (a document that takes long to parse or validate, one refused for its cost) are counted too,
- * and a client over its limit gets 429 `RATE_LIMITED` (with `Retry-After` and `RateLimit-*`
+ * and a client over its limit gets 429 `REQUEST_RATE_LIMITED` (with `Retry-After` and `RateLimit-*`
  * headers) without its document being parsed. With `cost`, the rest of the operation's cost
  * is charged once it is resolved, before any subgraph is called. A rejected request still
  * counts toward its window. Allowed requests get `RateLimit-Limit`, `RateLimit-Remaining`
@@ -61,9 +61,10 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
     const headers = rateLimitHeaders(max, hit);
     if (hit.count <= max) return headers;
     return httpError(
-      ClientErrorCode.RATE_LIMITED,
+      ClientErrorCode.REQUEST_RATE_LIMITED,
       `Rate limit exceeded: at most ${max} per ${formatWindow(windowMs)}; retry in ${headers['ratelimit-reset']} s`,
       { 'retry-after': headers['ratelimit-reset'], ...headers },
+      { legacyCode: 'RATE_LIMITED' satisfies LegacyCode },
     );
   };
 

@@ -116,11 +116,11 @@ describe('metrics plugin', () => {
       { type: 'supergraph-load', source: 'url', outcome: 'rejected', reason: 'does not compose' },
       { type: 'trusted-documents-load', outcome: 'applied', documents: 12 },
       { type: 'trusted-documents-load', outcome: 'rejected', documents: 12, reason: 'bad JSON' },
-      { type: 'subgraph-fetch', subgraph: 'users', durationMs: 30_000, outcome: 'SUBGRAPH_TIMEOUT', retries: 0 },
+      { type: 'subgraph-fetch', subgraph: 'users', durationMs: 30_000, outcome: 'GATEWAY_TIMEOUT', retries: 0 },
       { type: 'subgraph-fetch', subgraph: 'users', durationMs: 3, outcome: 'ok', retries: 0 },
       // A code outside the registry (a custom plugin's) must not become a label value of its own.
       { type: 'subgraph-fetch', subgraph: 'users', durationMs: 3, outcome: 'TEAPOT' as never, retries: 0 },
-      { type: 'subgraph-retry', subgraph: 'users', attempt: 1, code: 'SUBGRAPH_UNAVAILABLE' },
+      { type: 'subgraph-retry', subgraph: 'users', attempt: 1, code: 'SUBREQUEST_HTTP_ERROR' },
       { type: 'query-plan-cache', outcome: 'miss' },
       { type: 'query-plan-cache', outcome: 'hit' },
       { type: 'query-plan-cache', outcome: 'hit' },
@@ -142,15 +142,15 @@ describe('metrics plugin', () => {
     expect(found.value('gateway_trusted_documents')).toBe(12);
     const fetches = 'gateway_subgraph_fetch_duration_seconds_count';
     expect(found.value(fetches, { subgraph: 'users', outcome: 'ok' })).toBe(1);
-    expect(found.value(fetches, { subgraph: 'users', outcome: 'SUBGRAPH_TIMEOUT' })).toBe(1);
+    expect(found.value(fetches, { subgraph: 'users', outcome: 'GATEWAY_TIMEOUT' })).toBe(1);
     expect(found.value(fetches, { subgraph: 'users', outcome: '__other' })).toBe(1);
-    expect(
-      found.value(`${fetches.replace('_count', '_sum')}`, { subgraph: 'users', outcome: 'SUBGRAPH_TIMEOUT' }),
-    ).toBe(30);
-    expect(found.value('gateway_subgraph_fetch_errors_total', { subgraph: 'users', code: 'SUBGRAPH_TIMEOUT' })).toBe(1);
+    expect(found.value(`${fetches.replace('_count', '_sum')}`, { subgraph: 'users', outcome: 'GATEWAY_TIMEOUT' })).toBe(
+      30,
+    );
+    expect(found.value('gateway_subgraph_fetch_errors_total', { subgraph: 'users', code: 'GATEWAY_TIMEOUT' })).toBe(1);
     expect(found.value('gateway_subgraph_fetch_errors_total', { subgraph: 'users', code: '__other' })).toBe(1);
     expect(found.value('gateway_subgraph_fetch_timeouts_total', { subgraph: 'users' })).toBe(1);
-    expect(found.value('gateway_subgraph_retries_total', { subgraph: 'users', code: 'SUBGRAPH_UNAVAILABLE' })).toBe(1);
+    expect(found.value('gateway_subgraph_retries_total', { subgraph: 'users', code: 'SUBREQUEST_HTTP_ERROR' })).toBe(1);
     expect(found.value('gateway_query_plan_cache_misses_total')).toBe(1);
     expect(found.value('gateway_query_plan_cache_hits_total')).toBe(2);
     expect(found.value('gateway_subscriptions_active')).toBe(1);

@@ -1,0 +1,166 @@
+import { request } from 'node:http';
+import { closedPortUrl, MOUNTS, type RunningGateway, startGateway } from '@fedgw/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+
+// Class: a client that picks its own bucket. Anonymous clients are keyed by their address for
+// the rate limit and the streaming-connection caps; behind a trusted proxy the address comes
+// from X-Forwarded-For, so a client must not be able to choose it by sending the header itself
+// (from an untrusted hop), by sending it twice, or with values that are not addresses.
+//
+// The gateway listens on `::` (dual stack), so IPv4 peers arrive as `::ffff:127.0.0.x`, and the
+// test connects from two loopback addresses: 127.0.0.2 is the trusted proxy (TRUSTED_PROXIES),
+// 127.0.0.1 an untrusted client.
+
+const PROXY = '127.0.0.2';
+const UNTRUSTED = '127.0.0.1';
+const MAX = 2;
+
+interface Answer {
+  status: number;
+  body: { errors?: { extensions?: Record<string, unknown> }[] };
+}
+
+/** One POST from `localAddress`, with headers sent exactly as given (an array: repeated header lines). */
+function postFrom(url: string, localAddress: string, headers: Record<string, string | string[]> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: 'POST', localAddress, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Answer['body'] }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify({ query: '{ __typename }' }));
+  });
+}
+
+/** A graphql-ws upgrade from `localAddress`: the open socket (held), or the refusal's status. */
+function upgradeFrom(
+  url: string,
+  localAddress: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; socket?: WebSocket }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url.replace(/^http/, 'ws'), 'graphql-transport-ws', { headers, localAddress });
+    socket.once('unexpected-response', (_request, response) => {
+      resolve({ status: response.statusCode ?? 0 });
+      socket.terminate();
+    });
+    socket.once('open', () => resolve({ status: 101, socket }));
+    socket.once('error', reject);
+  });
+}
+
+const statuses = (answers: Answer[]) => answers.map((answer) => answer.status);
+const codeOf = (answer: Answer) => answer.body.errors?.[0]?.extensions;
+
+/** `count` requests one after another, so the window's count is exact. */
+async function sequential(count: number, send: (index: number) => Promise<Answer>): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  for (let index = 0; index < count; index++) answers.push(await send(index));
+  return answers;
+}
+
+describe.each(MOUNTS)('client addresses behind a proxy, on %s', (mount) => {
+  let gateway: RunningGateway;
+  let url: string;
+  beforeAll(async () => {
+    const unreachable = await closedPortUrl();
+    gateway = await startGateway(mount, {
+      HOST: '::',
+      TRUSTED_PROXIES: `${PROXY}, fd00::/8`,
+      GATEWAY_PLUGINS: 'rate-limit',
+      RATE_LIMIT_MAX: String(MAX),
+      RATE_LIMIT_WINDOW: '10m',
+      SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT: '1',
+      SUBGRAPH_USERS_URL: unreachable,
+      SUBGRAPH_PRODUCTS_URL: unreachable,
+      SUBGRAPH_REVIEWS_URL: unreachable,
+    });
+    url = `http://127.0.0.1:${new URL(gateway.url).port}/graphql`;
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+  });
+
+  it('from an untrusted hop, X-Forwarded-For is ignored: a new value per request is still one bucket', async () => {
+    const answers = await sequential(MAX + 1, (i) =>
+      postFrom(url, UNTRUSTED, { 'x-forwarded-for': `198.51.100.${i}` }),
+    );
+    expect(statuses(answers)).toEqual([200, 200, 429]);
+    // The Router's code, the old one beside it for a release.
+    expect(codeOf(answers[MAX] as Answer)).toEqual({ code: 'REQUEST_RATE_LIMITED', legacyCode: 'RATE_LIMITED' });
+  });
+
+  it('through the trusted proxy, each forwarded client has its own bucket', async () => {
+    const first = await sequential(MAX + 1, () => postFrom(url, PROXY, { 'x-forwarded-for': '203.0.113.1' }));
+    expect(statuses(first)).toEqual([200, 200, 429]);
+    const other = await postFrom(url, PROXY, { 'x-forwarded-for': '203.0.113.2' });
+    expect(other.status).toBe(200);
+  });
+
+  it('a client prepending its own X-Forwarded-For entry, or header, past the proxy still lands in its real bucket', async () => {
+    const real = '203.0.113.3';
+    const spoofs = [
+      { 'x-forwarded-for': `6.6.6.${1}, ${real}` },
+      { 'x-forwarded-for': [`6.6.6.${2}`, real] },
+      { 'x-forwarded-for': [`6.6.6.${3}, 6.6.6.4`, real] },
+    ];
+    const answers = await sequential(spoofs.length, (i) => postFrom(url, PROXY, spoofs[i] ?? {}));
+    expect(statuses(answers)).toEqual([200, 200, 429]);
+    // The spoofed addresses' buckets were never charged.
+    expect((await postFrom(url, PROXY, { 'x-forwarded-for': '6.6.6.1' })).status).toBe(200);
+  });
+
+  it('garbage or `unknown` in the chain counts against the proxy, never a bucket the client named', async () => {
+    const garbage = ['not-an-ip', '203.0.113.4, unknown', "'; DROP TABLE --", '1.2.3.4.5', '999.1.1.1'];
+    const answers = await sequential(garbage.length, (i) =>
+      postFrom(url, PROXY, { 'x-forwarded-for': garbage[i] ?? '' }),
+    );
+    // All five share the proxy's own bucket: two pass, then 429.
+    expect(statuses(answers)).toEqual([200, 200, 429, 429, 429]);
+    expect((await postFrom(url, PROXY, { 'x-forwarded-for': '203.0.113.4' })).status).toBe(200);
+    // A Forwarded header is not what this proxy writes (CLIENT_ADDRESS_HEADER): not read.
+    expect((await postFrom(url, PROXY, { forwarded: 'for=203.0.113.99' })).status).toBe(429);
+  });
+
+  it('an IPv6-mapped IPv4 address and its IPv4 form are one client; an IPv6 in canonical form too', async () => {
+    const mapped = await sequential(MAX + 1, (i) =>
+      postFrom(url, PROXY, { 'x-forwarded-for': i === MAX ? '203.0.113.5' : '::ffff:203.0.113.5' }),
+    );
+    expect(statuses(mapped)).toEqual([200, 200, 429]);
+    const ipv6 = await sequential(MAX + 1, (i) =>
+      postFrom(url, PROXY, {
+        'x-forwarded-for': ['2001:DB8:0::7', '[2001:db8::7]:443', '2001:db8:0:0:0:0:0:7'][i] ?? '',
+      }),
+    );
+    expect(statuses(ipv6)).toEqual([200, 200, 429]);
+  });
+
+  it('the streaming-connection cap per client keys on the same address: forwarded clients apart, spoofers together', async () => {
+    const held: WebSocket[] = [];
+    try {
+      const a = await upgradeFrom(url, PROXY, { 'x-forwarded-for': '203.0.113.10' });
+      expect(a.status).toBe(101);
+      if (a.socket) held.push(a.socket);
+      expect((await upgradeFrom(url, PROXY, { 'x-forwarded-for': '203.0.113.10' })).status).toBe(429);
+      const b = await upgradeFrom(url, PROXY, { 'x-forwarded-for': '203.0.113.11' });
+      expect(b.status).toBe(101);
+      if (b.socket) held.push(b.socket);
+
+      const spoofer = await upgradeFrom(url, UNTRUSTED, { 'x-forwarded-for': '203.0.113.12' });
+      expect(spoofer.status).toBe(101);
+      if (spoofer.socket) held.push(spoofer.socket);
+      expect((await upgradeFrom(url, UNTRUSTED, { 'x-forwarded-for': '203.0.113.13' })).status).toBe(429);
+    } finally {
+      for (const socket of held) socket.terminate();
+    }
+  });
+});
