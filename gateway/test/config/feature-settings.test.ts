@@ -75,6 +75,9 @@ const SAMPLE: Readonly<Record<string, string>> = {
   SUBSCRIPTION_CONNECTION_INIT_TIMEOUT_MS: '1000',
   SUBSCRIPTION_IDLE_TIMEOUT_MS: '10000',
   SUBSCRIPTION_MULTIPART_HEARTBEAT_MS: '2000',
+  SUBSCRIPTION_MAX_OPEN: '1000',
+  SUBSCRIPTION_SLOW_CLIENT: 'drop-oldest',
+  CLIENT_ADDRESS_HEADER: 'forwarded',
   COMPRESSION_MIN_BYTES: '2048',
 };
 /** What turns each feature off where its default is on. */
