@@ -23,11 +23,12 @@ describe('open-loop generator', () => {
     expect(result.schedule?.sent).toBe(200);
     expect(result.ok).toBe(200);
     expect(result.errors).toBe(0);
-    // Arrivals follow the schedule (5 ms apart), not the answers: about half in the first half second.
+    // Arrivals follow the schedule (5 ms apart), not the answers: about half in the first half
+    // second (wide bounds: a loaded CI machine delays some sends; a burst would put all 200 there).
     const first = server.arrivals[0] as bigint;
     const inFirstHalf = server.arrivals.filter((t) => t - first < 500_000_000n).length;
-    expect(inFirstHalf).toBeGreaterThan(80);
-    expect(inFirstHalf).toBeLessThan(120);
+    expect(inFirstHalf).toBeGreaterThan(50);
+    expect(inFirstHalf).toBeLessThan(150);
 
     const latency = summarize(result.samples);
     expect(latency).not.toBeNull();
