@@ -16,7 +16,12 @@ export {
   GET_USER_WITH_PRODUCTS,
   TYPENAME_QUERY,
 } from './reference-answers.js';
-export { DASHBOARD_PRODUCTS, DASHBOARD_QUERY, expectedDashboard } from './reference-answers-large.js';
+export {
+  DASHBOARD_DEFERRED_QUERY,
+  DASHBOARD_PRODUCTS,
+  DASHBOARD_QUERY,
+  expectedDashboard,
+} from './reference-answers-large.js';
 export { createReviewStore, type ReviewRecord, ReviewStore, reviewStore } from './reviews/data.js';
 export { type RunningSubgraph, type StartSubgraphOptions, startSubgraph } from './serve.js';
 export { type CompositionResult, composeSupergraph } from './supergraph.js';

@@ -5,6 +5,23 @@ import { getUser } from './users/data.js';
 /** How many products the dashboard asks for: its answer is ≈ 96 KB: 109 reviews, 102 authors, 685 product cards of 328 products. */
 export const DASHBOARD_PRODUCTS = 10;
 
+const DASHBOARD_FRAGMENTS = `fragment ProductCard on Product { id name price }
+fragment ReviewLine on Review { id rating comment }
+fragment Person on User { id name email }`;
+
+/** Dashboard's reviews, their authors, and each author's other reviews, indented by `indent`. */
+function dashboardReviews(indent: string): string {
+  return [
+    'reviews {',
+    '  ...ReviewLine',
+    '  author {',
+    '    ...Person',
+    '    reviews { id rating product { ...ProductCard } }',
+    '  }',
+    '}',
+  ].join(`\n${indent}`);
+}
+
 /**
  * Bench §F: one large answer in which entities repeat, as a dashboard every client loads the
  * same way. The top products, their reviews, each author, and every other review by that
@@ -17,18 +34,25 @@ export const DASHBOARD_QUERY = `query Dashboard {
   topProducts(first: ${DASHBOARD_PRODUCTS}) {
     ...ProductCard
     inStock
-    reviews {
-      ...ReviewLine
-      author {
-        ...Person
-        reviews { id rating product { ...ProductCard } }
-      }
+    ${dashboardReviews('    ')}
+  }
+}
+${DASHBOARD_FRAGMENTS}`;
+
+/**
+ * Dashboard with its reviews block (four of its five fetches) under `@defer`: the first part
+ * is the product cards alone; merged, the parts are Dashboard's answer (bench §F's @defer rows).
+ */
+export const DASHBOARD_DEFERRED_QUERY = `query DashboardDeferred {
+  topProducts(first: ${DASHBOARD_PRODUCTS}) {
+    ...ProductCard
+    inStock
+    ... @defer(label: "reviews") {
+      ${dashboardReviews('      ')}
     }
   }
 }
-fragment ProductCard on Product { id name price }
-fragment ReviewLine on Review { id rating comment }
-fragment Person on User { id name email }`;
+${DASHBOARD_FRAGMENTS}`;
 
 /** What Dashboard must answer, built from the generated data, not through any server. */
 export function expectedDashboard() {

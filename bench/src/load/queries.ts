@@ -1,6 +1,6 @@
 import {
   COMPLEX_QUERY,
-  DASHBOARD_PRODUCTS,
+  DASHBOARD_DEFERRED_QUERY,
   DASHBOARD_QUERY,
   expectedComplex,
   expectedDashboard,
@@ -55,30 +55,10 @@ export const DASHBOARD: BenchQuery = {
   expected: expectedDashboard,
 };
 
-/**
- * §F with @defer: Dashboard whose reviews block (four of its five subgraph fetches) is deferred,
- * so the first part is the product cards alone. Merged, the parts are Dashboard's answer.
- */
+/** §F with @defer: Dashboard's reviews block deferred (see DASHBOARD_DEFERRED_QUERY). */
 export const DASHBOARD_DEFERRED: BenchQuery = {
   name: 'Dashboard · @defer',
-  text: `query DashboardDeferred {
-  topProducts(first: ${DASHBOARD_PRODUCTS}) {
-    ...ProductCard
-    inStock
-    ... @defer(label: "reviews") {
-      reviews {
-        ...ReviewLine
-        author {
-          ...Person
-          reviews { id rating product { ...ProductCard } }
-        }
-      }
-    }
-  }
-}
-fragment ProductCard on Product { id name price }
-fragment ReviewLine on Review { id rating comment }
-fragment Person on User { id name email }`,
+  text: DASHBOARD_DEFERRED_QUERY,
   perUser: false,
   expected: expectedDashboard,
   // What Apollo Client 4's HttpLink sends with Defer20220824Handler.
