@@ -119,6 +119,27 @@ describe('report.md', () => {
     );
   });
 
+  it("puts §C's tail beside the Router's at the same rate, with p99.9 when the run recorded it", () => {
+    const c = sample.scenarios.find((s) => s.id === 'C');
+    const index = (target: string) => c?.rows.findIndex((r) => r.target === target && r.variant === 'baseline') ?? -1;
+    const withP999 = (results: BenchResults, target: string, p999: number) => {
+      const row = results.scenarios.find((s) => s.id === 'C')?.rows[index(target)];
+      if (!row?.latencyMs) throw new Error(`no §C baseline row for ${target}`);
+      return withRow(results, 'C', index(target), { ...row, latencyMs: { ...row.latencyMs, p999 } });
+    };
+    const section = sectionOf(renderMarkdown(withP999(withP999(sample, 'nest-fastify', 30), 'apollo-router', 6)), 'C');
+    const tail = tableOf(section, 'Tail at the same offered load, beside apollo-router');
+    // p99 7.877 vs 3.688 ms: 2.14x; p99.9 30 vs 6 ms: 5.00x; CPU 1.475 vs 0.825: 1.79x.
+    expect(tableLine(tail, 'nest-fastify', 'baseline')).toBe(
+      '| nest-fastify | baseline | 2.42 / 7.88 | 1.90 / 3.69 | 2.14x | 7.88 / 30.0 | 3.69 / 6.00 | 5.00x | 1.79x |',
+    );
+    // The Router's missing row gives no ratio rather than a made-up one.
+    expect(tableLine(tail, 'nest-fastify', 'JWT client awareness')).toContain('| — |');
+    expect(tableOf(section, '§C results')).toMatch(/\| p99 \(ms\) \| p99\.9 \(ms\) \| Max \(ms\) \|/);
+    // Runs recorded before p99.9 keep their columns.
+    expect(tableOf(sectionOf(md, 'C'), '§C results')).not.toContain('p99.9');
+  });
+
   it('shows late sends and errors (with their share) in the fixed-rate tables, and where failures count', () => {
     const e = sectionOf(md, 'E');
     expect(tableOf(e, '§E results')).toContain('| Errors | Late sends |');

@@ -44,6 +44,7 @@ export function summarize(samples: Samples): LatencySummary | null {
     p90: ms(percentile(sorted, 90)),
     p95: ms(percentile(sorted, 95)),
     p99: ms(percentile(sorted, 99)),
+    p999: ms(percentile(sorted, 99.9)),
     max: ms(sorted[sorted.length - 1] as number),
   };
 }

@@ -37,6 +37,8 @@ export interface RouterComparison {
   readonly meanRatio?: number;
   readonly p50Ratio?: number;
   readonly p99Ratio?: number;
+  /** Node p99.9 ÷ Router's (issue 31's §C target reports it; absent in older runs). */
+  readonly p999Ratio?: number;
   /** Node peak RSS ÷ Router peak RSS. */
   readonly rssRatio?: number;
   /** Node gateway CPU-seconds per request ÷ the Router's (issue 22's first target: ≤ 1.0). */
@@ -59,6 +61,7 @@ export function compareWithRouter(scenario: ScenarioResult): RouterComparison[] 
         meanRatio: div(node.latencyMs?.mean, router.latencyMs?.mean),
         p50Ratio: div(node.latencyMs?.p50, router.latencyMs?.p50),
         p99Ratio: div(node.latencyMs?.p99, router.latencyMs?.p99),
+        p999Ratio: div(node.latencyMs?.p999, router.latencyMs?.p999),
         rssRatio: div(node.gatewayPeakRssMb, router.gatewayPeakRssMb),
         cpuRatio: div(node.gatewayCpuSecPer1k, router.gatewayCpuSecPer1k),
       };

@@ -84,6 +84,8 @@ export function resultsTable(scenario: ScenarioResult): Table {
   const hasDelta = scenario.rows.some((r) => r.deltaVsBaselineMs);
   const hasKept = scenario.rows.some((r) => r.keptPercent !== undefined);
   const hasStatus = scenario.rows.some((r) => r.status !== 'ok');
+  // p99.9 where the tail at a fixed offered load is the question (runs before it was recorded have none).
+  const hasP999 = fixedRate && scenario.rows.some((r) => r.latencyMs?.p999 !== undefined);
   const load = sharedLoad(scenario);
   const columns: Column[] = [
     { header: 'Target' },
@@ -96,6 +98,7 @@ export function resultsTable(scenario: ScenarioResult): Table {
     ms('p90'),
     ms('p95'),
     ms('p99'),
+    ...(hasP999 ? [ms('p99.9')] : []),
     ms('Max'),
     { header: 'Errors', numeric: true },
     ...(fixedRate ? [{ header: 'Late sends', numeric: true }] : []),
@@ -115,6 +118,7 @@ export function resultsTable(scenario: ScenarioResult): Table {
       cell(formatMsValue(l?.p90)),
       cell(formatMsValue(l?.p95)),
       cell(formatMsValue(l?.p99)),
+      ...(hasP999 ? [cell(formatMsValue(l?.p999))] : []),
       cell(formatMsValue(l?.max)),
       cell(formatErrors(row), row.errors ? 'bad' : undefined),
       ...(fixedRate ? [cell(formatLateSends(row.schedule), lateTone(row))] : []),

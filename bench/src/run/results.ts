@@ -124,6 +124,8 @@ export interface LatencySummary {
   readonly p90: number;
   readonly p95: number;
   readonly p99: number;
+  /** p99.9: absent in runs committed before it was recorded. */
+  readonly p999?: number;
   readonly max: number;
 }
 

@@ -15,7 +15,7 @@ import {
 import type { Scale } from './scale.js';
 
 /** The percentiles a strip marks, each with its own shape (see `stripLegend`). */
-const MARKS: readonly (readonly [keyof LatencySummary, string])[] = [
+const MARKS: readonly (readonly [Exclude<keyof LatencySummary, 'p999'>, string])[] = [
   ['p50', 'p50'],
   ['p90', 'p90'],
   ['p95', 'p95'],
@@ -55,7 +55,7 @@ function stripRow(row: StripRow, scale: Scale, values: boolean): string {
     return `${label}<div class="track no-data"><div class="area">${status}</div></div>${tail}`;
   }
   const color = row.label.color;
-  const x = (k: keyof LatencySummary) => scale.at(latency[k]);
+  const x = (k: Exclude<keyof LatencySummary, 'p999'>) => scale.at(latency[k]);
   const span = (cls: string, from: number, to: number) =>
     `<span class="${cls}"${style(`left:${pct(from)};width:${pct(Math.max(0, to - from))};--c:${color}`)}></span>`;
   const marks = MARKS.map(

@@ -1,6 +1,6 @@
 import type { RowResult, ScenarioResult } from '../../run/results.js';
-import { isBaselineVariant, isOk, seedCFor } from '../compare.js';
-import { formatDeltaMs, formatMs, formatNumber, NONE, statusLabel } from '../format.js';
+import { compareWithRouter, isBaselineVariant, isOk, ROUTER_TARGET, seedCFor } from '../compare.js';
+import { formatDeltaMs, formatMs, formatMsValue, formatNumber, formatRatio, NONE, statusLabel } from '../format.js';
 import { noteNumbers } from '../row-notes.js';
 import { SEED_C, type SeedDelta } from '../seed-reference.js';
 import { type Cell, cell, markedCell, type Table } from '../table.js';
@@ -13,7 +13,44 @@ const p50p99 = (row: RowResult | undefined) =>
 
 /** §C: the published customization-overhead table, then the latency each of our customizations adds. */
 export function comparisonC(scenario: ScenarioResult): Table[] {
-  return [seedCTable(), oursC(scenario)];
+  const hasRouter = scenario.rows.some((row) => row.target === ROUTER_TARGET);
+  return [seedCTable(), oursC(scenario), ...(hasRouter ? [tailBesideRouter(scenario)] : [])];
+}
+
+/**
+ * The same offered load on both: the tail a client feels, which a closed loop hides (a slow
+ * gateway there just receives fewer requests). Issue 31's target is p99 ≤ 3x the Router's.
+ */
+function tailBesideRouter(scenario: ScenarioResult): Table {
+  const both = (row: RowResult | undefined, a: 'p50' | 'p99', b: 'p99' | 'p999') =>
+    `${formatMsValue(row?.latencyMs?.[a])} / ${formatMsValue(row?.latencyMs?.[b])}`;
+  const rows = compareWithRouter(scenario).map((c): Cell[] => [
+    cell(c.node.target),
+    cell(c.node.variant),
+    cell(both(c.node, 'p50', 'p99')),
+    cell(both(c.router, 'p50', 'p99')),
+    cell(formatRatio(c.p99Ratio)),
+    cell(both(c.node, 'p99', 'p999')),
+    cell(both(c.router, 'p99', 'p999')),
+    cell(formatRatio(c.p999Ratio)),
+    cell(formatRatio(c.cpuRatio)),
+  ]);
+  return {
+    title: `Tail at the same offered load, beside ${ROUTER_TARGET}`,
+    columns: [
+      col('Target'),
+      col('Variant'),
+      col('p50 / p99 (ms)', true),
+      col('Router p50 / p99 (ms)', true),
+      col('p99 ÷ Router', true),
+      col('p99 / p99.9 (ms)', true),
+      col('Router p99 / p99.9 (ms)', true),
+      col('p99.9 ÷ Router', true),
+      col('CPU per request ÷ Router', true),
+    ],
+    rows,
+    notes: ['Both at the same fixed arrival rate, so each ratio compares what the same clients would feel.'],
+  };
 }
 
 function seedCTable(): Table {
