@@ -1,10 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { ROOT } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
-import { GENERATED_DOCUMENTS, namedFolders, regenerate, VERDICT_MARKERS } from '../src/readme/documents.js';
+import {
+  GENERATED_DOCUMENTS,
+  namedFolders,
+  regenerate,
+  ROUTER_TARGETS_MARKERS,
+  VERDICT_MARKERS,
+} from '../src/readme/documents.js';
 import { findingsA, findingsB, findingsE } from '../src/readme/findings.js';
 import { formatMarkdown } from '../src/readme/format-markdown.js';
 import { findSection, replaceSection } from '../src/readme/markers.js';
+import { renderRouterTargets } from '../src/readme/router-targets.js';
 import { sectionA, sectionE, sectionF } from '../src/readme/sections.js';
 import { findingsVersusRouter } from '../src/readme/versus-router.js';
 import type { BenchResults, RowResult, ScenarioResult } from '../src/run/results.js';
@@ -127,6 +134,52 @@ describe('README results section', () => {
     );
     expect(findSection(updated)).toEqual({ folder: 'docs/results/new', body: 'new\n' });
     expect(() => replaceSection('no markers', 'x', 'y')).toThrow(/markers/);
+  });
+});
+
+describe("issue 31's targets against the Router", () => {
+  const environment = { cores: 2, node: 'v24.0.0' } as BenchResults['environment'];
+  const at500 = (target: string, variant: string, p99: number, p999: number) =>
+    row(target, variant, { rate: 500, latencyMs: { ...latency(2), p99, p999 } });
+  const targetsRun = {
+    runId: 'targets',
+    mode: 'full',
+    environment,
+    scenarios: [
+      scenario('C', [
+        at500('nest-fastify', 'baseline', 20, 60),
+        at500('apollo-router', 'baseline', 8, 12),
+        at500('nest-fastify', 'ten GUID response headers', 40, 90),
+        at500('apollo-router', 'ten GUID response headers', 10, 20),
+      ]),
+      scenario('A', [
+        row('nest-fastify', 'ComplexQuery', { gatewayPeakRssMb: 240, gatewayCpuSecPer1k: 1.3 }),
+        row('apollo-router', 'ComplexQuery', { gatewayPeakRssMb: 100, gatewayCpuSecPer1k: 1.0 }),
+      ]),
+    ],
+  } as unknown as BenchResults;
+
+  it('states each target with what the run measured, met or not', () => {
+    const table = renderRouterTargets(targetsRun, 'docs/results/targets');
+    expect(table).toContain(
+      '| §C baseline at 500 req/s: p99 ≤ 3x | 2.5x: 20.0 vs 8.00 ms (p99.9 60.0 vs 12.0 ms) | met |',
+    );
+    expect(table).toContain('| §C ten GUID response headers at 500 req/s: p99 ≤ 3x | 4.0x: 40.0 vs 10.0 ms');
+    expect(table).toMatch(/ten GUID .* \| not met \|/);
+    expect(table).toContain('| §A ComplexQuery: peak RSS ≤ 2.5x | 2.40x: 240 vs 100 MB | met |');
+    expect(table).toContain('| §A ComplexQuery: CPU per request ≤ 1.2x | 1.30x: 1.300 vs 1.000 ms | not met |');
+    // A query the run did not measure is left out, not reported as met.
+    expect(table).not.toContain('GetUserWithProducts');
+  });
+
+  it('fills only the sections a run can answer: a run of §A, §C and §F leaves the verdict to the full run', () => {
+    const text =
+      '<!-- bench-verdict:start docs/results/full -->\nfull verdict\n<!-- bench-verdict:end -->\n' +
+      '<!-- bench-router-targets:start -->\n<!-- bench-router-targets:end -->\n';
+    const updated = regenerate(text, '', () => targetsRun, ['docs/results/targets']);
+    expect(findSection(updated, VERDICT_MARKERS)?.body).toBe('full verdict\n');
+    expect(findSection(updated, ROUTER_TARGETS_MARKERS)?.folder).toBe('docs/results/targets');
+    expect(findSection(updated, ROUTER_TARGETS_MARKERS)?.body).toContain('§C baseline at 500 req/s');
   });
 });
 

@@ -3,6 +3,7 @@ import { renderSoakSection, SOAK_MARKERS } from '../soak/readme-section.js';
 import type { SoakResults } from '../soak/results.js';
 import { findSection, RESULTS_MARKERS, replaceSection } from './markers.js';
 import { renderResultsSection } from './results-section.js';
+import { ISSUE_31_RATE, renderRouterTargets } from './router-targets.js';
 import { renderVerdict } from './verdict.js';
 
 // Where generated sections live: the README's verdict, and the full results and the soak in
@@ -14,16 +15,38 @@ interface GeneratedKind {
   readonly markers: string;
   /** Which runs it is generated from. */
   readonly from: 'bench' | 'soak';
+  /** Whether a run of that kind has what the section answers from (a folder named on the command line may not). */
+  readonly fits?: (results: BenchResults) => boolean;
   readonly render: (results: AnyResults, folder: string, linkPrefix: string) => string;
 }
 
 export const VERDICT_MARKERS = 'bench-verdict';
+export const ROUTER_TARGETS_MARKERS = 'bench-router-targets';
+
+/** The verdict and the full tables answer from a run of every section. */
+const everySection = (results: BenchResults) =>
+  ['A', 'B', 'C', 'D', 'E', 'F'].every((id) => results.scenarios.some((s) => s.id === id));
+/** Issue 31's targets are set at §C's open loop at 500 req/s with the Router beside us. */
+const atTargetRate = (results: BenchResults) =>
+  results.scenarios.some((s) => s.id === 'C' && s.rows.some((row) => row.rate === ISSUE_31_RATE));
 
 const KINDS: readonly GeneratedKind[] = [
-  { markers: VERDICT_MARKERS, from: 'bench', render: (r, folder) => renderVerdict(r as BenchResults, folder) },
+  {
+    markers: VERDICT_MARKERS,
+    from: 'bench',
+    fits: everySection,
+    render: (r, folder) => renderVerdict(r as BenchResults, folder),
+  },
+  {
+    markers: ROUTER_TARGETS_MARKERS,
+    from: 'bench',
+    fits: atTargetRate,
+    render: (r, folder) => renderRouterTargets(r as BenchResults, folder),
+  },
   {
     markers: RESULTS_MARKERS,
     from: 'bench',
+    fits: everySection,
     render: (r, folder, prefix) => renderResultsSection(r as BenchResults, folder, prefix),
   },
   {
@@ -64,6 +87,7 @@ export function regenerate(
     for (const folder of candidates) {
       const results = load(folder);
       if ((kind.from === 'soak') !== isSoak(results) || !hasMarkers) continue;
+      if (kind.fits && !isSoak(results) && !kind.fits(results)) continue;
       updated = replaceSection(updated, folder, kind.render(results, folder, linkPrefix), kind.markers);
     }
   }
