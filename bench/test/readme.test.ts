@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import {
   GENERATED_DOCUMENTS,
   namedFolders,
-  regenerate,
   ROUTER_TARGETS_MARKERS,
+  regenerate,
   VERDICT_MARKERS,
 } from '../src/readme/documents.js';
 import { findingsA, findingsB, findingsE } from '../src/readme/findings.js';
