@@ -1,6 +1,6 @@
 import type { BenchResults, ScenarioId, ScenarioResult } from '../run/results.js';
 import { findingsA, findingsB, findingsE, warningCount } from './findings.js';
-import { sectionA, sectionB, sectionC, sectionD, sectionE, sectionF } from './sections.js';
+import { sectionA, sectionB, sectionC, sectionD, sectionE, sectionF, sectionG } from './sections.js';
 import { findingsVersusRouter } from './versus-router.js';
 
 const SECTIONS: Readonly<Record<ScenarioId, (scenario: ScenarioResult) => string>> = {
@@ -10,6 +10,7 @@ const SECTIONS: Readonly<Record<ScenarioId, (scenario: ScenarioResult) => string
   D: sectionD,
   E: sectionE,
   F: sectionF,
+  G: sectionG,
 };
 
 const FINDINGS: Partial<Record<ScenarioId, (scenario: ScenarioResult) => string[]>> = {
