@@ -1,4 +1,5 @@
 import type { BenchResults, ScenarioId, ScenarioResult } from '../run/results.js';
+import { findingsG } from './entity-cache.js';
 import { findingsA, findingsB, findingsE, warningCount } from './findings.js';
 import { sectionA, sectionB, sectionC, sectionD, sectionE, sectionF, sectionG } from './sections.js';
 import { findingsVersusRouter } from './versus-router.js';
@@ -18,6 +19,7 @@ const FINDINGS: Partial<Record<ScenarioId, (scenario: ScenarioResult) => string[
   B: findingsB,
   E: findingsE,
   F: findingsVersusRouter,
+  G: findingsG,
 };
 
 /**
