@@ -2,6 +2,7 @@ import { firstDifference } from './diff.js';
 import { postJson } from './http-post.js';
 import { mergeIncremental, multipartBoundary, multipartPayloads } from './incremental-answer.js';
 import { type BenchQuery, requestBody } from './queries.js';
+import type { Workload } from './workload.js';
 
 export interface AnswerCheckOptions {
   readonly url: string;
@@ -59,6 +60,41 @@ async function checkOne(options: AnswerCheckOptions, query: BenchQuery, userId: 
     if (response.headers[name] === undefined) return `response header ${name} is missing`;
   }
   return null;
+}
+
+/**
+ * A workload's samples (§G: varied products, anonymous and signed-in), in order, each against
+ * its own reference answer; stops at the first wrong one and names it.
+ */
+export async function checkWorkloadAnswers(
+  url: string,
+  workload: Workload,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<AnswerCheck> {
+  let checked = 0;
+  for (const sample of workload.samples()) {
+    let response: Awaited<ReturnType<typeof postJson>>;
+    try {
+      response = await postJson(url, sample.request.body, { ...headers, ...sample.request.headers });
+    } catch (error) {
+      return {
+        ok: false,
+        message: `${sample.label}: request failed: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+    const excerpt = response.text.length > 200 ? `${response.text.slice(0, 197)}...` : response.text;
+    if (response.status !== 200) return { ok: false, message: `${sample.label}: HTTP ${response.status}: ${excerpt}` };
+    let body: unknown;
+    try {
+      body = JSON.parse(response.text);
+    } catch {
+      return { ok: false, message: `${sample.label}: not JSON: ${excerpt}` };
+    }
+    const difference = firstDifference(body, { data: sample.expected });
+    if (difference) return { ok: false, message: `${sample.label}: ${difference}` };
+    checked++;
+  }
+  return { ok: true, checked };
 }
 
 /** An incremental answer's parts merged as a client merges them; throws when it is not multipart or never ends. */

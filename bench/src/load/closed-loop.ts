@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import { Samples } from '../measure/samples.js';
 import { isGraphQLSuccess, type LiveTick, type LoadResult } from './load-result.js';
+import type { RequestSpec } from './workload.js';
 
 export interface ClosedLoopOptions {
   readonly url: string;
@@ -8,6 +9,8 @@ export interface ClosedLoopOptions {
   readonly durationSec: number;
   /** A fresh body per request (e.g. a random `user-N`). */
   readonly body: () => string;
+  /** Instead of `body`: a fresh body and extra headers per request (a workload's, e.g. §G's). */
+  readonly request?: () => RequestSpec;
   readonly headers?: Readonly<Record<string, string>>;
   /** Per-request timeout, seconds. Default 10. */
   readonly timeoutSec?: number;
@@ -45,7 +48,11 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<LoadRes
         {
           method: 'POST',
           path: `${url.pathname}${url.search}`,
-          setupRequest: (request) => ({ ...request, body: options.body() }),
+          setupRequest: (request) => {
+            if (!options.request) return { ...request, body: options.body() };
+            const next = options.request();
+            return { ...request, body: next.body, headers: { ...request.headers, ...next.headers } };
+          },
           onResponse: (status, body) => {
             lastOk = isGraphQLSuccess(status, body);
             if (lastOk) ok++;

@@ -19,15 +19,18 @@ export async function measureRow(
   groups: readonly ProcessGroup[],
   cpusIn: (list: string) => number,
   onTick?: LiveTick,
+  subgraphRequests?: () => Promise<Readonly<Record<string, number>>>,
 ): Promise<RowResult> {
-  if (row.warmupSec > 0) await runLoad(row, target.url, row.warmupSec);
+  if (row.warmupSec > 0) await runLoad(row, target.url, row.warmupSec, undefined, 'warmup');
   // A cluster's peak is the sum of its processes' peaks (each may peak at another moment: an upper bound).
   const pids = target.pids();
   const rowPeak = pids.length > 0 && pids.every((pid) => resetPeakRss(pid));
+  const subgraphsBefore = await subgraphRequests?.();
   const before = snapshot(groups);
   const gcMark = target.gcTrace?.mark();
   const load = await runLoad(row, target.url, row.durationSec, onTick);
   const after = snapshot(groups);
+  const subgraphsAfter = subgraphsBefore && (await subgraphRequests?.());
   const gc = target.gcTrace && gcMark ? target.gcTrace.summarize(gcMark, load.ok) : null;
 
   const base = {
@@ -63,6 +66,7 @@ export async function measureRow(
     ...firstPart(load.firstPartSamples),
     cpu,
     ...(targetCpu ? { gatewayCpuSecPer1k: round(targetCpu.cpuSeconds / (load.ok / 1000), 4) } : {}),
+    ...(subgraphsBefore && subgraphsAfter ? perRequest(subgraphsBefore, subgraphsAfter, load.ok) : {}),
     ...(peakRss !== null ? { gatewayPeakRssMb: round(peakRss, 1), peakRssScope: rowPeak ? 'row' : 'process' } : {}),
     ...(gc ? { gc } : {}),
     saturated,
@@ -70,6 +74,19 @@ export async function measureRow(
     ...(load.schedule ? { schedule: load.schedule } : {}),
     ...(load.failedAtMs !== undefined ? { failedAtMs: load.failedAtMs } : {}),
   };
+}
+
+/** Subgraph requests the window caused, per successful client request: in all and per subgraph. */
+function perRequest(
+  before: Readonly<Record<string, number>>,
+  after: Readonly<Record<string, number>>,
+  ok: number,
+): Pick<RowResult, 'subgraphRequestsPerRequest' | 'subgraphRequestsBySubgraph'> {
+  const bySubgraph = Object.fromEntries(
+    Object.entries(after).map(([name, total]) => [name, round((total - (before[name] ?? 0)) / ok, 3)]),
+  );
+  const all = Object.entries(after).reduce((sum, [name, total]) => sum + total - (before[name] ?? 0), 0);
+  return { subgraphRequestsPerRequest: round(all / ok, 3), subgraphRequestsBySubgraph: bySubgraph };
 }
 
 function firstPart(samples: Samples | undefined): { firstPartMs?: LatencySummary } {

@@ -1,6 +1,7 @@
 import type { BenchResults, ScenarioId, ScenarioResult } from '../run/results.js';
+import { findingsG } from './entity-cache.js';
 import { findingsA, findingsB, findingsE, warningCount } from './findings.js';
-import { sectionA, sectionB, sectionC, sectionD, sectionE, sectionF } from './sections.js';
+import { sectionA, sectionB, sectionC, sectionD, sectionE, sectionF, sectionG } from './sections.js';
 import { findingsVersusRouter } from './versus-router.js';
 
 const SECTIONS: Readonly<Record<ScenarioId, (scenario: ScenarioResult) => string>> = {
@@ -10,6 +11,7 @@ const SECTIONS: Readonly<Record<ScenarioId, (scenario: ScenarioResult) => string
   D: sectionD,
   E: sectionE,
   F: sectionF,
+  G: sectionG,
 };
 
 const FINDINGS: Partial<Record<ScenarioId, (scenario: ScenarioResult) => string[]>> = {
@@ -17,6 +19,7 @@ const FINDINGS: Partial<Record<ScenarioId, (scenario: ScenarioResult) => string[
   B: findingsB,
   E: findingsE,
   F: findingsVersusRouter,
+  G: findingsG,
 };
 
 /**

@@ -20,6 +20,37 @@ export function sectionF(scenario: ScenarioResult): string {
   return targetTable(scenario, true);
 }
 
+/** §G: per row, CPU per request (gateway, subgraphs), p50/p99 and subgraph requests per client request. */
+export function sectionG(scenario: ScenarioResult): string {
+  const notes = new Footnotes();
+  const rows = scenario.rows.map((row) => {
+    const measured = ok(row);
+    return [
+      `${row.target}${notes.mark(row)}`,
+      row.variant,
+      num(measured?.rps),
+      measured?.latencyMs ? `${ms(measured.latencyMs.p50)} / ${ms(measured.latencyMs.p99)}` : '—',
+      num(measured?.gatewayCpuSecPer1k, 3),
+      num(subgraphCpuPer1k(measured), 3),
+      num(measured?.subgraphRequestsPerRequest, 2),
+    ];
+  });
+  const table = markdownTable(
+    [
+      'target',
+      'variant',
+      'req/s',
+      'p50 / p99 ms',
+      'CPU-ms per request',
+      'subgraph CPU-ms per request',
+      'subgraph requests per request',
+    ],
+    rows,
+    2,
+  );
+  return withNotes(table, notes);
+}
+
 function targetTable(scenario: ScenarioResult, withSubgraphCpu: boolean): string {
   const notes = new Footnotes();
   // Only the pairs the run planned: a variant most targets do not run (`· dedup`) gets no empty rows.

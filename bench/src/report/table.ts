@@ -83,6 +83,7 @@ export function resultsTable(scenario: ScenarioResult): Table {
   const fixedRate = scenario.kind === 'fixed-rate';
   const hasDelta = scenario.rows.some((r) => r.deltaVsBaselineMs);
   const hasKept = scenario.rows.some((r) => r.keptPercent !== undefined);
+  const hasSubgraphRequests = scenario.rows.some((r) => r.subgraphRequestsPerRequest !== undefined);
   const hasStatus = scenario.rows.some((r) => r.status !== 'ok');
   // p99.9 where the tail at a fixed offered load is the question (runs before it was recorded have none).
   const hasP999 = fixedRate && scenario.rows.some((r) => r.latencyMs?.p999 !== undefined);
@@ -104,6 +105,7 @@ export function resultsTable(scenario: ScenarioResult): Table {
     ...(fixedRate ? [{ header: 'Late sends', numeric: true }] : []),
     ...(hasDelta ? [ms('Δ p50 vs baseline'), ms('Δ p99 vs baseline')] : []),
     ...(hasKept ? [{ header: 'Kept vs no plugin', numeric: true }] : []),
+    ...(hasSubgraphRequests ? [{ header: 'Subgraph req. per request', numeric: true }] : []),
   ];
   const rows = scenario.rows.map((row): Cell[] => {
     const l = row.latencyMs;
@@ -126,9 +128,17 @@ export function resultsTable(scenario: ScenarioResult): Table {
         ? [cell(formatDeltaMs(row.deltaVsBaselineMs?.p50)), cell(formatDeltaMs(row.deltaVsBaselineMs?.p99))]
         : []),
       ...(hasKept ? [cell(formatPercent(row.keptPercent))] : []),
+      ...(hasSubgraphRequests ? [cell(formatSubgraphRequests(row))] : []),
     ];
   });
   return { title: tableTitle(scenario, 'results'), columns, rows, notes: failedAtNotes(scenario) };
+}
+
+/** `1.42 (users 0.20, products 0.61, reviews 0.61)`: §G, per client request. */
+function formatSubgraphRequests(row: RowResult): string {
+  if (row.subgraphRequestsPerRequest === undefined) return NONE;
+  const parts = Object.entries(row.subgraphRequestsBySubgraph ?? {}).map(([name, n]) => `${name} ${n.toFixed(2)}`);
+  return `${row.subgraphRequestsPerRequest.toFixed(2)}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }
 
 function lateTone(row: RowResult): 'warn' | undefined {

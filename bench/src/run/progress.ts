@@ -76,7 +76,9 @@ function describe(row: RowResult): string {
   const errors = row.errors ? `, ${row.errors} errors` : '';
   const saturated = row.saturated?.length ? ` saturated: ${row.saturated.join(', ')}` : '';
   const warnings = (row.warnings ?? []).map((warning) => `\n    ⚠ ${warning}`).join('');
-  return `${load}: ${row.rps} req/s, ${latency}${errors} [CPU ${cpu}]${saturated}${warnings}`;
+  const subgraphs =
+    row.subgraphRequestsPerRequest === undefined ? '' : `, ${row.subgraphRequestsPerRequest} subgraph req./req.`;
+  return `${load}: ${row.rps} req/s, ${latency}${errors}${subgraphs} [CPU ${cpu}]${saturated}${warnings}`;
 }
 
 export function formatDuration(seconds: number): string {

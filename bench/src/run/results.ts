@@ -30,7 +30,7 @@ export interface BenchEnvironment {
   readonly notes: readonly string[];
 }
 
-export type ScenarioId = 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
+export type ScenarioId = 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G';
 
 export interface ScenarioResult {
   readonly id: ScenarioId;
@@ -99,6 +99,12 @@ export interface RowResult {
    * Every report shows them beside the row.
    */
   readonly warnings?: readonly string[];
+  /**
+   * §G: requests the subgraphs received during the measured window per successful client
+   * request (counted by the subgraphs themselves), in all and per subgraph: what a cache saves.
+   */
+  readonly subgraphRequestsPerRequest?: number;
+  readonly subgraphRequestsBySubgraph?: Readonly<Record<string, number>>;
   /** §C: latency minus the baseline row's, same target. */
   readonly deltaVsBaselineMs?: { readonly p50: number; readonly p99: number };
   /** §D: throughput as a percentage of the same target's `none` row. */

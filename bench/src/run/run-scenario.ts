@@ -1,8 +1,8 @@
-import { checkAnswers } from '../load/answer-check.js';
+import { checkAnswers, checkWorkloadAnswers } from '../load/answer-check.js';
 import type { ProcessGroup } from '../measure/cpu-groups.js';
 import { measureRow } from '../measure/measure-row.js';
 import type { SinkCounts } from '../observe/otlp-sink.js';
-import { checkLimitInOwnProcess, checkSetup } from '../targets/setup-check.js';
+import { checkLimitInOwnProcess, checkSetup, subgraphRequestTotals } from '../targets/setup-check.js';
 import type { RunningTarget, TargetEnvironment } from '../targets/start-target.js';
 import { startTarget } from '../targets/start-target.js';
 import type { RowPlan, ScenarioPlan } from './plan.js';
@@ -65,13 +65,16 @@ async function runGroup(
   }
   try {
     const queries = [...new Set(group.map((row) => row.query))];
-    const check = await checkAnswers({
-      url: target.url,
-      queries,
-      userIds: context.userIds,
-      headers: first.setup.headers,
-      ...(first.setup.expectHeaders ? { expectHeaders: first.setup.expectHeaders } : {}),
-    });
+    const { workload } = first.setup;
+    const check = workload
+      ? await checkWorkloadAnswers(target.url, workload, first.setup.headers)
+      : await checkAnswers({
+          url: target.url,
+          queries,
+          userIds: context.userIds,
+          headers: first.setup.headers,
+          ...(first.setup.expectHeaders ? { expectHeaders: first.setup.expectHeaders } : {}),
+        });
     if (!check.ok) return all('wrong-answer', check.message);
     const subgraphUrls = environment ? Object.values(environment.subgraphUrls) : [];
     const metricsPort = environment?.setupContext.metricsPort;
@@ -82,11 +85,16 @@ async function runGroup(
     if (!setupCheck.ok) return all('wrong-answer', setupCheck.message);
 
     const targetGroup = context.targetGroup(target);
+    // A workload's rows (§G) report subgraph requests per client request, read from our subgraphs.
+    const subgraphRequests =
+      workload && environment && subgraphUrls.length > 0
+        ? () => subgraphRequestTotals((environment as TargetEnvironment).subgraphUrls)
+        : undefined;
     for (const row of group) {
       const groups = [...(targetGroup ? [targetGroup] : []), ...context.otherGroups()];
       try {
         const live = context.progress.live(scenario, `${row.target.name} · ${row.variant}`, row.durationSec);
-        done(await measureRow(row, target, groups, context.cpusIn, live));
+        done(await measureRow(row, target, groups, context.cpusIn, live, subgraphRequests));
       } catch (error) {
         done(unmeasured(row, 'failed', errorText(error)));
       }

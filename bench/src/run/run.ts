@@ -31,7 +31,8 @@ export async function runBench(options: BenchOptions, command: string): Promise<
     targets,
     setups: await createSetups(),
     router,
-    redisAvailable: options.scenarios.includes('E') && findRedisServer() !== undefined,
+    redisAvailable:
+      (options.scenarios.includes('E') || options.scenarios.includes('G')) && findRedisServer() !== undefined,
     closedSec: options.durationSec ?? (quick ? 10 : 30),
     fixedSec: options.durationSec ?? (quick ? 10 : 60),
     warmupSec: options.warmupSec ?? (quick ? 3 : 5),

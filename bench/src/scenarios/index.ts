@@ -6,8 +6,9 @@ import { planC } from './c-extensibility.js';
 import { planD } from './d-plugin-stacking.js';
 import { planE } from './e-fixed-rates.js';
 import { planF } from './f-large-answers.js';
+import { planG } from './g-entity-cache.js';
 
-export const SCENARIO_IDS: readonly ScenarioId[] = ['A', 'B', 'C', 'D', 'E', 'F'];
+export const SCENARIO_IDS: readonly ScenarioId[] = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
 
 const PLANNERS: Readonly<Record<ScenarioId, (context: PlanContext) => ScenarioPlan>> = {
   A: planA,
@@ -16,6 +17,7 @@ const PLANNERS: Readonly<Record<ScenarioId, (context: PlanContext) => ScenarioPl
   D: planD,
   E: planE,
   F: planF,
+  G: planG,
 };
 
 export function planScenarios(ids: readonly ScenarioId[], context: PlanContext): ScenarioPlan[] {

@@ -4,7 +4,7 @@
  * usage or traces to Hive; the supergraph is a local file.
  */
 import { defineConfig } from '@graphql-hive/gateway';
-import { HIVE_INBOUND_DEDUP_ENV, HIVE_SUBSCRIPTIONS_WS_ENV } from './hive-gateway-env.js';
+import { HIVE_INBOUND_DEDUP_ENV, HIVE_RESPONSE_CACHE_ENV, HIVE_SUBSCRIPTIONS_WS_ENV } from './hive-gateway-env.js';
 
 // Inlined rather than imported from subgraph-processes.ts: the harness's modules would add to
 // Hive Gateway's memory, which the bench measures.
@@ -45,4 +45,10 @@ export const gatewayConfig = defineConfig({
   landingPage: false,
   transportEntries: subgraphLocations(),
   inboundInflightRequestDeduplication: process.env[HIVE_INBOUND_DEDUP_ENV] === 'true',
+  // Safe for private data: Hive ignores `Cache-Control: private`, so the session is the
+  // Authorization header itself (unverified: a forged token only gets a session of its own);
+  // without one, the answer is shared by every anonymous caller.
+  ...(process.env[HIVE_RESPONSE_CACHE_ENV] === 'true'
+    ? { responseCaching: { session: (request: Request) => request.headers.get('authorization') } }
+    : {}),
 });

@@ -10,3 +10,9 @@ export const HIVE_INBOUND_DEDUP_ENV = 'BENCH_HIVE_INBOUND_DEDUP';
  * over HTTP. Set by the subscription bench only, so the other scenarios' configuration is unchanged.
  */
 export const HIVE_SUBSCRIPTIONS_WS_ENV = 'BENCH_HIVE_SUBSCRIPTIONS_WS';
+/**
+ * `true`: Hive Gateway's built-in `responseCaching` (§G): whole answers, the TTL the subgraphs'
+ * `Cache-Control: max-age` gives (the shortest of a request's fetches), one session per
+ * `Authorization` header value so a signed-in user's answer is never served to anyone else.
+ */
+export const HIVE_RESPONSE_CACHE_ENV = 'BENCH_HIVE_RESPONSE_CACHE';

@@ -167,6 +167,23 @@ async function checkRefusal(url: string, query: BenchQuery, refusal: Refusal): P
     : `a request with ${refusal.what} answered HTTP ${response.status}, expected ${refusal.status}`;
 }
 
+/**
+ * Every request each subgraph has received so far (its counted header's values plus the
+ * requests without it), by subgraph URL: §G reads it around the measured window.
+ */
+export async function subgraphRequestTotals(
+  subgraphUrls: Readonly<Record<string, string>>,
+): Promise<Record<string, number>> {
+  const entries = await Promise.all(
+    Object.entries(subgraphUrls).map(async ([name, url]) => {
+      const counts = await headerCounts(url);
+      const total = Object.values(counts.counts).reduce((sum, n) => sum + n, counts.missing);
+      return [name, total] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
 async function headerCounts(graphqlUrl: string): Promise<HeaderCounts> {
   const response = await request(new URL('/header-counts', graphqlUrl));
   if (response.statusCode !== 200) {

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { catalogueWorkload, type SignedInUser, signedInUserIds } from '../load/catalogue.js';
+import type { Workload } from '../load/workload.js';
 import { repoPath } from '../paths.js';
-import { HIVE_INBOUND_DEDUP_ENV } from './hive-gateway-env.js';
+import { HIVE_INBOUND_DEDUP_ENV, HIVE_RESPONSE_CACHE_ENV } from './hive-gateway-env.js';
 import { peerSupergraph } from './peer-supergraph.js';
 
 /**
@@ -29,6 +31,11 @@ export interface Setup {
    */
   readonly limitCheck?: { readonly max: number };
   readonly needsRedis?: boolean;
+  /**
+   * Requests that vary per request (§G's catalogue: products by Zipf, some users signed in),
+   * sent instead of the row's query with a random user, and checked against their own answers.
+   */
+  readonly workload?: Workload;
   /** The gateway serves Prometheus metrics on SetupContext.metricsPort: checked before timing. */
   readonly metrics?: boolean;
   /**
@@ -74,7 +81,11 @@ export type SetupKey =
   | 'no-dedup'
   | 'subgraph-dedup'
   | 'inbound-dedup'
-  | 'compression';
+  | 'compression'
+  | 'entity-cache-off'
+  | 'entity-cache-memory'
+  | 'entity-cache-redis'
+  | 'response-cache';
 
 export type Setups = Readonly<Record<SetupKey, Setup>>;
 
@@ -109,16 +120,21 @@ function tracingEnv({ otlpEndpoint }: SetupContext, ratio: string): Record<strin
   };
 }
 
+/** A token for `subject` as the JWT setups send it: HS256, the bench's client claims, 12 hours. */
+function sign(subject: string, secret: string): Promise<string> {
+  return new SignJWT({ client_name: 'bench', client_version: '1.0.0' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(subject)
+    .setIssuedAt()
+    .setExpirationTime('12h')
+    .sign(new TextEncoder().encode(secret));
+}
+
 /** Every setup, with fresh credentials: a random HS256 secret, a token signed with it, an API key. */
 export async function createSetups(): Promise<Setups> {
   const secret = randomBytes(32).toString('hex');
   const apiKey = randomBytes(16).toString('hex');
-  const token = await new SignJWT({ client_name: 'bench', client_version: '1.0.0' })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject('user-1')
-    .setIssuedAt()
-    .setExpirationTime('12h')
-    .sign(new TextEncoder().encode(secret));
+  const token = await sign('user-1', secret);
   // Same claims, another secret: a forged token the JWT setups must refuse.
   const forged = await new SignJWT({ client_name: 'bench' })
     .setProtectedHeader({ alg: 'HS256' })
@@ -126,6 +142,33 @@ export async function createSetups(): Promise<Setups> {
     .setExpirationTime('12h')
     .sign(new TextEncoder().encode(randomBytes(32).toString('hex')));
   const jwtEnv = { JWT_SECRET: secret, JWT_ALGORITHMS: 'HS256' };
+  // §G: signed-in users of the catalogue, each with a token signed with the same secret.
+  const signedIn = await Promise.all(
+    signedInUserIds().map(
+      async (userId): Promise<SignedInUser> => ({
+        userId,
+        authorization: `Bearer ${await sign(userId, secret)}`,
+      }),
+    ),
+  );
+  const catalogue = catalogueWorkload(signedIn);
+  // Our first mount in §G: tokens verified (a request without one is anonymous, as most
+  // shoppers are), so private answers are kept under the JWT subject; the store per row.
+  const entityCache = (key: SetupKey, store: 'off' | 'memory' | 'redis'): Setup =>
+    setup(key, {
+      gatewayEnv: ({ redisUrl }) => ({
+        GATEWAY_PLUGINS: 'jwt',
+        ...jwtEnv,
+        JWT_REQUIRED: 'false',
+        ENTITY_CACHE: store,
+        ...(store === 'redis' ? { ENTITY_CACHE_REDIS_URL: redisUrl ?? '' } : {}),
+      }),
+      // The Router runs §G as it ships: its entity cache needs a GraphOS licence.
+      router: store === 'off' ? { config: 'router.yaml' } : { skip: 'the free Router has no entity cache' },
+      headers: {},
+      workload: catalogue,
+      ...(store === 'redis' ? { needsRedis: true } : {}),
+    });
   const bearer = { authorization: `Bearer ${token}` };
   const noApiKey: Refusal = { what: 'no API key', headers: { authorization: `Bearer ${token}` }, status: 401 };
   const forgedToken = (headers: Record<string, string>): Refusal => ({
@@ -271,6 +314,17 @@ export async function createSetups(): Promise<Setups> {
       gatewayEnv: () => ({ INBOUND_DEDUPLICATE: 'true' }),
       router: { skip: NOT_OURS },
       headers: {},
+    }),
+    'entity-cache-off': entityCache('entity-cache-off', 'off'),
+    'entity-cache-memory': entityCache('entity-cache-memory', 'memory'),
+    'entity-cache-redis': entityCache('entity-cache-redis', 'redis'),
+    // Hive Gateway's whole-response cache (§G), one session per Authorization header value.
+    'response-cache': setup('response-cache', {
+      gatewayEnv: () => ({}),
+      router: { skip: 'the free Router has no response cache' },
+      hiveEnv: { [HIVE_RESPONSE_CACHE_ENV]: 'true' },
+      headers: {},
+      workload: catalogue,
     }),
     // The soak's stack: GATEWAY_PLUGINS=full (every plugin set so that none refuses the
     // bench's requests), plus metrics so the soak can read the event-loop lag.

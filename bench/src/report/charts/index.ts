@@ -21,5 +21,8 @@ export function scenarioCharts(scenario: ScenarioResult): string[] {
     // Same shape as §A (targets × variants, the Router's share beside each bar).
     case 'F':
       return chartsA(scenario);
+    // §G's finding is in its table (subgraph requests per request beside CPU and latency).
+    case 'G':
+      return [];
   }
 }

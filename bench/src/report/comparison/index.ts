@@ -23,5 +23,8 @@ export function comparisonTables(scenario: ScenarioResult): Table[] {
     // §F is ours: the seed published nothing to compare with; its @defer rows get their own table.
     case 'F':
       return comparisonF(scenario);
+    // §G is ours too, and has no published figures at all.
+    case 'G':
+      return [];
   }
 }
