@@ -1,6 +1,7 @@
 import type { BenchResults } from '../run/results.js';
 import { renderSoakSection, SOAK_MARKERS } from '../soak/readme-section.js';
 import type { SoakResults } from '../soak/results.js';
+import { renderEntityCacheSection } from './entity-cache.js';
 import { findSection, RESULTS_MARKERS, replaceSection } from './markers.js';
 import { renderResultsSection } from './results-section.js';
 import { ISSUE_31_RATE, renderRouterTargets } from './router-targets.js';
@@ -22,6 +23,7 @@ interface GeneratedKind {
 
 export const VERDICT_MARKERS = 'bench-verdict';
 export const ROUTER_TARGETS_MARKERS = 'bench-router-targets';
+export const ENTITY_CACHE_MARKERS = 'bench-entity-cache';
 
 /** The verdict and the full tables answer from a run of every section. */
 const everySection = (results: BenchResults) =>
@@ -42,6 +44,12 @@ const KINDS: readonly GeneratedKind[] = [
     from: 'bench',
     fits: atTargetRate,
     render: (r, folder) => renderRouterTargets(r as BenchResults, folder),
+  },
+  {
+    markers: ENTITY_CACHE_MARKERS,
+    from: 'bench',
+    fits: (results) => results.scenarios.some((s) => s.id === 'G'),
+    render: (r, folder, prefix) => renderEntityCacheSection(r as BenchResults, folder, prefix),
   },
   {
     markers: RESULTS_MARKERS,
