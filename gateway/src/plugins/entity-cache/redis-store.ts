@@ -9,7 +9,7 @@ export interface RedisEntityStoreOptions {
   readonly keyPrefix?: string;
   /**
    * A lookup slower than this is a bypass (the subgraph is asked): a cache slower than the
-   * subgraph is worth nothing. Default: 100 ms.
+   * subgraph is worth nothing. Default: 100 ms. (Writes, scans and probes get ten times it.)
    */
   readonly commandTimeoutMs?: number;
   /** After this many failed commands in a row, Redis is skipped at once and probed in the background. Default: 3. */
@@ -17,6 +17,22 @@ export interface RedisEntityStoreOptions {
   /** How often a skipped Redis is probed (PING). Default: 1 000 ms. */
   readonly probeIntervalMs?: number;
   readonly logger?: Logger;
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * `promise`, or TIMED_OUT after `ms`. The verdict waits one turn past the timer (setImmediate
+ * runs after the loop's I/O phase): when the gateway's own loop lagged past the deadline, Redis's
+ * answer may be read already, and a busy gateway must not count that as Redis being slow and
+ * switch its cache off just when it is needed most.
+ */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => setImmediate(() => resolve(TIMED_OUT)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** Characters a SCAN MATCH pattern treats specially. */
@@ -36,6 +52,7 @@ export class RedisEntityStore implements EntityStore {
   readonly #failuresBeforeSkip: number;
   readonly #probeIntervalMs: number;
   readonly #logger: Logger | undefined;
+  readonly #lookupTimeoutMs: number;
   #failures = 0;
   #probe: NodeJS.Timeout | undefined;
 
@@ -44,10 +61,10 @@ export class RedisEntityStore implements EntityStore {
     this.#failuresBeforeSkip = options.failuresBeforeSkip ?? 3;
     this.#probeIntervalMs = options.probeIntervalMs ?? 1_000;
     this.#logger = options.logger;
-    const commandTimeout = options.commandTimeoutMs ?? 100;
+    this.#lookupTimeoutMs = options.commandTimeoutMs ?? 100;
     this.#client = new Redis(options.url, {
       enableOfflineQueue: false,
-      commandTimeout,
+      commandTimeout: this.#lookupTimeoutMs * 10,
       connectTimeout: 2_000,
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
@@ -63,14 +80,14 @@ export class RedisEntityStore implements EntityStore {
       if (!this.#probe && this.#client.status === 'wait') this.#client.connect().catch(() => undefined);
       return undefined;
     }
-    try {
-      const values = await this.#client.mget(keys.map((key) => this.#prefix + key));
-      this.#failures = 0;
-      return values.map((value) => (typeof value === 'string' ? value : undefined));
-    } catch {
+    const lookup = this.#client.mget(keys.map((key) => this.#prefix + key));
+    const values = await withDeadline(lookup, this.#lookupTimeoutMs).catch((): typeof TIMED_OUT => TIMED_OUT);
+    if (values === TIMED_OUT) {
       this.#failed();
       return undefined;
     }
+    this.#failures = 0;
+    return values.map((value) => (typeof value === 'string' ? value : undefined));
   }
 
   /** One pipeline of `SET key value PX ttl`; dropped when Redis is skipped or fails. */
