@@ -14,7 +14,7 @@ import { invalidationRoute } from './admin-route.js';
 import { cachePolicy } from './cache-control.js';
 import { invalidationsIn } from './invalidation.js';
 import { KeyFields } from './key-fields.js';
-import { cacheKey, entityDigest, identityDigest, selectionDigest, varyDigest } from './keys.js';
+import { cacheKey, entityDigest, identityDigest, selectionDigest, variesOn, varyDigest } from './keys.js';
 import { MemoryStore } from './memory-store.js';
 import { type CheckedOptions, checkOptions, type EntityCacheOptions } from './options.js';
 import type { EntityStore, InvalidationTarget, StoreEntry } from './store.js';
@@ -34,8 +34,10 @@ export interface EntityCachePlugin extends GatewayPlugin {
 
 /** Operations whose answers may be kept: queries, never mutations. */
 const QUERY = /^\s*(?:query\b|\{)/;
-/** Selections learned to be private, per subgraph: bounded, emptied when full (they are relearned). */
-const MAX_PRIVATE_SELECTIONS = 10_000;
+/** Selections learned to be private (or to vary on identity), per subgraph: bounded, emptied when full (they are relearned). */
+const MAX_LEARNED_SELECTIONS = 10_000;
+/** How long a mutation's answer waits for the invalidations it asked for. */
+const INVALIDATION_WAIT_MS = 1_000;
 
 /**
  * ENTITY_CACHE: keeps subgraph answers across requests. Each entity of an `_entities` fetch
@@ -62,6 +64,7 @@ export function entityCache(options: EntityCacheOptions = {}): EntityCachePlugin
   let schema: string | undefined;
   let keyFields = new KeyFields();
   const privateSelections = new Set<string>();
+  const identityVaryingSelections = new Set<string>();
 
   const invalidate = async (target: InvalidationTarget): Promise<number> => {
     const dropped = await store.invalidate(target);
@@ -73,6 +76,7 @@ export function entityCache(options: EntityCacheOptions = {}): EntityCachePlugin
     schema: () => schema,
     keyFields: () => keyFields,
     privateSelections,
+    identityVaryingSelections,
     events,
     invalidate,
   });
@@ -83,6 +87,7 @@ export function entityCache(options: EntityCacheOptions = {}): EntityCachePlugin
       schema = createHash('sha256').update(sdl).digest('base64url').slice(0, 16);
       keyFields = KeyFields.fromSdl(sdl);
       privateSelections.clear();
+      identityVaryingSelections.clear();
     },
     aroundSubgraphFetch: (request, fetch) => cache.around(request, fetch),
     invalidate: ({ subgraph, type, key }) =>
@@ -102,6 +107,8 @@ interface Shared {
   readonly schema: () => string | undefined;
   readonly keyFields: () => KeyFields;
   readonly privateSelections: Set<string>;
+  /** Public selections whose answers said `Vary` on an identity header: looked up with those headers in the key. */
+  readonly identityVaryingSelections: Set<string>;
   readonly events: (event: Omit<EntityCacheEvent, 'type'>) => void;
   readonly invalidate: (target: InvalidationTarget) => Promise<number>;
 }
@@ -139,13 +146,13 @@ class FetchCache {
   ): Promise<SubgraphResult> {
     const { subgraph, context } = request;
     const selection = selectionDigest(request.query, others);
-    const vary = varyDigest(request.headers);
     const identity = identityDigest(context);
     const isPrivate = this.shared.privateSelections.has(`${subgraph}:${selection}`);
+    const vary = this.#lookupVary(request, selection, isPrivate);
     const typeOf = (index: number) => (representations[index] as Json).__typename as string;
     if (isPrivate && identity === undefined) {
       this.#report(request, representations.length, typeOf, 'bypass');
-      return this.#keep(request, fetch, schema, representations, others, selection, vary, identity, undefined);
+      return this.#keep(request, fetch, schema, representations, others, selection, identity, undefined);
     }
     const keys = representations.map((representation) => {
       if (!isRepresentation(representation)) return undefined;
@@ -171,7 +178,7 @@ class FetchCache {
     this.#report(request, held.length, typeOf, 'miss', (index) => held[index] === undefined);
     if (missing.length === 0) return { data: { _entities: held } };
     const partial = hits > 0 ? { held, missing } : undefined;
-    return this.#keep(request, fetch, schema, representations, others, selection, vary, identity, partial);
+    return this.#keep(request, fetch, schema, representations, others, selection, identity, partial);
   }
 
   /** Asks for the missing entities (all when `partial` is undefined), keeps what may be kept, merges in order. */
@@ -182,14 +189,13 @@ class FetchCache {
     representations: unknown[],
     others: Json,
     selection: string,
-    vary: string,
     identity: string | undefined,
     partial: { held: (Json | undefined)[]; missing: number[] } | undefined,
   ): Promise<SubgraphResult> {
     const missing = partial?.missing ?? representations.map((_, index) => index);
     const asked = missing.map((index) => representations[index]);
     const fetched = await fetch(partial ? { ...others, representations: asked } : undefined);
-    this.#invalidateFrom(request, fetched);
+    await this.#invalidateFrom(request, fetched);
     const { result } = fetched;
     const answers = result.data?._entities;
     const wellFormed = Array.isArray(answers) && answers.length === asked.length;
@@ -201,7 +207,7 @@ class FetchCache {
           if (failed.has(index) || !isRepresentation(representation) || !isObject(answer)) return [];
           const type = representation.__typename;
           const entity = entityDigest(this.shared.keyFields().keyOf(request.subgraph, type, representation));
-          return this.#entry(request, fetched, schema, type, entity, selection, vary, identity, answer);
+          return this.#entry(request, fetched, schema, type, entity, selection, identity, answer);
         });
         if (entries.length > 0) this.store.set(entries);
       }
@@ -219,9 +225,9 @@ class FetchCache {
   async #root(request: SubgraphRequest, fetch: Fetch, schema: string, variables: Json): Promise<SubgraphResult> {
     const { subgraph, context } = request;
     const selection = selectionDigest(request.query, variables);
-    const vary = varyDigest(request.headers);
     const identity = identityDigest(context);
     const isPrivate = this.shared.privateSelections.has(`${subgraph}:${selection}`);
+    const vary = this.#lookupVary(request, selection, isPrivate);
     const event = (outcome: Outcome) => {
       if (outcome === 'hit' || outcome === 'miss') tally(context, outcome, [1]);
       this.shared.events({ subgraph, entityType: 'Query', outcome, count: 1, requestId: context.requestId });
@@ -253,10 +259,10 @@ class FetchCache {
     }
     event('miss');
     const fetched = await fetch();
-    this.#invalidateFrom(request, fetched);
+    await this.#invalidateFrom(request, fetched);
     const { result } = fetched;
     if (fetched.fromSubgraph && !result.errors?.length && isObject(result.data)) {
-      const entries = this.#entry(request, fetched, schema, 'Query', 'root', selection, vary, identity, result.data);
+      const entries = this.#entry(request, fetched, schema, 'Query', 'root', selection, identity, result.data);
       if (entries.length > 0) this.store.set(entries);
     }
     return result;
@@ -270,7 +276,6 @@ class FetchCache {
     type: string,
     entity: string,
     selection: string,
-    vary: string,
     identity: string | undefined,
     answer: Json,
   ): StoreEntry[] {
@@ -284,8 +289,12 @@ class FetchCache {
     if (ttlMs <= 0) return [];
     if (policy.private) {
       if (identity === undefined) return [];
-      this.#markPrivate(`${request.subgraph}:${selection}`);
+      this.#learn(this.shared.privateSelections, `${request.subgraph}:${selection}`);
     }
+    // A trusted subgraph's public answer is the same for every signed-in caller, unless it says it varies on identity.
+    const varies = !policy.private && variesOn(fetched.headers.vary, this.options.identityHeaders);
+    if (varies) this.#learn(this.shared.identityVaryingSelections, `${request.subgraph}:${selection}`);
+    const vary = varyDigest(request.headers, this.#valueless(request.subgraph, policy.private || varies));
     const value = JSON.stringify(answer);
     if (value.length > this.options.maxEntryBytes) return [];
     const owner = policy.private ? identity : undefined;
@@ -305,18 +314,38 @@ class FetchCache {
     return this.options.typeTtlMs.get(type) ?? this.options.subgraphTtlMs.get(subgraph) ?? this.options.defaultTtlMs;
   }
 
-  #markPrivate(selection: string): void {
-    const selections = this.shared.privateSelections;
-    if (selections.size >= MAX_PRIVATE_SELECTIONS) selections.clear();
+  /** The vary digest to look up with: identity headers by name only for a trusted subgraph's public selection. */
+  #lookupVary(request: SubgraphRequest, selection: string, isPrivate: boolean): string {
+    const whole = isPrivate || this.shared.identityVaryingSelections.has(`${request.subgraph}:${selection}`);
+    return varyDigest(request.headers, this.#valueless(request.subgraph, whole));
+  }
+
+  /** The headers counted by name only: identity headers, for a public answer of a subgraph trusted to mean it. */
+  #valueless(subgraph: string, whole: boolean): ReadonlySet<string> | undefined {
+    return whole || !this.options.sharedPublicSubgraphs.has(subgraph) ? undefined : this.options.identityHeaders;
+  }
+
+  #learn(selections: Set<string>, selection: string): void {
+    if (selections.size >= MAX_LEARNED_SELECTIONS) selections.clear();
     selections.add(selection);
   }
 
-  /** Applies the `invalidation` extension of a subgraph's answer: its own entries only. */
-  #invalidateFrom(request: SubgraphRequest, fetched: FetchedSubgraphResult): SubgraphResult {
+  /**
+   * Applies the `invalidation` extension of a subgraph's answer (its own entries only) before the
+   * answer goes on, so the client that changed something reads it back fresh from any replica;
+   * a store slower than INVALIDATION_WAIT_MS finishes in the background.
+   */
+  async #invalidateFrom(request: SubgraphRequest, fetched: FetchedSubgraphResult): Promise<SubgraphResult> {
     if (!fetched.fromSubgraph) return fetched.result;
-    for (const target of invalidationsIn(fetched.result.extensions, request.subgraph)) {
-      void this.shared.invalidate(target);
-    }
+    const targets = invalidationsIn(fetched.result.extensions, request.subgraph);
+    if (targets.length === 0) return fetched.result;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(targets.map((target) => this.shared.invalidate(target))),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, INVALIDATION_WAIT_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
     return fetched.result;
   }
 
