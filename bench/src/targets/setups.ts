@@ -153,7 +153,10 @@ export async function createSetups(): Promise<Setups> {
   );
   const catalogue = catalogueWorkload(signedIn);
   // Our first mount in §G: tokens verified (a request without one is anonymous, as most
-  // shoppers are), so private answers are kept under the JWT subject; the store per row.
+  // shoppers are), so private answers are kept under the JWT subject; the store per row. The
+  // catalogue's subgraphs are trusted to mean `public` (their answers do not depend on who
+  // asks), so signed-in shoppers share product and review entries with each other.
+  const sharedPublic = { ENTITY_CACHE_SHARED_PUBLIC_SUBGRAPHS: 'products,reviews' };
   const entityCache = (key: SetupKey, store: 'off' | 'memory' | 'redis'): Setup =>
     setup(key, {
       gatewayEnv: ({ redisUrl }) => ({
@@ -161,6 +164,7 @@ export async function createSetups(): Promise<Setups> {
         ...jwtEnv,
         JWT_REQUIRED: 'false',
         ENTITY_CACHE: store,
+        ...(store === 'off' ? {} : sharedPublic),
         ...(store === 'redis' ? { ENTITY_CACHE_REDIS_URL: redisUrl ?? '' } : {}),
       }),
       // The Router runs §G as it ships: its entity cache needs a GraphOS licence.

@@ -22,6 +22,9 @@ export function entityCacheFromConfig(
       subgraphTtlMs: config.entityCacheTtlSubgraphs,
       ...(config.entityCacheTtlDefault !== undefined && { defaultTtlMs: config.entityCacheTtlDefault }),
       maxTtlMs: config.entityCacheMaxTtl,
+      // The JWT plugin's claim headers restate the caller's identity (ADR 037).
+      identityHeaders: Object.values(config.jwtClaimHeaders),
+      sharedPublicSubgraphs: config.entityCacheSharedPublicSubgraphs,
       ...(config.entityCacheInvalidationToken !== undefined && {
         invalidationToken: config.entityCacheInvalidationToken,
       }),

@@ -157,6 +157,7 @@ export interface GatewayConfig extends CoreSettings, TracingConfig, LoggerSettin
   readonly entityCacheTtlSubgraphs: Readonly<Record<string, number>>;
   readonly entityCacheTtlTypes: Readonly<Record<string, number>>;
   readonly entityCacheMaxTtl: number;
+  readonly entityCacheSharedPublicSubgraphs: readonly string[];
   /** ENTITY_CACHE=redis: where (ENTITY_CACHE_REDIS_URL, else REDIS_URL; the parser fills it in). */
   readonly entityCacheRedisUrl?: string;
   /** Set: the metrics listener serves the invalidation endpoint to callers with this bearer token. */

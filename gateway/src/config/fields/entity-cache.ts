@@ -1,4 +1,4 @@
-import { byteSize, duration, nonEmpty, oneOf, pairs, secret, withDefault } from '../../settings/values.js';
+import { byteSize, duration, list, nonEmpty, oneOf, pairs, secret, withDefault } from '../../settings/values.js';
 import { ENTITY_CACHE_STORES } from '../types.js';
 import { redisUrl } from './plugins.js';
 import type { FieldSpec } from './spec.js';
@@ -61,6 +61,15 @@ export const ENTITY_CACHE_FIELDS: readonly FieldSpec[] = [
     parse: withDefault(ttl, HOUR),
     meaning: 'no answer is kept longer than this, whatever its `max-age`',
     docDefault: '`1h`',
+    feature: 'entity-cache',
+  },
+  {
+    key: 'entityCacheSharedPublicSubgraphs',
+    env: 'ENTITY_CACHE_SHARED_PUBLIC_SUBGRAPHS',
+    parse: withDefault(list(nonEmpty), []),
+    meaning:
+      "subgraphs trusted to mean `public`: their public answers are shared by all signed-in callers (the JWT claim headers count by name, not value, in the key) unless they send `Vary` naming one; none: a claim header's value is in every key, so a subgraph that wrongly calls a personal answer public cannot leak it",
+    docDefault: 'none',
     feature: 'entity-cache',
   },
   {

@@ -10,12 +10,16 @@ import { canonicalJson, digest } from './canonical.js';
  */
 const NOT_VARYING = new Set([REQUEST_ID_HEADER, 'traceparent', 'tracestate', 'baggage', 'content-type', 'accept']);
 
-/** Digest of the headers the subgraph sees, names sorted. */
-export function varyDigest(headers: Readonly<Record<string, string>>): string {
+/**
+ * Digest of the headers the subgraph sees, names sorted. For `valueless` ones (identity headers
+ * of a public answer) only the name counts: a signed-in caller shares public answers with other
+ * signed-in callers, never with anonymous ones (a subgraph may answer those differently).
+ */
+export function varyDigest(headers: Readonly<Record<string, string>>, valueless?: ReadonlySet<string>): string {
   const names = Object.keys(headers)
     .filter((name) => !NOT_VARYING.has(name))
     .sort();
-  return digest(...names.flatMap((name) => [name, headers[name] as string]));
+  return digest(...names.flatMap((name) => [name, valueless?.has(name) ? '' : (headers[name] as string)]));
 }
 
 /**
@@ -28,9 +32,26 @@ export function identityDigest(context: GatewayContext): string | undefined {
   return digest('identity', subject === undefined ? '' : `s:${subject}`, consumer === undefined ? '' : `k:${consumer}`);
 }
 
-/** Digest of what the fetch asks of each entity: its operation text and its variables other than `representations`. */
+/** `query Name__products__1(` → `query(`: the planner names subgraph operations after the client's, which asks nothing of the subgraph. */
+const OPERATION_NAME = /^(\s*(?:query|mutation|subscription))\s+[_A-Za-z][_0-9A-Za-z]*/;
+
+/**
+ * Digest of what the fetch asks of each entity: its operation text without the operation's
+ * name (two client operations asking the same share entries) and its variables other than
+ * `representations`.
+ */
 export function selectionDigest(query: string, variables: Readonly<Record<string, unknown>>): string {
-  return digest(query, canonicalJson(variables));
+  return digest(query.replace(OPERATION_NAME, '$1'), canonicalJson(variables));
+}
+
+/** Whether a `Vary` response header names one of `headers` (or `*`). */
+export function variesOn(vary: string | string[] | undefined, headers: ReadonlySet<string>): boolean {
+  if (vary === undefined || headers.size === 0) return false;
+  const text = Array.isArray(vary) ? vary.join(',') : vary;
+  return text.split(',').some((name) => {
+    const trimmed = name.trim().toLowerCase();
+    return trimmed === '*' || headers.has(trimmed);
+  });
 }
 
 export interface KeyParts {

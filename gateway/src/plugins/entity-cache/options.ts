@@ -27,6 +27,19 @@ export interface EntityCacheOptions {
    * sending `Authorization: Bearer <token>`. Default: not served.
    */
   readonly invalidationToken?: string;
+  /**
+   * Subgraph request headers that only restate the caller's identity (the JWT plugin's claim
+   * headers, `x-user-id`). By default they are in every key like any other header, so even a
+   * subgraph that wrongly calls a personal answer `public` never leaks it. Default: none.
+   */
+  readonly identityHeaders?: readonly string[];
+  /**
+   * Subgraphs trusted to mean `public`: their public answers do not depend on who asks. Only
+   * whether identity headers were sent is in those answers' keys (signed-in callers share
+   * them; anonymous callers, whom a subgraph may answer otherwise, do not), unless the answer's
+   * `Vary` names one. Private answers keep the caller's identity. Default: none.
+   */
+  readonly sharedPublicSubgraphs?: readonly string[];
   /** The gateway's plugins, to tell them what the cache does (`entity-cache` events). */
   readonly plugins?: () => readonly GatewayPlugin[];
   readonly logger?: Logger;
@@ -40,6 +53,8 @@ export interface CheckedOptions {
   readonly subgraphTtlMs: ReadonlyMap<string, number>;
   readonly defaultTtlMs: number | undefined;
   readonly maxTtlMs: number;
+  readonly identityHeaders: ReadonlySet<string>;
+  readonly sharedPublicSubgraphs: ReadonlySet<string>;
 }
 
 const MiB = 1024 * 1024;
@@ -79,6 +94,8 @@ export function checkOptions(options: EntityCacheOptions): CheckedOptions {
     subgraphTtlMs: ttls('subgraphTtlMs', options.subgraphTtlMs),
     defaultTtlMs: options.defaultTtlMs === undefined ? undefined : positive('defaultTtlMs', options.defaultTtlMs, 0),
     maxTtlMs: positive('maxTtlMs', options.maxTtlMs, 3_600_000),
+    identityHeaders: new Set((options.identityHeaders ?? []).map((name) => name.toLowerCase())),
+    sharedPublicSubgraphs: new Set(options.sharedPublicSubgraphs ?? []),
   };
   issues.throwIfAny('entity-cache');
   return checked;

@@ -24,7 +24,7 @@ const QUERY = 'query($representations:[_Any!]!){_entities(representations:$repre
 const product = (id: string) => ({ __typename: 'Product', id });
 
 /** A subgraph answering each representation with `name-<id>` (or an error for id `bad`), recording what it was asked. */
-function subgraph(cacheControl = 'public, max-age=60') {
+function subgraph(cacheControl = 'public, max-age=60', headers: Record<string, string> = {}) {
   const asked: string[][] = [];
   const fetch = async (variables?: Readonly<Record<string, unknown>>): Promise<FetchedSubgraphResult> => {
     const representations = (variables?.representations ?? []) as { id: string }[];
@@ -35,7 +35,7 @@ function subgraph(cacheControl = 'public, max-age=60') {
     const data = { _entities: representations.map(({ id }) => (id === 'bad' ? null : { name: `name-${id}` })) };
     return {
       result: { data, ...(errors.length > 0 && { errors }) },
-      headers: { 'cache-control': cacheControl },
+      headers: { 'cache-control': cacheControl, ...headers },
       fromSubgraph: true,
     };
   };
@@ -142,5 +142,78 @@ describe('entity cache: one fetch through it', () => {
     expect(await plugin.invalidate({ subgraph: 'products', type: 'Product', key: { id: '2' } })).toBe(1);
     await through(plugin, ['1', '2'], fetch);
     expect(asked).toEqual([['1', '2'], ['2']]);
+  });
+
+  it("two client operations asking the same share entries: the planner's operation name is not part of the key", async () => {
+    const plugin = entityCache();
+    plugin.onSupergraph?.({ sdl: SDL('v1'), schema: undefined as never, subgraphs: ['products'] });
+    const { asked, fetch } = subgraph();
+    const named = (name: string) => ({
+      ...request(['1']),
+      query: QUERY.replace('query(', `query ${name}__products__0(`),
+    });
+    const around = plugin.aroundSubgraphFetch as NonNullable<typeof plugin.aroundSubgraphFetch>;
+    await around(named('ProductPage'), () => fetch(request(['1']).variables));
+    const again = await around(named('Other'), () => fetch(request(['1']).variables));
+    expect(asked).toEqual([['1']]);
+    expect(again.data).toEqual({ _entities: [{ name: 'name-1' }] });
+  });
+
+  describe('identity headers (the JWT claim header x-user-id)', () => {
+    const signedIn = (user: string | undefined) => ({
+      ...request(['1'], user === undefined ? {} : { subject: user }),
+      headers: { 'x-request-id': 'r', ...(user !== undefined && { 'x-user-id': user }) },
+    });
+    const ask = async (
+      plugin: ReturnType<typeof entityCache>,
+      user: string | undefined,
+      fetch: ReturnType<typeof subgraph>['fetch'],
+    ) =>
+      (plugin.aroundSubgraphFetch as NonNullable<typeof plugin.aroundSubgraphFetch>)(signedIn(user), () =>
+        fetch(request(['1']).variables),
+      );
+    const started = (sharedPublicSubgraphs?: string[]) => {
+      const plugin = entityCache({
+        identityHeaders: ['X-User-Id'],
+        ...(sharedPublicSubgraphs && { sharedPublicSubgraphs }),
+      });
+      plugin.onSupergraph?.({ sdl: SDL('v1'), schema: undefined as never, subgraphs: ['products'] });
+      return plugin;
+    };
+
+    it('by default their values are in every key: a "public" answer is not shared across users', async () => {
+      const plugin = started();
+      const { asked, fetch } = subgraph();
+      await ask(plugin, 'alice', fetch);
+      await ask(plugin, 'bob', fetch);
+      await ask(plugin, 'alice', fetch);
+      expect(asked).toEqual([['1'], ['1']]);
+    });
+
+    it("a trusted subgraph's public answer is shared by signed-in users, never with anonymous callers", async () => {
+      const plugin = started(['products']);
+      const { asked, fetch } = subgraph();
+      await ask(plugin, 'alice', fetch);
+      await ask(plugin, 'bob', fetch);
+      await ask(plugin, undefined, fetch);
+      await ask(plugin, undefined, fetch);
+      expect(asked).toEqual([['1'], ['1']]);
+    });
+
+    it('unless the answer says Vary on one, or is private: then each user has their own', async () => {
+      const plugin = started(['products']);
+      const varying = subgraph('public, max-age=60', { vary: 'Accept, X-User-Id' });
+      await ask(plugin, 'alice', varying.fetch);
+      await ask(plugin, 'bob', varying.fetch);
+      await ask(plugin, 'bob', varying.fetch);
+      expect(varying.asked).toEqual([['1'], ['1']]);
+
+      const personal = subgraph('private, max-age=60');
+      const other = started(['products']);
+      await ask(other, 'alice', personal.fetch);
+      await ask(other, 'bob', personal.fetch);
+      await ask(other, 'alice', personal.fetch);
+      expect(personal.asked).toEqual([['1'], ['1']]);
+    });
   });
 });
