@@ -107,7 +107,7 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
  * The variable a setting is read from: its name, or a former name (renamed settings keep
  * working, with a warning). When both are set, the new name wins and the old one is reported.
  */
-function nameInEnv(env: Env, field: FieldSpec, onWarning: ParseConfigOptions['onWarning']): string | undefined {
+function nameInEnv(env: Env, field: FieldSpec<string>, onWarning: ParseConfigOptions['onWarning']): string | undefined {
   const former = (field.formerEnv ?? []).filter((name) => env[name] !== undefined);
   for (const name of former) {
     const message =

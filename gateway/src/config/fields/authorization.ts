@@ -1,7 +1,7 @@
 import { AUTHORIZATION_VALUES, type ClaimPolicy } from '../../plugins/authorization/index.js';
 import { custom, type Parsed, withDefault } from '../../settings/values.js';
 
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 const NAME = /^[A-Za-z0-9_.:-]+$/;
 
@@ -21,7 +21,7 @@ const claimPolicyList = custom<ClaimPolicy[]>('policy:claim=value entries separa
 });
 
 /** Authorization directives in the supergraph (@authenticated, @requiresScopes, @policy): enforced unless turned off. */
-export const AUTHORIZATION_FIELDS: readonly FieldSpec[] = [
+export const AUTHORIZATION_FIELDS = defineFields([
   {
     key: 'authorizationMode',
     env: 'AUTHORIZATION_MODE',
@@ -77,4 +77,4 @@ export const AUTHORIZATION_FIELDS: readonly FieldSpec[] = [
     meaning:
       "one `info` line per request with refused fields (request id, operation name, paths; never a credential), at most 20 per 10 s. Apollo Router's `authorization.directives.errors.log`",
   },
-];
+]);

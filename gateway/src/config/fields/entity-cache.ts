@@ -1,13 +1,13 @@
 import { byteSize, duration, nonEmpty, oneOf, pairs, secret, withDefault } from '../../settings/values.js';
 import { ENTITY_CACHE_STORES } from '../types.js';
 import { redisUrl } from './plugins.js';
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 const HOUR = 3_600_000;
 const ttl = duration(1000, 24 * HOUR);
 
 // The entity cache (plugins/entity-cache/, docs/entity-cache.md).
-export const ENTITY_CACHE_FIELDS: readonly FieldSpec[] = [
+export const ENTITY_CACHE_FIELDS = defineFields([
   {
     key: 'entityCache',
     env: 'ENTITY_CACHE',
@@ -79,4 +79,4 @@ export const ENTITY_CACHE_FIELDS: readonly FieldSpec[] = [
       'turns on `POST <METRICS_PATH>/entity-cache/invalidate` on the metrics listener (never the public port), for callers sending `Authorization: Bearer <token>`; a secret, never logged',
     feature: 'entity-cache',
   },
-];
+]);

@@ -2,10 +2,10 @@ import { CLIENT_ADDRESS_HEADERS, readTrustedProxies, TRUSTED_PROXIES_FORMAT } fr
 import { boolean, byteSize, custom, integer, oneOf, withDefault } from '../../settings/values.js';
 import { LOG_LEVELS } from '../types.js';
 
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 /** The HTTP side: body limit, compression, client timeouts, introspection and landing page, errors, shutdown, logs. */
-export const HTTP_FIELDS: readonly FieldSpec[] = [
+export const HTTP_FIELDS = defineFields([
   {
     key: 'trustedProxies',
     env: 'TRUSTED_PROXIES',
@@ -134,4 +134,4 @@ export const HTTP_FIELDS: readonly FieldSpec[] = [
     parse: withDefault(boolean, false, { development: true }),
     meaning: 'pino-pretty output',
   },
-];
+]);

@@ -2,10 +2,10 @@ import { METRICS_VALUES } from '../../plugins/metrics/config.js';
 import { exporterHeaders, resourceAttributes, samplerRatio, TRACING_VALUES } from '../../plugins/tracing/options.js';
 import { boolean, httpUrl, nonEmpty, withDefault } from '../../settings/values.js';
 
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 /** Prometheus metrics and OpenTelemetry tracing. */
-export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
+export const OBSERVABILITY_FIELDS = defineFields([
   {
     key: 'metricsEnabled',
     env: 'METRICS_ENABLED',
@@ -121,4 +121,4 @@ export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
       'the ratio (0 to 1) of the two `traceidratio` samplers; unset: 1. Set with another sampler, it fails startup (it would change nothing)',
     feature: 'tracing',
   },
-];
+]);

@@ -25,7 +25,7 @@ import {
 import { apiKeys, headerPairs, pluginList } from '../plugin-values.js';
 import { RATE_LIMIT_COSTS } from '../types.js';
 
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 export const redisUrl: ValueParser<string> = secret(
   v.pipe(
@@ -41,7 +41,7 @@ const OPERATION_KEY_REMOVED =
   'use ip, sub, api-key or global';
 
 /** GATEWAY_PLUGINS and the settings of each plugin it can name. */
-export const PLUGIN_FIELDS: readonly FieldSpec[] = [
+export const PLUGIN_FIELDS = defineFields([
   {
     key: 'plugins',
     env: 'GATEWAY_PLUGINS',
@@ -278,4 +278,4 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     meaning: '`rate-limit`: counts in this Redis (`redis://`, `rediss://`) instead of memory; a secret, never logged',
     feature: 'rate-limit',
   },
-];
+]);

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { integer, nonEmpty, oneOf, urlPath, type ValueParser, withDefault } from '../../settings/values.js';
 import { ADAPTERS, GATEWAY_ENVS, RUNTIMES } from '../types.js';
 
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 /** GATEWAY_WORKERS: `auto` is the cores this process may use (cgroup limits included). */
 const workerCount: ValueParser<number> = v.pipe(
@@ -18,7 +18,7 @@ const workerCount: ValueParser<number> = v.pipe(
 );
 
 /** The process: environment, runtime and adapter, workers, where it listens. */
-export const PROCESS_FIELDS: readonly FieldSpec[] = [
+export const PROCESS_FIELDS = defineFields([
   {
     key: 'env',
     env: 'GATEWAY_ENV',
@@ -58,4 +58,4 @@ export const PROCESS_FIELDS: readonly FieldSpec[] = [
     parse: withDefault(urlPath, '/graphql'),
     meaning: 'where GraphQL is served',
   },
-];
+]);
