@@ -2,10 +2,10 @@
 // `pnpm typecheck` (tsconfig.test.json), so a spec whose parser or default drifts from what its
 // readers expect fails the build, not a request.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { CoreSettings } from '../../src/core-settings.js';
 import type { ConfigValues } from '../../src/config/fields.js';
 import { parseConfig } from '../../src/config/parse.js';
 import type { GatewayConfig } from '../../src/config/types.js';
+import type { CoreSettings } from '../../src/core-settings.js';
 import type { LoggerSettings } from '../../src/logger.js';
 import type { TracingConfig } from '../../src/plugins/tracing/options.js';
 
