@@ -303,11 +303,11 @@ describe('parseConfig', () => {
         parseConfig({ GATEWAY_PLUGINS: 'jwt,api-key,header-rules,response-headers' }, { cwd }),
       );
       expect(issues.map((issue) => issue.field).sort()).toEqual([
-        'API_KEYS',
-        'HEADER_RULES',
+        'GATEWAY_API_KEYS',
+        'GATEWAY_HEADER_RULES',
+        'GATEWAY_RESPONSE_HEADERS',
         'JWT_ALGORITHMS',
         'JWT_JWKS_URL | JWT_JWKS_FILE | JWT_SECRET',
-        'RESPONSE_HEADERS',
       ]);
     });
 

@@ -36,8 +36,8 @@ describe('one schema per value', () => {
     ['METRICS_PORT', METRICS_VALUES.port],
     ['METRICS_MAX_OPERATION_NAMES', METRICS_VALUES.maxOperationNames],
     ['METRICS_OPERATION_NAME_MIN_COUNT', METRICS_VALUES.operationNameMinCount],
-    ['HEADER_RULES_MAX_VALUE_BYTES', HEADER_RULES_VALUES.maxValueBytes],
-    ['HEADER_RULES_MAX_TOTAL_BYTES', HEADER_RULES_VALUES.maxTotalBytes],
+    ['GATEWAY_HEADER_RULES_MAX_VALUE_BYTES', HEADER_RULES_VALUES.maxValueBytes],
+    ['GATEWAY_HEADER_RULES_MAX_TOTAL_BYTES', HEADER_RULES_VALUES.maxTotalBytes],
     ['JWT_JWKS_TIMEOUT_MS', JWT_VALUES.jwksTimeoutMs],
     ['JWT_JWKS_COOLDOWN_MS', JWT_VALUES.jwksCooldownMs],
     ['JWT_JWKS_CACHE_MAX_AGE_MS', JWT_VALUES.jwksCacheMaxAgeMs],
@@ -61,7 +61,7 @@ describe('one schema per value', () => {
       1_000_000_001,
       () => checkRateLimit({ max: 1_000_000_001, windowMs: 60_000 } as RateLimitOptions),
     ],
-    ['HEADER_RULES_MAX_VALUE_BYTES', 2 * 1024 ** 2, () => headerRules({ maxValueBytes: 2 * 1024 ** 2 })],
+    ['GATEWAY_HEADER_RULES_MAX_VALUE_BYTES', 2 * 1024 ** 2, () => headerRules({ maxValueBytes: 2 * 1024 ** 2 })],
     [
       'SUBGRAPH_RETRIES',
       11,
@@ -117,6 +117,12 @@ describe('defaults live in the schemas', () => {
     const differing = CONFIG_FIELDS.filter(
       (field) => defaultOf(field.parse, 'development') !== defaultOf(field.parse, 'production'),
     ).map((field) => field.env);
-    expect(differing.sort()).toEqual(['CORS_ORIGINS', 'INTROSPECTION', 'LANDING_PAGE', 'LOG_PRETTY', 'MASK_ERRORS']);
+    expect(differing.sort()).toEqual([
+      'CORS_ORIGINS',
+      'GATEWAY_LOG_PRETTY',
+      'INTROSPECTION',
+      'LANDING_PAGE',
+      'MASK_ERRORS',
+    ]);
   });
 });

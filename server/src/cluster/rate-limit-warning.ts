@@ -12,6 +12,6 @@ export function warnIfRateLimitPerWorker(
   const effectiveMax = config.rateLimitMax * config.workers;
   logger.warn(
     { workers: config.workers, rateLimitMax: config.rateLimitMax, effectiveMax },
-    `rate limit counted in memory per worker: a client may get up to ${config.workers}× RATE_LIMIT_MAX (${effectiveMax}) per window; set REDIS_URL to count exactly across workers`,
+    `rate limit counted in memory per worker: a client may get up to ${config.workers}× RATE_LIMIT_MAX (${effectiveMax}) per window; set GATEWAY_REDIS_URL to count exactly across workers`,
   );
 }

@@ -68,7 +68,7 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     env: 'ENTITY_CACHE_REDIS_URL',
     parse: redisUrl,
     meaning:
-      '`ENTITY_CACHE=redis`: the Redis shared by replicas (default: `REDIS_URL`); slow or down, lookups are bypassed, never failed; a secret, never logged',
+      '`ENTITY_CACHE=redis`: the Redis shared by replicas (default: `GATEWAY_REDIS_URL`); slow or down, lookups are bypassed, never failed; a secret, never logged',
     feature: 'entity-cache',
   },
   {

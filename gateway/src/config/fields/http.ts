@@ -124,13 +124,15 @@ export const HTTP_FIELDS = defineFields([
   },
   {
     key: 'logLevel',
-    env: 'LOG_LEVEL',
+    env: 'GATEWAY_LOG_LEVEL',
+    formerEnv: ['LOG_LEVEL'],
     parse: withDefault(oneOf(LOG_LEVELS), 'info'),
     meaning: '`fatal` … `trace`, `silent`',
   },
   {
     key: 'logPretty',
-    env: 'LOG_PRETTY',
+    env: 'GATEWAY_LOG_PRETTY',
+    formerEnv: ['LOG_PRETTY'],
     parse: withDefault(boolean, false, { development: true }),
     meaning: 'pino-pretty output',
   },

@@ -17,7 +17,7 @@ export const OBSERVABILITY_FIELDS = defineFields([
     env: 'METRICS_PORT',
     parse: METRICS_VALUES.port,
     meaning:
-      'set: metrics are served only on a listener of their own on this port (keep them off the public port); must differ from `PORT`. Unset: on the main port',
+      'set: metrics are served only on a listener of their own on this port (keep them off the public port); must differ from `GATEWAY_LISTEN_PORT`. Unset: on the main port',
     feature: 'metrics',
   },
   {

@@ -166,14 +166,16 @@ export const PLUGIN_FIELDS = defineFields([
   },
   {
     key: 'apiKeys',
-    env: 'API_KEYS',
+    env: 'GATEWAY_API_KEYS',
+    formerEnv: ['API_KEYS'],
     parse: withDefault(apiKeys, []),
     meaning: '`api-key`: `consumer:key` or `consumer:sha256:<hex>` entries, comma-separated; a secret, never logged',
     feature: 'api-key',
   },
   {
     key: 'apiKeyHeader',
-    env: 'API_KEY_HEADER',
+    env: 'GATEWAY_API_KEY_HEADER',
+    formerEnv: ['API_KEY_HEADER'],
     parse: API_KEY_VALUES.header,
     meaning: '`api-key`: the header carrying the key',
     feature: 'api-key',
@@ -196,7 +198,8 @@ export const PLUGIN_FIELDS = defineFields([
   },
   {
     key: 'headerRules',
-    env: 'HEADER_RULES',
+    env: 'GATEWAY_HEADER_RULES',
+    formerEnv: ['HEADER_RULES'],
     parse: json,
     meaning:
       '`header-rules`: Apollo Router-shaped rules, JSON; see [Header rules](plugins.md#header-rules-header-rules)',
@@ -204,7 +207,8 @@ export const PLUGIN_FIELDS = defineFields([
   },
   {
     key: 'headerRulesMaxValueBytes',
-    env: 'HEADER_RULES_MAX_VALUE_BYTES',
+    env: 'GATEWAY_HEADER_RULES_MAX_VALUE_BYTES',
+    formerEnv: ['HEADER_RULES_MAX_VALUE_BYTES'],
     parse: HEADER_RULES_VALUES.maxValueBytes,
     meaning:
       '`header-rules`: bytes (UTF-8) of one header value the rules forward; a client header over it is answered 431 `REQUEST_HEADER_FIELDS_TOO_LARGE` before any subgraph is asked',
@@ -213,7 +217,8 @@ export const PLUGIN_FIELDS = defineFields([
   },
   {
     key: 'headerRulesMaxTotalBytes',
-    env: 'HEADER_RULES_MAX_TOTAL_BYTES',
+    env: 'GATEWAY_HEADER_RULES_MAX_TOTAL_BYTES',
+    formerEnv: ['HEADER_RULES_MAX_TOTAL_BYTES'],
     parse: HEADER_RULES_VALUES.maxTotalBytes,
     meaning:
       '`header-rules`: bytes of every header the rules forward to one subgraph (names and values); over it, 431 as above',
@@ -222,7 +227,8 @@ export const PLUGIN_FIELDS = defineFields([
   },
   {
     key: 'responseHeaders',
-    env: 'RESPONSE_HEADERS',
+    env: 'GATEWAY_RESPONSE_HEADERS',
+    formerEnv: ['RESPONSE_HEADERS'],
     parse: withDefault(headerPairs, []),
     meaning: '`response-headers`: `name:value,…`, values may be `{uuid}` or `{requestId}`',
     feature: 'response-headers',
@@ -273,7 +279,8 @@ export const PLUGIN_FIELDS = defineFields([
   },
   {
     key: 'redisUrl',
-    env: 'REDIS_URL',
+    env: 'GATEWAY_REDIS_URL',
+    formerEnv: ['REDIS_URL'],
     parse: redisUrl,
     meaning: '`rate-limit`: counts in this Redis (`redis://`, `rediss://`) instead of memory; a secret, never logged',
     feature: 'rate-limit',

@@ -45,10 +45,17 @@ export const PROCESS_FIELDS = defineFields([
     meaning:
       'processes serving under `node:cluster` (an integer from 1, or `auto`: the cores this process may use); `1` is a single process. See [Cluster mode](operations.md#cluster-mode)',
   },
-  { key: 'host', env: 'HOST', parse: withDefault(nonEmpty, '0.0.0.0'), meaning: 'listen address' },
+  {
+    key: 'host',
+    env: 'GATEWAY_LISTEN_HOST',
+    formerEnv: ['HOST'],
+    parse: withDefault(nonEmpty, '0.0.0.0'),
+    meaning: 'listen address',
+  },
   {
     key: 'port',
-    env: 'PORT',
+    env: 'GATEWAY_LISTEN_PORT',
+    formerEnv: ['PORT'],
     parse: withDefault(integer(0, 65535), 4000),
     meaning: 'listen port (`0`: any free port)',
   },
