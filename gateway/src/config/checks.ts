@@ -7,8 +7,8 @@ import { CONFIG_FIELDS, type ScalarKey } from './fields.js';
 
 /** Settings each plugin needs; checked only when the plugin is enabled. */
 const REQUIRED_BY_PLUGIN: Partial<Record<string, readonly ScalarKey[]>> = {
-  jwt: ['jwtAlgorithms'],
-  'api-key': ['apiKeys'],
+  jwt: ['jwt.algorithms'],
+  'api-key': ['apiKey.keys'],
   'header-rules': ['headerRules'],
   'response-headers': ['responseHeaders'],
 };
@@ -37,7 +37,7 @@ export function checkTrustedDocuments(values: Record<string, unknown>, cwd: stri
 /** ENTITY_CACHE=redis needs a Redis: ENTITY_CACHE_REDIS_URL, else GATEWAY_REDIS_URL (filled in here). */
 export function checkEntityCache(values: Record<string, unknown>, issues: ConfigIssue[]): void {
   if (values.entityCache !== 'redis') return;
-  values.entityCacheRedisUrl ??= values.redisUrl;
+  values.entityCacheRedisUrl ??= values['rateLimit.redisUrl'];
   if (values.entityCacheRedisUrl === undefined) {
     issues.push({ field: 'ENTITY_CACHE', message: 'redis needs ENTITY_CACHE_REDIS_URL (or GATEWAY_REDIS_URL)' });
   }
@@ -69,7 +69,7 @@ export function checkPluginSettings(values: Record<string, unknown>, issues: Con
     }
   }
   if (plugins.includes('jwt')) {
-    const sources = ['jwtJwksUrl', 'jwtJwksFile', 'jwtSecret'].filter((key) => values[key] !== undefined);
+    const sources = ['jwt.jwksUrl', 'jwt.jwksFile', 'jwt.secret'].filter((key) => values[key] !== undefined);
     if (sources.length !== 1) {
       issues.push({
         field: 'JWT_JWKS_URL | JWT_JWKS_FILE | JWT_SECRET',

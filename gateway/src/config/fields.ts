@@ -6,7 +6,7 @@ import { LIMIT_FIELDS } from './fields/limits.js';
 import { OBSERVABILITY_FIELDS } from './fields/observability.js';
 import { PLUGIN_FIELDS } from './fields/plugins.js';
 import { PROCESS_FIELDS } from './fields/process.js';
-import type { ConfigOf, FieldSpec } from './fields/spec.js';
+import type { ConfigOf, FieldSpec, FlatConfigOf } from './fields/spec.js';
 import { SUBGRAPH_FETCH_FIELDS } from './fields/subgraphs.js';
 import { SUBSCRIPTION_FIELDS } from './fields/subscriptions.js';
 import { SUPERGRAPH_FIELDS } from './fields/supergraph.js';
@@ -36,5 +36,5 @@ export const CONFIG_FIELDS: readonly FieldSpec<ScalarKey>[] = FIELDS;
 
 /** Every setting's key and type, derived from its spec. */
 export type ConfigValues = ConfigOf<typeof FIELDS>;
-/** A setting's key in GatewayConfig and the config file. */
-export type ScalarKey = keyof ConfigValues;
+/** A setting's key, `group.name` for one in a group (as parse.ts and checks.ts see it before nesting). */
+export type ScalarKey = keyof FlatConfigOf<typeof FIELDS>;

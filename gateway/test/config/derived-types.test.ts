@@ -7,6 +7,9 @@ import { parseConfig } from '../../src/config/parse.js';
 import type { GatewayConfig } from '../../src/config/types.js';
 import type { CoreSettings } from '../../src/core-settings.js';
 import type { LoggerSettings } from '../../src/logger.js';
+import type { ApiKeyAuthOptions } from '../../src/plugins/api-key/index.js';
+import type { JwtAlgorithm, JwtAuthOptions } from '../../src/plugins/jwt/options.js';
+import type { RateLimitOptions } from '../../src/plugins/rate-limit/options.js';
 import type { TracingConfig } from '../../src/plugins/tracing/options.js';
 
 describe('the config type derived from the specs', () => {
@@ -23,7 +26,7 @@ describe('the config type derived from the specs', () => {
 
   it('leaves a setting without a default optional', () => {
     expectTypeOf(config.supergraphUrl).toEqualTypeOf<string | undefined>();
-    expectTypeOf<ConfigValues>().toHaveProperty('redisUrl');
+    expectTypeOf<ConfigValues>().toHaveProperty('rateLimit');
     expectTypeOf<Pick<ConfigValues, 'supergraphUrl'>>().toEqualTypeOf<{ readonly supergraphUrl?: string }>();
   });
 
@@ -34,6 +37,18 @@ describe('the config type derived from the specs', () => {
   it('has no key that no spec declares', () => {
     // @ts-expect-error: no field spec declares it
     config.notASetting;
+  });
+
+  it("nests each plugin's settings as that plugin's options: the group is what its factory takes", () => {
+    expectTypeOf(config.jwt.algorithms).toEqualTypeOf<readonly JwtAlgorithm[]>();
+    expectTypeOf(config.jwt.issuer).toEqualTypeOf<string | undefined>();
+    expectTypeOf(config.jwt).toMatchTypeOf<Omit<JwtAuthOptions, 'logger'>>();
+    expectTypeOf(config.apiKey).toMatchTypeOf<ApiKeyAuthOptions>();
+    expectTypeOf(config.rateLimit.max).toEqualTypeOf<number>();
+    expectTypeOf(config.rateLimit.cost).toEqualTypeOf<'request' | 'estimated'>();
+    expectTypeOf<Omit<GatewayConfig['rateLimit'], 'cost'>>().toMatchTypeOf<Omit<RateLimitOptions, 'logger'>>();
+    // @ts-expect-error: the flat name is gone from the type (the env and a former file key still read it)
+    config.jwtIssuer;
   });
 
   it('gives the core, tracing and the logger what they read', () => {

@@ -3,7 +3,7 @@
 // 0..1e9 for the variable and >= 1 unbounded for the option; RATE_LIMIT_WINDOW 100 ms..1 day
 // and 1 ms..2^31 ms).
 import { describe, expect, it } from 'vitest';
-import { CONFIG_FIELDS, parseConfig } from '../../src/config/parse.js';
+import { CONFIG_FIELDS, parseConfig, settingOf } from '../../src/config/parse.js';
 import { PluginOptionsError } from '../../src/errors.js';
 import { DEMAND_CONTROL_VALUES, demandControl } from '../../src/plugins/demand-control/index.js';
 import { HEADER_RULES_VALUES, headerRules } from '../../src/plugins/header-rules/index.js';
@@ -96,11 +96,14 @@ describe('defaults live in the schemas', () => {
 
   it('most settings have one, read from the schema by parseConfig', () => {
     expect(withDefaults.length).toBeGreaterThan(100);
-    const production = parseConfig({}) as unknown as Record<string, unknown>;
-    const development = parseConfig({ GATEWAY_ENV: 'development' }) as unknown as Record<string, unknown>;
+    const production = parseConfig({});
+    const development = parseConfig({ GATEWAY_ENV: 'development' });
     for (const { env, field, value } of withDefaults) {
       if (field.key === 'supergraphPath' || field.key === 'env') continue;
-      expect([field.env, (env === 'production' ? production : development)[field.key]]).toEqual([field.env, value]);
+      expect([field.env, settingOf(env === 'production' ? production : development, field.key)]).toEqual([
+        field.env,
+        value,
+      ]);
     }
   });
 

@@ -1,7 +1,7 @@
 // A renamed setting keeps its old name working, with a deprecation warning: a deployment that
 // copied this template must not break, or silently lose a setting, on upgrade.
 import { describe, expect, it } from 'vitest';
-import { CONFIG_FIELDS, type ConfigWarning, parseConfig } from '../../src/config/parse.js';
+import { CONFIG_FIELDS, type ConfigWarning, parseConfig, settingOf } from '../../src/config/parse.js';
 import { settingsReference } from '../../src/config/settings-reference.js';
 import type { GatewayConfigError } from '../../src/errors.js';
 
@@ -21,9 +21,9 @@ const RENAMED = [
   ['PORT', 'GATEWAY_LISTEN_PORT', 'port', '8080', 8080, '9090'],
   ['LOG_LEVEL', 'GATEWAY_LOG_LEVEL', 'logLevel', 'warn', 'warn', 'error'],
   ['LOG_PRETTY', 'GATEWAY_LOG_PRETTY', 'logPretty', 'true', true, 'false'],
-  ['API_KEYS', 'GATEWAY_API_KEYS', 'apiKeys', 'app:k1', [{ consumer: 'app', key: 'k1' }], 'other:k2'],
-  ['API_KEY_HEADER', 'GATEWAY_API_KEY_HEADER', 'apiKeyHeader', 'x-key', 'x-key', 'x-other-key'],
-  ['REDIS_URL', 'GATEWAY_REDIS_URL', 'redisUrl', 'redis://a:6379', 'redis://a:6379', 'redis://b:6379'],
+  ['API_KEYS', 'GATEWAY_API_KEYS', 'apiKey.keys', 'app:k1', [{ consumer: 'app', key: 'k1' }], 'other:k2'],
+  ['API_KEY_HEADER', 'GATEWAY_API_KEY_HEADER', 'apiKey.header', 'x-key', 'x-key', 'x-other-key'],
+  ['REDIS_URL', 'GATEWAY_REDIS_URL', 'rateLimit.redisUrl', 'redis://a:6379', 'redis://a:6379', 'redis://b:6379'],
   ['HEADER_RULES', 'GATEWAY_HEADER_RULES', 'headerRules', '{"all":[]}', { all: [] }, '{"subgraphs":{}}'],
   [
     'HEADER_RULES_MAX_VALUE_BYTES',
@@ -47,7 +47,7 @@ const RENAMED = [
 describe('renamed settings', () => {
   it.each(RENAMED)('%s still sets what %s sets, with a warning naming both', (old, now, key, raw, value) => {
     const { config, warnings } = parseWithWarnings({ [old]: raw });
-    expect((config as unknown as Record<string, unknown>)[key]).toEqual(value);
+    expect(settingOf(config, key)).toEqual(value);
     expect(warnings).toContainEqual({ setting: old, message: expect.stringContaining(`renamed ${now}`) });
   });
 
@@ -56,12 +56,8 @@ describe('renamed settings', () => {
     (old, now, key, raw, _, newer) => {
       const { config, warnings } = parseWithWarnings({ [old]: raw, [now]: newer });
       const alone = parseConfig({ [now]: newer });
-      expect((config as unknown as Record<string, unknown>)[key]).toEqual(
-        (alone as unknown as Record<string, unknown>)[key],
-      );
-      expect((config as unknown as Record<string, unknown>)[key]).not.toEqual(
-        (parseConfig({ [old]: raw }) as unknown as Record<string, unknown>)[key],
-      );
+      expect(settingOf(config, key)).toEqual(settingOf(alone, key));
+      expect(settingOf(config, key)).not.toEqual(settingOf(parseConfig({ [old]: raw }), key));
       expect(warnings).toContainEqual({ setting: old, message: expect.stringContaining(`${now} is set too`) });
     },
   );

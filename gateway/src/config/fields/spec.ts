@@ -3,8 +3,13 @@ import type { ValueParser, WithDefault } from '../../settings/values.js';
 import type { FeatureId } from '../features.js';
 
 export interface FieldSpec<K extends string = string, P extends ValueParser<unknown> = ValueParser<unknown>> {
-  /** Key in the config file and in GatewayConfig. */
+  /**
+   * Key in GatewayConfig and the config file; `group.name` puts it in its feature's group
+   * (`config.jwt.issuer`, `{ "jwt": { "issuer": … } }`), named as that plugin's option.
+   */
   readonly key: K;
+  /** The flat file key it had before it moved into its group (`jwtIssuer`): still read, with a deprecation warning. */
+  readonly formerKey?: string;
   /** Environment variable; it wins over the file. */
   readonly env: string;
   /**
@@ -45,8 +50,20 @@ type Always<S> = S extends { readonly parse: WithDefault<unknown> }
  * The configuration a group of field specs reads into: one readonly property per spec, typed by
  * its parser's output; required when the spec has a default (or is filled in), optional otherwise.
  */
-export type ConfigOf<F extends readonly FieldSpec<string, ValueParser<unknown>>[]> = {
+export type FlatConfigOf<F extends readonly FieldSpec<string, ValueParser<unknown>>[]> = {
   readonly [S in F[number] as Always<S> extends true ? S['key'] : never]: Frozen<v.InferOutput<S['parse']>>;
 } & {
   readonly [S in F[number] as Always<S> extends true ? never : S['key']]?: Frozen<v.InferOutput<S['parse']>>;
 };
+
+type GroupOf<K> = K extends `${infer G}.${string}` ? G : never;
+
+/** `group.name` keys gathered into one object per group; other keys stay where they are (modifiers kept). */
+export type Tree<T> = {
+  readonly [K in keyof T as K extends `${string}.${string}` ? never : K]: T[K];
+} & {
+  readonly [G in GroupOf<keyof T>]: { readonly [K in keyof T as K extends `${G}.${infer N}` ? N : never]: T[K] };
+};
+
+/** The configuration tree a list of field specs reads into. */
+export type ConfigOf<F extends readonly FieldSpec<string, ValueParser<unknown>>[]> = Tree<FlatConfigOf<F>>;
