@@ -8,6 +8,7 @@ import type { GatewayConfig } from '../../src/config/types.js';
 import type { CoreSettings } from '../../src/core-settings.js';
 import type { LoggerSettings } from '../../src/logger.js';
 import type { ApiKeyAuthOptions } from '../../src/plugins/api-key/index.js';
+import type { AuthorizationOptions } from '../../src/plugins/authorization/index.js';
 import type { JwtAlgorithm, JwtAuthOptions } from '../../src/plugins/jwt/options.js';
 import type { RateLimitOptions } from '../../src/plugins/rate-limit/options.js';
 import type { TracingConfig } from '../../src/plugins/tracing/options.js';
@@ -47,6 +48,9 @@ describe('the config type derived from the specs', () => {
     expectTypeOf(config.rateLimit.max).toEqualTypeOf<number>();
     expectTypeOf(config.rateLimit.cost).toEqualTypeOf<'request' | 'estimated'>();
     expectTypeOf<Omit<GatewayConfig['rateLimit'], 'cost'>>().toMatchTypeOf<Omit<RateLimitOptions, 'logger'>>();
+    expectTypeOf<Omit<GatewayConfig['authorization'], 'policies'>>().toMatchTypeOf<
+      Omit<AuthorizationOptions, 'policies' | 'logger'>
+    >();
     // @ts-expect-error: the flat name is gone from the type (the env and a former file key still read it)
     config.jwtIssuer;
   });

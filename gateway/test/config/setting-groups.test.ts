@@ -44,8 +44,10 @@ describe('setting groups', () => {
       jwtPrefix: 'Token',
       rateLimitMax: 3,
       redisUrl: 'redis://r:6379',
+      authorizationDryRun: true,
     });
     expect(config.jwt).toMatchObject({ issuer: 'old', scheme: 'Token' });
+    expect(config.authorization.dryRun).toBe(true);
     expect(config.rateLimit).toMatchObject({ max: 3, redisUrl: 'redis://r:6379' });
     expect(warnings).toContainEqual({
       setting: 'gateway.json: jwtPrefix',
