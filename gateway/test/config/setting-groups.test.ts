@@ -55,9 +55,13 @@ describe('setting groups', () => {
     });
   });
 
-  it('with both, the group wins', () => {
-    const { config } = fromFile({ jwt: { issuer: 'new' }, jwtIssuer: 'old' });
+  it('with both, the group wins and the flat key is reported as ignored', () => {
+    const { config, warnings } = fromFile({ jwt: { issuer: 'new' }, jwtIssuer: 'old' });
     expect(config.jwt.issuer).toBe('new');
+    expect(warnings).toContainEqual({
+      setting: 'gateway.json: jwtIssuer',
+      message: 'deprecated and ignored: jwt.issuer is set too, and wins',
+    });
   });
 
   it('refuses an unknown key inside a group, a group that is not an object, and names every bad value', () => {
