@@ -97,8 +97,8 @@ USER node
 # (deploy/kubernetes/deployment.yaml), so Prometheus scrapes a port clients never reach.
 EXPOSE 4000 9464
 # Docker's (and Compose's) own view of the process: /health answers once the gateway listens,
-# on PORT (4000 unless set). Kubernetes ignores it and uses the Deployment's probes.
+# on GATEWAY_LISTEN_PORT (4000 unless set; the former PORT still read). Kubernetes ignores it and uses the Deployment's probes.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 4000}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.GATEWAY_LISTEN_PORT || process.env.PORT || 4000}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # GATEWAY_RUNTIME / GATEWAY_ADAPTER pick the mount.
 CMD ["node", "server/dist/main.js"]

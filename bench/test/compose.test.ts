@@ -146,7 +146,7 @@ describe('docker-compose.yml matches the native setup', () => {
       expect(s.environment, name).toMatchObject({
         GATEWAY_RUNTIME: mount.runtime,
         GATEWAY_ADAPTER: mount.adapter,
-        PORT: '4000',
+        GATEWAY_LISTEN_PORT: '4000',
       });
       const [mapping, ...more] = (s.ports ?? []).map(portMapping);
       expect(more).toEqual([]);
@@ -244,7 +244,7 @@ describe('the bench service', () => {
       const { hostname } = new URL(target.url ?? '');
       const environment = service(hostname).environment ?? {};
       const setup = setups[target.setup ?? 'none'];
-      expect(environment, hostname).toMatchObject(setup.gatewayEnv({ redisUrl: environment.REDIS_URL ?? '' }));
+      expect(environment, hostname).toMatchObject(setup.gatewayEnv({ redisUrl: environment.GATEWAY_REDIS_URL ?? '' }));
       if (setup.key === 'none') expect(environment.GATEWAY_PLUGINS, hostname).toBeUndefined();
     }
   });
@@ -447,8 +447,11 @@ describe('Dockerfile: the runtime and subgraphs images, without a Docker engine'
               PATH: process.env.PATH ?? '',
               ...stage(stages, target).env,
               ...environment,
+              // Subgraphs read HOST/PORT, gateways GATEWAY_LISTEN_* (ADR 039): a free port for either.
               HOST: '127.0.0.1',
               PORT: String(ports[name]),
+              GATEWAY_LISTEN_HOST: '127.0.0.1',
+              GATEWAY_LISTEN_PORT: String(ports[name]),
             },
           });
           started.push(child);

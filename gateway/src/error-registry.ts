@@ -16,7 +16,7 @@ export const CLIENT_ERRORS = {
   /** 400, or a framework's own 4xx for a request it cannot read (408, 431…). */
   BAD_REQUEST: { status: 400, clientSafe: true },
   PAYLOAD_TOO_LARGE: { status: 413, clientSafe: true },
-  /** A client header a header rule would forward is over HEADER_RULES_MAX_VALUE_BYTES / _TOTAL_BYTES. */
+  /** A client header a header rule would forward is over GATEWAY_HEADER_RULES_MAX_VALUE_BYTES / _TOTAL_BYTES. */
   REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, clientSafe: true },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, clientSafe: true },
   /** A batch (a JSON array of operations) holds more than BATCHING_MAX_OPERATIONS: none of it ran. */

@@ -28,7 +28,7 @@ export class GatewayError extends Error {
 }
 
 export interface ConfigIssue {
-  /** The environment variable or config-file key that is wrong, e.g. `PORT`. */
+  /** The environment variable or config-file key that is wrong, e.g. `GATEWAY_LISTEN_PORT`. */
   field: string;
   message: string;
 }

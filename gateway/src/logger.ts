@@ -41,7 +41,7 @@ function traceFields(): object {
 /**
  * JSON lines in production; pretty output only when asked for (development default) and
  * pino-pretty is installed. It is a development dependency, absent from the production image:
- * there LOG_PRETTY=true writes JSON lines and says so once, instead of failing to start.
+ * there GATEWAY_LOG_PRETTY=true writes JSON lines and says so once, instead of failing to start.
  */
 export function createLogger(
   config: LoggerSettings,
@@ -61,7 +61,7 @@ export function createLogger(
   const logger = destination ? pino(options, destination as pino.DestinationStream) : pino(options);
   if (config.logPretty && !destination && !pretty) {
     logger.warn(
-      { setting: 'LOG_PRETTY' },
+      { setting: 'GATEWAY_LOG_PRETTY' },
       'pino-pretty is not installed (a development dependency): writing JSON lines',
     );
   }

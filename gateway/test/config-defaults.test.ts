@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { ROOT } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_FIELDS, parseConfig } from '../src/config/parse.js';
+import { CONFIG_FIELDS, parseConfig, settingOf } from '../src/config/parse.js';
 import type { GatewayConfig } from '../src/config/types.js';
 import { API_KEY_DEFAULTS } from '../src/plugins/api-key/index.js';
 import { CLIENT_AWARENESS_DEFAULTS } from '../src/plugins/client-awareness/index.js';
@@ -63,7 +63,7 @@ describe('defaults, one source', () => {
       if (!field || field.key === 'supergraphPath') continue;
       const parsed = readValue(field.parse, value);
       expect(parsed.ok, `${env}: README default ${value} does not parse`).toBe(true);
-      if (parsed.ok) expect(parsed.value, `${env}: README says ${value}`).toEqual(defaults[field.key]);
+      if (parsed.ok) expect(parsed.value, `${env}: README says ${value}`).toEqual(settingOf(defaults, field.key));
     }
   });
 
@@ -77,23 +77,23 @@ describe('defaults, one source', () => {
     }).toEqual(DEFAULT_OPERATION_LIMITS);
     expect([defaults.maxCost, defaults.defaultListSize]).toEqual([DEFAULT_MAX_COST, DEFAULT_LIST_SIZE]);
     expect({
-      jwksTimeoutMs: defaults.jwtJwksTimeoutMs,
-      jwksCooldownMs: defaults.jwtJwksCooldownMs,
-      jwksCacheMaxAgeMs: defaults.jwtJwksCacheMaxAgeMs,
-      clockToleranceSec: defaults.jwtClockToleranceSec,
-      required: defaults.jwtRequired,
-      forwardToken: defaults.jwtForwardToken,
-      header: defaults.jwtHeader,
-      scheme: defaults.jwtPrefix,
+      jwksTimeoutMs: defaults.jwt.jwksTimeoutMs,
+      jwksCooldownMs: defaults.jwt.jwksCooldownMs,
+      jwksCacheMaxAgeMs: defaults.jwt.jwksCacheMaxAgeMs,
+      clockToleranceSec: defaults.jwt.clockToleranceSec,
+      required: defaults.jwt.required,
+      forwardToken: defaults.jwt.forwardToken,
+      header: defaults.jwt.header,
+      scheme: defaults.jwt.scheme,
       // An option of the code only: no variable turns it on.
       allowInsecureJwksUrl: false,
     }).toEqual(JWT_DEFAULTS);
-    expect(defaults.apiKeyHeader).toBe(API_KEY_DEFAULTS.header);
+    expect(defaults.apiKey.header).toBe(API_KEY_DEFAULTS.header);
     expect([defaults.clientNameClaim, defaults.clientVersionClaim]).toEqual([
       CLIENT_AWARENESS_DEFAULTS.nameClaim,
       CLIENT_AWARENESS_DEFAULTS.versionClaim,
     ]);
-    expect([defaults.rateLimitKey, defaults.rateLimitFailureMode]).toEqual([
+    expect([defaults.rateLimit.keyBy, defaults.rateLimit.failureMode]).toEqual([
       RATE_LIMIT_DEFAULTS.keyBy,
       RATE_LIMIT_DEFAULTS.failureMode,
     ]);

@@ -27,7 +27,13 @@ describe('the settings reference in docs/configuration.md', () => {
   it('fails the check when the page drifts from the parser', () => {
     const copy = join(mkdtempSync(join(tmpdir(), 'config-reference-')), 'configuration.md');
     const committed = readFileSync(`${ROOT}docs/configuration.md`, 'utf8');
-    writeFileSync(copy, committed.replace(/\| `PORT` +\| `port` +\| `4000` /, '| `PORT` | `port` | `8080` '));
+    writeFileSync(
+      copy,
+      committed.replace(
+        /\| `GATEWAY_LISTEN_PORT` +\| `port` +\| `4000` /,
+        '| `GATEWAY_LISTEN_PORT` | `port` | `8080` ',
+      ),
+    );
     const result = check(copy);
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/stale; run pnpm docs:config/);

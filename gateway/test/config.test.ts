@@ -303,11 +303,11 @@ describe('parseConfig', () => {
         parseConfig({ GATEWAY_PLUGINS: 'jwt,api-key,header-rules,response-headers' }, { cwd }),
       );
       expect(issues.map((issue) => issue.field).sort()).toEqual([
-        'API_KEYS',
-        'HEADER_RULES',
+        'GATEWAY_API_KEYS',
+        'GATEWAY_HEADER_RULES',
+        'GATEWAY_RESPONSE_HEADERS',
         'JWT_ALGORITHMS',
         'JWT_JWKS_URL | JWT_JWKS_FILE | JWT_SECRET',
-        'RESPONSE_HEADERS',
       ]);
     });
 
@@ -348,18 +348,25 @@ describe('parseConfig', () => {
         { cwd },
       );
       expect(config).toMatchObject({
-        jwtAudience: ['api', 'web'],
-        jwtAlgorithms: ['RS256', 'ES256'],
-        jwtClaimHeaders: { sub: 'x-user-id', scope: 'x-user-scopes' },
-        apiKeys: [
-          { consumer: 'bench', key: 'k1' },
-          { consumer: 'ops', sha256: 'ab'.repeat(32) },
-        ],
-        rateLimitMax: 20,
-        rateLimitWindowMs: 2000,
-        rateLimitKey: 'global',
-        rateLimitCost: 'estimated',
-        redisUrl: 'redis://127.0.0.1:6390',
+        // Each plugin's group is its options (config.jwt is what jwtAuth takes).
+        jwt: {
+          audience: ['api', 'web'],
+          algorithms: ['RS256', 'ES256'],
+          claimHeaders: { sub: 'x-user-id', scope: 'x-user-scopes' },
+        },
+        apiKey: {
+          keys: [
+            { consumer: 'bench', key: 'k1' },
+            { consumer: 'ops', sha256: 'ab'.repeat(32) },
+          ],
+        },
+        rateLimit: {
+          max: 20,
+          windowMs: 2000,
+          keyBy: 'global',
+          cost: 'estimated',
+          redisUrl: 'redis://127.0.0.1:6390',
+        },
         responseHeaders: [
           { name: 'x-trace-1', value: '{uuid}' },
           { name: 'x-served-by', value: 'gw' },
@@ -384,7 +391,7 @@ describe('parseConfig', () => {
         defaultListSize: 10,
         maxResponseBytes: 10 * 1024 * 1024,
         subgraphMaxResponseBytes: 5 * 1024 * 1024,
-        rateLimitCost: 'request',
+        rateLimit: { cost: 'request' },
       });
       const config = parseConfig(
         {

@@ -1,4 +1,4 @@
-// LOG_PRETTY needs pino-pretty, a development dependency the production image does not hold:
+// GATEWAY_LOG_PRETTY needs pino-pretty, a development dependency the production image does not hold:
 // without it the logger writes JSON lines and says so, instead of failing to start. Run in a
 // child process, since pino writes to the process's own stdout.
 import { spawnSync } from 'node:child_process';
@@ -15,7 +15,7 @@ function logOnce(installed: 'installed' | 'missing'): string[] {
   return run.stdout.trim().split('\n');
 }
 
-describe('LOG_PRETTY', () => {
+describe('GATEWAY_LOG_PRETTY', () => {
   it('with pino-pretty installed (development): pretty lines', () => {
     const lines = logOnce('installed');
     expect(lines[0]).toMatch(/INFO.*hello/);
@@ -27,7 +27,7 @@ describe('LOG_PRETTY', () => {
     expect(lines).toEqual([
       expect.objectContaining({
         level: 40,
-        setting: 'LOG_PRETTY',
+        setting: 'GATEWAY_LOG_PRETTY',
         msg: expect.stringMatching(/pino-pretty is not installed/),
       }),
       expect.objectContaining({ level: 30, msg: 'hello' }),

@@ -32,7 +32,7 @@ const gatewayEnv = (chaos: { users: ChaosSubgraph; reviews: ChaosSubgraph }) => 
   SUBGRAPH_REVIEWS_TIMEOUT_MS: String(REVIEWS_TIMEOUT_MS),
   SUBGRAPH_REVIEWS_MAX_RESPONSE_BYTES: '1mb',
   GATEWAY_PLUGINS: 'header-rules',
-  HEADER_RULES: JSON.stringify({ all: [{ propagate: { named: 'x-user-id' } }] }),
+  GATEWAY_HEADER_RULES: JSON.stringify({ all: [{ propagate: { named: 'x-user-id' } }] }),
 });
 
 let subgraphs: Record<'users' | 'products' | 'reviews', RunningSubgraph>;

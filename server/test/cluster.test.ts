@@ -36,7 +36,14 @@ interface Cluster {
 async function startCluster(mount: Mount, env: Record<string, string>): Promise<Cluster> {
   const { process, match } = await spawnNode(
     'server/dist/main.js',
-    { PORT: '0', HOST: '127.0.0.1', LOG_PRETTY: 'false', GATEWAY_WORKERS: '2', ...mountEnv(mount), ...env },
+    {
+      GATEWAY_LISTEN_PORT: '0',
+      GATEWAY_LISTEN_HOST: '127.0.0.1',
+      GATEWAY_LOG_PRETTY: 'false',
+      GATEWAY_WORKERS: '2',
+      ...mountEnv(mount),
+      ...env,
+    },
     /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/,
   );
   const url = match[1] as string;
@@ -243,7 +250,7 @@ describe('cluster mode (GATEWAY_WORKERS=2)', () => {
     });
     const warning = cluster.lines().find((line) => String(line.msg).startsWith('rate limit counted in memory'));
     expect(warning).toMatchObject({ level: 40, workers: 2, rateLimitMax: 50, effectiveMax: 100 });
-    expect(String(warning?.msg)).toContain('REDIS_URL');
+    expect(String(warning?.msg)).toContain('GATEWAY_REDIS_URL');
   });
 
   it.skipIf(!available('redis-server', import.meta.url))(
@@ -257,7 +264,7 @@ describe('cluster mode (GATEWAY_WORKERS=2)', () => {
           GATEWAY_PLUGINS: 'rate-limit',
           RATE_LIMIT_MAX: '6',
           RATE_LIMIT_WINDOW: '60000',
-          REDIS_URL: redis.url,
+          GATEWAY_REDIS_URL: redis.url,
         });
         const running = cluster;
         await eventually(() => expect(readyLines(running)).toHaveLength(1));

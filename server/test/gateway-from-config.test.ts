@@ -8,7 +8,10 @@ describe('createGatewayFromConfig over HTTP', () => {
   it('names the rate-limit plugin once on its log lines (Redis down, failing open)', async () => {
     const redisUrl = (await closedPortUrl()).replace('http://', 'redis://').replace('/graphql', '');
     const { logger, raw } = captureLogger();
-    const { url, close } = await serveGateway({ GATEWAY_PLUGINS: 'rate-limit', REDIS_URL: redisUrl }, { logger });
+    const { url, close } = await serveGateway(
+      { GATEWAY_PLUGINS: 'rate-limit', GATEWAY_REDIS_URL: redisUrl },
+      { logger },
+    );
     try {
       const result = await postGraphQL(url, { query: '{ __typename }' });
       expect(result.status).toBe(200);

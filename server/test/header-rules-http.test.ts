@@ -31,7 +31,7 @@ describe.each([
       SUBGRAPH_PRODUCTS_URL: await closedPortUrl(),
       SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
       GATEWAY_PLUGINS: 'header-rules',
-      HEADER_RULES: JSON.stringify({
+      GATEWAY_HEADER_RULES: JSON.stringify({
         all: [
           { propagate: { named: 'x-tenant', rename: 'x-tenant-id' } },
           { insert: { name: 'source', value: 'gateway' } },

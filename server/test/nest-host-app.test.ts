@@ -20,7 +20,7 @@ describe.each(['express', 'fastify'] as const)('a Nest host app on %s with Gatew
       SUBGRAPH_PRODUCTS_URL: await closedPortUrl(),
       SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
       BODY_LIMIT: String(BODY_LIMIT),
-      LOG_LEVEL: 'silent',
+      GATEWAY_LOG_LEVEL: 'silent',
     });
     await app.listen(0, '127.0.0.1');
     origin = (await app.getUrl()).replace('[::1]', '127.0.0.1');

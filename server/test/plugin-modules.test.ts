@@ -20,9 +20,9 @@ function configFile(content: unknown): string {
 }
 
 const BASE_ENV = {
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_PRETTY: 'false',
+  GATEWAY_LISTEN_PORT: '0',
+  GATEWAY_LISTEN_HOST: '127.0.0.1',
+  GATEWAY_LOG_PRETTY: 'false',
   SUPERGRAPH_PATH: `${ROOT}supergraph.graphql`,
 };
 const listening = /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/;

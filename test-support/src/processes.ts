@@ -110,9 +110,9 @@ export async function startGateway(mount: Mount, env: Record<string, string>): P
   const { process, match } = await spawnNode(
     'server/dist/main.js',
     {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_PRETTY: 'false',
+      GATEWAY_LISTEN_PORT: '0',
+      GATEWAY_LISTEN_HOST: '127.0.0.1',
+      GATEWAY_LOG_PRETTY: 'false',
       SUPERGRAPH_PATH: 'supergraph.graphql',
       ...mountEnv(mount),
       ...env,

@@ -179,7 +179,7 @@ describe("one operation's cache-control is not the batch's", () => {
     SUBGRAPH_REVIEWS_URL: unreachable,
     BATCHING_MAX_OPERATIONS: String(MAX_OPERATIONS),
     GATEWAY_PLUGINS: 'header-rules',
-    HEADER_RULES: JSON.stringify({ response: [{ name: 'cache-control' }] }),
+    GATEWAY_HEADER_RULES: JSON.stringify({ response: [{ name: 'cache-control' }] }),
   }));
 
   it("a batch answer is no-store, though header rules pass a cacheable operation its subgraph's max-age", async () => {

@@ -74,7 +74,7 @@ describe.each(MOUNTS)('client addresses behind a proxy, on %s', (mount) => {
   beforeAll(async () => {
     const unreachable = await closedPortUrl();
     gateway = await startGateway(mount, {
-      HOST: '::',
+      GATEWAY_LISTEN_HOST: '::',
       TRUSTED_PROXIES: `${PROXY}, fd00::/8`,
       GATEWAY_PLUGINS: 'rate-limit',
       RATE_LIMIT_MAX: String(MAX),

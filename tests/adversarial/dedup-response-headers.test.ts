@@ -46,7 +46,7 @@ async function start(env: Record<string, string>): Promise<RunningGateway> {
     SUBGRAPH_USERS_URL: await closedPortUrl(),
     SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
     GATEWAY_PLUGINS: 'header-rules',
-    HEADER_RULES: JSON.stringify({ response: [{ name: 'set-cookie' }, { name: 'cache-control' }] }),
+    GATEWAY_HEADER_RULES: JSON.stringify({ response: [{ name: 'set-cookie' }, { name: 'cache-control' }] }),
     ...env,
   });
   return gateway;

@@ -175,7 +175,7 @@ describe.skipIf(!REDIS)('entity cache in Redis, shared by two gateways', () => {
     const env = {
       ...subgraphUrlEnv(subgraphs()),
       ENTITY_CACHE: 'redis',
-      REDIS_URL: redis.url,
+      GATEWAY_REDIS_URL: redis.url,
       METRICS_ENABLED: 'true',
       GATEWAY_PLUGINS: 'jwt',
       JWT_SECRET: SECRET,

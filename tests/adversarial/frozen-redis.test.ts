@@ -29,7 +29,7 @@ async function start(failureMode: 'open' | 'closed') {
   redis = await startRedis();
   gateway = await startGateway('fastify', {
     GATEWAY_PLUGINS: 'rate-limit',
-    REDIS_URL: redis.url,
+    GATEWAY_REDIS_URL: redis.url,
     RATE_LIMIT_MAX: '1000',
     RATE_LIMIT_FAILURE_MODE: failureMode,
     SUBGRAPH_USERS_URL: await closedPortUrl(),

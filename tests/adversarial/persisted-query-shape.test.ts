@@ -17,7 +17,7 @@ beforeAll(async () => {
     SUBGRAPH_USERS_URL: await closedPortUrl(),
     SUBGRAPH_PRODUCTS_URL: await closedPortUrl(),
     SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
-    LOG_LEVEL: 'info',
+    GATEWAY_LOG_LEVEL: 'info',
   });
 });
 afterAll(async () => {

@@ -55,7 +55,7 @@ async function start(env: Record<string, string> = {}): Promise<RunningGateway> 
     SUBGRAPH_USERS_URL: await closedPortUrl(),
     SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
     GATEWAY_PLUGINS: 'header-rules',
-    HEADER_RULES: JSON.stringify({ all: [{ propagate: { matching: '^x-' } }] }),
+    GATEWAY_HEADER_RULES: JSON.stringify({ all: [{ propagate: { matching: '^x-' } }] }),
     // The breaker's defaults: open at a 50% failure rate over at least 20 requests in 10 s.
     SUBGRAPH_CIRCUIT_MIN_REQUESTS: '20',
     SUBGRAPH_RETRIES: '2',
@@ -126,7 +126,10 @@ describe('header rules: limits on what is forwarded (bytes), 431 before any subg
   });
 
   it('forwards headers within the limits, and the limits are settings', async () => {
-    const { url } = await start({ HEADER_RULES_MAX_VALUE_BYTES: '5kb', HEADER_RULES_MAX_TOTAL_BYTES: '6kb' });
+    const { url } = await start({
+      GATEWAY_HEADER_RULES_MAX_VALUE_BYTES: '5kb',
+      GATEWAY_HEADER_RULES_MAX_TOTAL_BYTES: '6kb',
+    });
     const within = await postGraphQL(url, QUERY, { 'x-big': 'a'.repeat(5000) });
     expect(within.status).toBe(200);
     expect(products.requests.at(-1)?.headers['x-big']).toHaveLength(5000);
@@ -135,7 +138,7 @@ describe('header rules: limits on what is forwarded (bytes), 431 before any subg
 
   it('a header no rule forwards is not limited by them', async () => {
     const { url } = await start({
-      HEADER_RULES: JSON.stringify({ all: [{ propagate: { named: 'x-tenant' } }] }),
+      GATEWAY_HEADER_RULES: JSON.stringify({ all: [{ propagate: { named: 'x-tenant' } }] }),
     });
     expect((await postGraphQL(url, QUERY, { 'x-unforwarded': 'a'.repeat(6000) })).status).toBe(200);
   });

@@ -267,8 +267,8 @@ describe('caps, hostile messages, limits and headers, per client (api keys)', ()
   const gateway = gatewayForBlock('fastify', () => ({
     ...subgraphEnv(),
     GATEWAY_PLUGINS: 'api-key,header-rules',
-    API_KEYS,
-    HEADER_RULES: JSON.stringify({ all: [{ propagate: { named: 'x-tenant' } }] }),
+    GATEWAY_API_KEYS: API_KEYS,
+    GATEWAY_HEADER_RULES: JSON.stringify({ all: [{ propagate: { named: 'x-tenant' } }] }),
     SUBSCRIPTION_MAX_PER_CLIENT: '2',
     SUBSCRIPTION_CONNECTION_INIT_TIMEOUT_MS: '1000',
     BODY_LIMIT: '16kb',
@@ -639,7 +639,7 @@ describe('rate limit on subscribe (rate-limit keyed by api-key, RATE_LIMIT_MAX=2
   const gateway = gatewayForBlock('fastify', () => ({
     ...subgraphEnv(),
     GATEWAY_PLUGINS: 'api-key,rate-limit',
-    API_KEYS,
+    GATEWAY_API_KEYS: API_KEYS,
     RATE_LIMIT_KEY: 'api-key',
     RATE_LIMIT_MAX: '2',
     RATE_LIMIT_WINDOW: '10m',

@@ -82,8 +82,8 @@ function gatewayForBlock(mount: Mount, env: () => Record<string, string>): () =>
   beforeAll(async () => {
     const config = parseConfig({
       SUPERGRAPH_PATH,
-      HOST: '127.0.0.1',
-      PORT: '0',
+      GATEWAY_LISTEN_HOST: '127.0.0.1',
+      GATEWAY_LISTEN_PORT: '0',
       ...mountEnv(mount),
       ...subgraphUrlEnv(subgraphs()),
       GATEWAY_PLUGINS: 'jwt',

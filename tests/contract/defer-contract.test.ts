@@ -148,7 +148,7 @@ describe.each(MOUNTS)('@defer on %s', (mount) => {
     MAX_COST: '500',
     MAX_DEPTH: '5',
     INBOUND_DEDUPLICATE: 'true',
-    LOG_LEVEL: 'debug',
+    GATEWAY_LOG_LEVEL: 'debug',
   }));
 
   it('Apollo Client 4 (Defer20220824Handler) receives the initial data, then the deferred data', async () => {

@@ -41,7 +41,7 @@ describe.each(MOUNTS)('entity cache on %s', (mount) => {
     JWT_ALGORITHMS: 'HS256',
     JWT_REQUIRED: 'false',
     JWT_CLAIM_HEADERS: 'sub:x-user-id',
-    LOG_LEVEL: 'debug',
+    GATEWAY_LOG_LEVEL: 'debug',
   }));
 
   const metrics = async () => {

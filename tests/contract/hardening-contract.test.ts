@@ -59,7 +59,7 @@ describe.each(MOUNTS)('hardening on %s', (mount) => {
       REQUEST_TIMEOUT_MS: '1500',
       HEADERS_TIMEOUT_MS: '1000',
       GATEWAY_PLUGINS: 'header-rules',
-      HEADER_RULES: JSON.stringify({ all: [{ propagate: { matching: '^x-' } }] }),
+      GATEWAY_HEADER_RULES: JSON.stringify({ all: [{ propagate: { matching: '^x-' } }] }),
     });
   });
   afterAll(async () => {

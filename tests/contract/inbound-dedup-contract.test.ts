@@ -49,7 +49,7 @@ function gatewayEnv(extra: Record<string, string> = {}): Record<string, string> 
     ...subgraphUrlEnv({ users: subgraphs.users, products, reviews }),
     INBOUND_DEDUPLICATE: 'true',
     // The "joined" line is at debug level.
-    LOG_LEVEL: 'debug',
+    GATEWAY_LOG_LEVEL: 'debug',
     // One subgraph request per execution, so the chaos counts are executions.
     SUBGRAPH_RETRIES: '0',
     SUBGRAPH_CIRCUIT_BREAKER: 'false',
@@ -103,7 +103,7 @@ describe.each(MOUNTS)('inbound request deduplication on %s', (mount) => {
         mount,
         gatewayEnv({
           GATEWAY_PLUGINS: 'header-rules',
-          HEADER_RULES: JSON.stringify({ all: [{ propagate: { named: 'x-user-id' } }] }),
+          GATEWAY_HEADER_RULES: JSON.stringify({ all: [{ propagate: { named: 'x-user-id' } }] }),
         }),
       );
     });

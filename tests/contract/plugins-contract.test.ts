@@ -39,8 +39,8 @@ describe.each(MOUNTS)('plugins on %s', (mount) => {
       JWT_AUDIENCE: AUDIENCE,
       JWT_CLAIM_HEADERS: 'sub:x-user-id',
       // Propagates every x- header: the JWT plugin must still have the last word on x-user-id.
-      HEADER_RULES: JSON.stringify({ all: [{ propagate: { matching: '^x-' } }] }),
-      RESPONSE_HEADERS: Array.from({ length: 10 }, (_, i) => `x-trace-${i + 1}:{uuid}`).join(','),
+      GATEWAY_HEADER_RULES: JSON.stringify({ all: [{ propagate: { matching: '^x-' } }] }),
+      GATEWAY_RESPONSE_HEADERS: Array.from({ length: 10 }, (_, i) => `x-trace-${i + 1}:{uuid}`).join(','),
       RATE_LIMIT_MAX: '5',
       RATE_LIMIT_KEY: 'sub',
       MAX_DEPTH: '6',
@@ -159,7 +159,7 @@ describe.each(MOUNTS)('plugins on %s', (mount) => {
     const gateway = gatewayForBlock(mount, () => ({
       ...subgraphUrlEnv(subgraphs()),
       GATEWAY_PLUGINS: 'rate-limit+api-key',
-      API_KEYS: `bench:${API_KEY}`,
+      GATEWAY_API_KEYS: `bench:${API_KEY}`,
       RATE_LIMIT_MAX: '3',
       RATE_LIMIT_KEY: 'api-key',
     }));

@@ -116,7 +116,7 @@ describe.each(MOUNTS)('subscriptions on %s', (mount) => {
       SUPERGRAPH_PATH: supergraphPath,
       SUPERGRAPH_POLL_INTERVAL_MS: '200',
       GATEWAY_PLUGINS: 'api-key',
-      API_KEYS: `contract:${API_KEY}`,
+      GATEWAY_API_KEYS: `contract:${API_KEY}`,
       MAX_DEPTH: '4',
       SUBSCRIPTION_MAX_PER_CONNECTION: '2',
     });

@@ -297,10 +297,11 @@ export function checkGatewayWiring(build: Build): string[] {
     if (probe?.httpGet?.path !== path)
       problems.push(`gateway ${name}: path is ${probe?.httpGet?.path}, expected ${path}`);
     if (portNumber(probe?.httpGet?.port) !== config.port) {
-      problems.push(`gateway ${name}: port ${probe?.httpGet?.port} is not PORT (${config.port})`);
+      problems.push(`gateway ${name}: port ${probe?.httpGet?.port} is not GATEWAY_LISTEN_PORT (${config.port})`);
     }
   }
-  if (portNumber('http') !== config.port) problems.push(`gateway: container port http is not PORT (${config.port})`);
+  if (portNumber('http') !== config.port)
+    problems.push(`gateway: container port http is not GATEWAY_LISTEN_PORT (${config.port})`);
   if (env.METRICS_ENABLED === 'true' && env.METRICS_PORT !== undefined) {
     if (String(portNumber('metrics')) !== env.METRICS_PORT) {
       problems.push(

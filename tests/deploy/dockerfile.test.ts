@@ -41,7 +41,11 @@ describe('Dockerfile: the runtime image', () => {
     const [healthcheck] = instruction('HEALTHCHECK');
     const command = JSON.parse(healthcheck?.slice(healthcheck.indexOf('CMD ') + 4) ?? '[]') as string[];
     const runCheck = (port: string) =>
-      spawnSync(process.execPath, command.slice(1), { env: { PORT: port }, encoding: 'utf8', timeout: 10_000 });
+      spawnSync(process.execPath, command.slice(1), {
+        env: { GATEWAY_LISTEN_PORT: port },
+        encoding: 'utf8',
+        timeout: 10_000,
+      });
 
     let gateway: RunningGateway | undefined;
     beforeAll(async () => {
@@ -56,7 +60,7 @@ describe('Dockerfile: the runtime image', () => {
       expect(healthcheck).toMatch(/--start-period=\d+s/);
     });
 
-    it('passes against a gateway listening on PORT, fails on a closed port', async () => {
+    it('passes against a gateway listening on GATEWAY_LISTEN_PORT, fails on a closed port', async () => {
       expect(runCheck(new URL((gateway as RunningGateway).origin).port).status).toBe(0);
       expect(runCheck(new URL(await closedPortUrl()).port).status).toBe(1);
     });

@@ -52,10 +52,10 @@ describe.skipIf(!available('redis-server', import.meta.url))(
       );
       gateway = await startGateway('nest-fastify', {
         ...env,
-        HOST: '127.0.0.1',
-        PORT: '0',
+        GATEWAY_LISTEN_HOST: '127.0.0.1',
+        GATEWAY_LISTEN_PORT: '0',
         METRICS_PORT: String(metricsPort),
-        REDIS_URL: redis.url,
+        GATEWAY_REDIS_URL: redis.url,
         ...subgraphUrlEnv(subgraphs),
       });
     });

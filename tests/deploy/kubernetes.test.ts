@@ -227,7 +227,7 @@ const FIELD_CASES: FieldCase[] = [
     `${GATEWAY_CONTAINER}.livenessProbe.httpGet.port`,
     4001,
     checkGatewayWiring,
-    /livenessProbe: port 4001 is not PORT/,
+    /livenessProbe: port 4001 is not GATEWAY_LISTEN_PORT/,
   ],
   [
     'preStop shorter than the delay',
@@ -251,7 +251,7 @@ const FIELD_CASES: FieldCase[] = [
     'a secret key the example lacks',
     'Deployment',
     'gateway',
-    `${GATEWAY_CONTAINER}.env.[REDIS_URL].valueFrom.secretKeyRef.key`,
+    `${GATEWAY_CONTAINER}.env.[GATEWAY_REDIS_URL].valueFrom.secretKeyRef.key`,
     'REDIS',
     checkReferences,
     /Secret gateway-secrets has no key REDIS/,
@@ -414,7 +414,13 @@ const FIELD_CASES: FieldCase[] = [
 /** [what breaks, variable, value]: one gateway environment variable set to a wrong value. */
 type EnvCase = [string, string, string, (build: Build) => string[], RegExp];
 const ENV_CASES: EnvCase[] = [
-  ['PORT not the container port', 'PORT', '8080', checkGatewayWiring, /container port http is not PORT \(8080\)/],
+  [
+    'GATEWAY_LISTEN_PORT not the container port',
+    'GATEWAY_LISTEN_PORT',
+    '8080',
+    checkGatewayWiring,
+    /container port http is not GATEWAY_LISTEN_PORT \(8080\)/,
+  ],
   ['metrics port not METRICS_PORT', 'METRICS_PORT', '9465', checkGatewayWiring, /not METRICS_PORT \(9465\)/],
   [
     'a longer SHUTDOWN_GRACE_MS',

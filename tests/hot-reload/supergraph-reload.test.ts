@@ -152,9 +152,9 @@ describe('supergraph hot reload (compiled gateway, real subgraphs)', () => {
     const { process } = await spawnNode(
       'server/dist/main.js',
       {
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_PRETTY: 'false',
+        GATEWAY_LISTEN_PORT: '0',
+        GATEWAY_LISTEN_HOST: '127.0.0.1',
+        GATEWAY_LOG_PRETTY: 'false',
         GATEWAY_RUNTIME: 'bare',
         GATEWAY_ADAPTER: 'express',
         SUPERGRAPH_URL: `${server.url.replace('/graphql', '/supergraph.graphql')}?token=s3cr3t`,

@@ -33,9 +33,9 @@ describe('pnpm dev', () =>
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_PRETTY: 'false',
+        GATEWAY_LISTEN_PORT: '0',
+        GATEWAY_LISTEN_HOST: '127.0.0.1',
+        GATEWAY_LOG_PRETTY: 'false',
         GATEWAY_ENV: 'development',
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -68,7 +68,7 @@ describe('an older Node', () => {
     const run = spawnSync(path, [entry, '--help'], {
       cwd: ROOT,
       encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '', PORT: '0', SUPERGRAPH_PATH: 'supergraph.graphql' },
+      env: { PATH: process.env.PATH ?? '', GATEWAY_LISTEN_PORT: '0', SUPERGRAPH_PATH: 'supergraph.graphql' },
       timeout: 20_000,
     });
     expect(run.status).toBe(1);

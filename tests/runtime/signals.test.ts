@@ -60,7 +60,7 @@ async function launch(command: string, args: string[], env: Record<string, strin
   const child = spawn(command, args, {
     cwd: ROOT,
     detached: true,
-    env: { ...process.env, LOG_PRETTY: 'false', LAUNCH_TEST_MARKER: marker, ...env },
+    env: { ...process.env, GATEWAY_LOG_PRETTY: 'false', LAUNCH_TEST_MARKER: marker, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -121,7 +121,7 @@ describe.runIf(onLinux)(
 
     it.runIf(pnpmScript)('`pnpm start`: SIGTERM to pnpm drains the gateway, exit 0, nothing left', async () => {
       const port = await freePort();
-      const run = await launch(...viaPnpm('start'), { PORT: String(port) }, [gatewayReady]);
+      const run = await launch(...viaPnpm('start'), { GATEWAY_LISTEN_PORT: String(port) }, [gatewayReady]);
       process.kill(run.child.pid as number, 'SIGTERM');
       await expectAllStopped(run, [port], exit0);
       expect(run.output()).toMatch(/"msg":"shutdown complete"/);
@@ -129,7 +129,7 @@ describe.runIf(onLinux)(
 
     it.runIf(pnpmScript)('`pnpm start`: Ctrl-C drains the gateway once, exit 0, nothing left', async () => {
       const port = await freePort();
-      const run = await launch(...viaPnpm('start'), { PORT: String(port) }, [gatewayReady]);
+      const run = await launch(...viaPnpm('start'), { GATEWAY_LISTEN_PORT: String(port) }, [gatewayReady]);
       process.kill(-(run.child.pid as number), 'SIGINT');
       await expectAllStopped(run, [port], exit0);
       expect(run.output()).toMatch(/"msg":"shutdown complete"/);
@@ -138,7 +138,7 @@ describe.runIf(onLinux)(
     it.runIf(pnpmScript)('`pnpm start`: a second Ctrl-C stops waiting for the drain', async () => {
       const port = await freePort();
       // A long delay before the listener closes: the first Ctrl-C leaves the gateway waiting.
-      const env = { PORT: String(port), SHUTDOWN_DELAY_MS: '60000' };
+      const env = { GATEWAY_LISTEN_PORT: String(port), SHUTDOWN_DELAY_MS: '60000' };
       const run = await launch(...viaPnpm('start'), env, [gatewayReady]);
       process.kill(-(run.child.pid as number), 'SIGINT');
       await eventually(() => expect(run.output()).toMatch(/"msg":"shutting down"/), 20_000);
@@ -156,7 +156,7 @@ describe.runIf(onLinux)(
       '`pnpm start` in cluster mode: Ctrl-C drains the primary and its workers, exit 0',
       async () => {
         const port = await freePort();
-        const run = await launch(...viaPnpm('start'), { PORT: String(port), GATEWAY_WORKERS: '2' }, [
+        const run = await launch(...viaPnpm('start'), { GATEWAY_LISTEN_PORT: String(port), GATEWAY_WORKERS: '2' }, [
           /"msg":"gateway listening"[\s\S]*"msg":"gateway listening"/,
         ]);
         process.kill(-(run.child.pid as number), 'SIGINT');
@@ -166,7 +166,7 @@ describe.runIf(onLinux)(
 
     it('`npx pnpm start`: SIGTERM to npx stops everything below it', async () => {
       const port = await freePort();
-      const run = await launch(...viaNpx('start'), { PORT: String(port) }, [gatewayReady]);
+      const run = await launch(...viaNpx('start'), { GATEWAY_LISTEN_PORT: String(port) }, [gatewayReady]);
       process.kill(run.child.pid as number, 'SIGTERM');
       await expectAllStopped(run, [port], npmKilledBy('SIGTERM'));
       expect(run.output()).toMatch(/"msg":"shutdown complete"/);
@@ -174,7 +174,7 @@ describe.runIf(onLinux)(
 
     it('`npx pnpm start`: Ctrl-C (SIGINT to the process group) drains the gateway once, nothing left', async () => {
       const port = await freePort();
-      const run = await launch(...viaNpx('start'), { PORT: String(port) }, [gatewayReady]);
+      const run = await launch(...viaNpx('start'), { GATEWAY_LISTEN_PORT: String(port) }, [gatewayReady]);
       process.kill(-(run.child.pid as number), 'SIGINT');
       await expectAllStopped(run, [port], npmKilledBy('SIGINT'));
       expect(run.output()).toMatch(/"msg":"shutdown complete"/);
@@ -197,7 +197,10 @@ describe.runIf(onLinux)(
     it.runIf(pnpmScript)('`pnpm dev`: SIGTERM to pnpm stops tsc, the subgraphs and the gateway, exit 0', async () => {
       const port = await freePort();
       const { ports, env } = await subgraphPorts();
-      const run = await launch(...viaPnpm('dev'), { PORT: String(port), ...env }, [gatewayReady, ...subgraphsReady]);
+      const run = await launch(...viaPnpm('dev'), { GATEWAY_LISTEN_PORT: String(port), ...env }, [
+        gatewayReady,
+        ...subgraphsReady,
+      ]);
       process.kill(run.child.pid as number, 'SIGTERM');
       await expectAllStopped(run, [port, ...ports], exit0);
     });
@@ -205,7 +208,10 @@ describe.runIf(onLinux)(
     it('`npx pnpm dev`: Ctrl-C stops tsc, the subgraphs and the gateway', async () => {
       const port = await freePort();
       const { ports, env } = await subgraphPorts();
-      const run = await launch(...viaNpx('dev'), { PORT: String(port), ...env }, [gatewayReady, ...subgraphsReady]);
+      const run = await launch(...viaNpx('dev'), { GATEWAY_LISTEN_PORT: String(port), ...env }, [
+        gatewayReady,
+        ...subgraphsReady,
+      ]);
       process.kill(-(run.child.pid as number), 'SIGINT');
       await expectAllStopped(run, [port, ...ports], npmKilledBy('SIGINT'));
     });

@@ -208,7 +208,7 @@ export async function createSetups(): Promise<Setups> {
     'static-header': setup('static-header', {
       gatewayEnv: () => ({
         GATEWAY_PLUGINS: 'header-rules',
-        HEADER_RULES: JSON.stringify({ all: [{ insert: STATIC_HEADER }] }),
+        GATEWAY_HEADER_RULES: JSON.stringify({ all: [{ insert: STATIC_HEADER }] }),
       }),
       router: { config: 'router-static-header.yaml' },
       headers: {},
@@ -217,7 +217,7 @@ export async function createSetups(): Promise<Setups> {
     'guid-headers': setup('guid-headers', {
       gatewayEnv: () => ({
         GATEWAY_PLUGINS: 'response-headers',
-        RESPONSE_HEADERS: TRACE_HEADERS.map((name) => `${name}:{uuid}`).join(','),
+        GATEWAY_RESPONSE_HEADERS: TRACE_HEADERS.map((name) => `${name}:{uuid}`).join(','),
       }),
       router: { config: 'router-guid-headers.yaml' },
       headers: {},
@@ -236,7 +236,11 @@ export async function createSetups(): Promise<Setups> {
       limitCheck: LIMIT_CHECK,
     }),
     'rate-limit+api-key': setup('rate-limit+api-key', {
-      gatewayEnv: () => ({ GATEWAY_PLUGINS: 'rate-limit+api-key', API_KEYS: `bench:${apiKey}`, ...UNREACHED_LIMIT }),
+      gatewayEnv: () => ({
+        GATEWAY_PLUGINS: 'rate-limit+api-key',
+        GATEWAY_API_KEYS: `bench:${apiKey}`,
+        ...UNREACHED_LIMIT,
+      }),
       router: { skip: NO_RATE_LIMIT },
       headers: { 'x-api-key': apiKey },
       refusals: [noApiKey],
@@ -245,7 +249,7 @@ export async function createSetups(): Promise<Setups> {
     'rate-limit+api-key+jwt': setup('rate-limit+api-key+jwt', {
       gatewayEnv: () => ({
         GATEWAY_PLUGINS: 'rate-limit+api-key+jwt',
-        API_KEYS: `bench:${apiKey}`,
+        GATEWAY_API_KEYS: `bench:${apiKey}`,
         ...jwtEnv,
         ...UNREACHED_LIMIT,
       }),
@@ -258,7 +262,7 @@ export async function createSetups(): Promise<Setups> {
       gatewayEnv: ({ redisUrl }) => ({
         GATEWAY_PLUGINS: 'rate-limit',
         ...UNREACHED_LIMIT,
-        REDIS_URL: redisUrl ?? '',
+        GATEWAY_REDIS_URL: redisUrl ?? '',
         // Closed: if Redis were unreachable every request would fail visibly, not pass unmeasured.
         RATE_LIMIT_FAILURE_MODE: 'closed',
       }),
@@ -337,8 +341,8 @@ export async function createSetups(): Promise<Setups> {
         GATEWAY_PLUGINS: 'full',
         ...jwtEnv,
         ...UNREACHED_LIMIT,
-        HEADER_RULES: JSON.stringify({ all: [{ insert: STATIC_HEADER }] }),
-        RESPONSE_HEADERS: TRACE_HEADERS.map((name) => `${name}:{uuid}`).join(','),
+        GATEWAY_HEADER_RULES: JSON.stringify({ all: [{ insert: STATIC_HEADER }] }),
+        GATEWAY_RESPONSE_HEADERS: TRACE_HEADERS.map((name) => `${name}:{uuid}`).join(','),
         ...metricsEnv(context),
       }),
       router: { skip: 'the soak runs our full plugin stack' },

@@ -101,13 +101,14 @@ async function spawnTarget(
       ],
       env: {
         ...base,
-        ...listen,
+        GATEWAY_LISTEN_PORT: listen.PORT,
+        GATEWAY_LISTEN_HOST: listen.HOST,
         GATEWAY_RUNTIME: runtime as string,
         GATEWAY_ADAPTER: adapter as string,
         // Production logging: one JSON line per request at info, as deployed (the Router logs at warn,
         // and has no per-request line to turn on).
-        LOG_LEVEL: 'info',
-        LOG_PRETTY: 'false',
+        GATEWAY_LOG_LEVEL: 'info',
+        GATEWAY_LOG_PRETTY: 'false',
         SUPERGRAPH_PATH: supergraph,
         // The load comes from one address standing for many clients (as behind a proxy): no
         // per-address turn for answers in progress (UNREAD_ANSWERS_MAX_PER_CLIENT, ADR 031).

@@ -54,15 +54,10 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     }),
     ...(config.maxCost > 0 ? [demandControl({ maxCost: config.maxCost })] : []),
     // The supergraph's @authenticated, @requiresScopes and @policy (a no-op when it has none).
+    // config.authorization is the plugin's options, the built-in policies given as claim rules.
     authorization({
-      mode: config.authorizationMode,
-      scopeClaim: config.authorizationScopeClaim,
-      policies: options.policies ?? claimPolicies(config.authorizationPolicies),
-      policyTimeoutMs: config.authorizationPolicyTimeoutMs,
-      directivesEnabled: config.authorizationDirectivesEnabled,
-      dryRun: config.authorizationDryRun,
-      errors: config.authorizationErrors,
-      log: config.authorizationLog,
+      ...config.authorization,
+      policies: options.policies ?? claimPolicies(config.authorization.policies),
       logger: logger.child({ component: 'authorization' }),
     }),
     responseSizeLimit(),

@@ -23,7 +23,7 @@ export function entityCacheFromConfig(
       ...(config.entityCacheTtlDefault !== undefined && { defaultTtlMs: config.entityCacheTtlDefault }),
       maxTtlMs: config.entityCacheMaxTtl,
       // The JWT plugin's claim headers restate the caller's identity (ADR 037).
-      identityHeaders: Object.values(config.jwtClaimHeaders),
+      identityHeaders: Object.values(config.jwt.claimHeaders),
       sharedPublicSubgraphs: config.entityCacheSharedPublicSubgraphs,
       ...(config.entityCacheInvalidationToken !== undefined && {
         invalidationToken: config.entityCacheInvalidationToken,

@@ -5,7 +5,6 @@ import type { Logger } from '../logger.js';
 import { apiKeyAuth } from '../plugins/api-key/index.js';
 import { clientAwareness } from '../plugins/client-awareness/index.js';
 import { type HeaderRulesOptions, headerRules } from '../plugins/header-rules/index.js';
-import type { JwtAlgorithm } from '../plugins/jwt/options.js';
 import { responseHeaders } from '../plugins/response-headers/index.js';
 import { tracingSettings } from '../plugins/tracing/options.js';
 import { type CreateGatewayOptions, createGateway } from './create-gateway.js';
@@ -51,45 +50,26 @@ export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): 
       }),
     'client-awareness': () =>
       clientAwareness({ nameClaim: config.clientNameClaim, versionClaim: config.clientVersionClaim }),
+    // Each group is its plugin's options, as read and typed from their specs (fields/plugins.ts).
     jwt: async () =>
-      (await import('../plugins/jwt/index.js')).jwtAuth({
-        algorithms: config.jwtAlgorithms as JwtAlgorithm[],
-        ...(config.jwtJwksUrl !== undefined && { jwksUrl: config.jwtJwksUrl }),
-        ...(config.jwtJwksFile !== undefined && { jwksFile: config.jwtJwksFile }),
-        ...(config.jwtSecret !== undefined && { secret: config.jwtSecret }),
-        ...(config.jwtIssuer !== undefined && { issuer: config.jwtIssuer }),
-        ...(config.jwtAudience !== undefined && { audience: config.jwtAudience }),
-        ...(config.jwtCookie !== undefined && { cookieName: config.jwtCookie }),
-        jwksTimeoutMs: config.jwtJwksTimeoutMs,
-        jwksCooldownMs: config.jwtJwksCooldownMs,
-        jwksCacheMaxAgeMs: config.jwtJwksCacheMaxAgeMs,
-        clockToleranceSec: config.jwtClockToleranceSec,
-        required: config.jwtRequired,
-        header: config.jwtHeader,
-        scheme: config.jwtPrefix,
-        claimHeaders: config.jwtClaimHeaders,
-        forwardToken: config.jwtForwardToken,
-        // Without it a JWKS outage would never be logged (the plugin's lines carry `plugin` themselves).
-        logger,
-      }),
-    'api-key': () => apiKeyAuth({ keys: config.apiKeys, header: config.apiKeyHeader }),
-    'rate-limit': async () =>
-      (await import('../plugins/rate-limit/index.js')).rateLimit({
-        max: config.rateLimitMax,
-        windowMs: config.rateLimitWindowMs,
-        keyBy: config.rateLimitKey,
-        ...(config.rateLimitCost === 'estimated' && {
+      // A JWKS outage must be logged (the plugin's lines carry `plugin` themselves).
+      (await import('../plugins/jwt/index.js')).jwtAuth({ ...config.jwt, logger }),
+    'api-key': () => apiKeyAuth(config.apiKey),
+    'rate-limit': async () => {
+      const { cost, ...options } = config.rateLimit;
+      return (await import('../plugins/rate-limit/index.js')).rateLimit({
+        ...options,
+        ...(cost === 'estimated' && {
           cost: (request) => {
-            const cost = request.contextValue.estimateCost(request);
+            const estimate = request.contextValue.estimateCost(request);
             // Over MAX_COST, demand control refuses it before any subgraph is asked: it costs what
             // refusing cost (1), not its estimate, which could spend a shared (global, ip) budget for all.
-            return config.maxCost > 0 && cost > config.maxCost ? 1 : cost;
+            return config.maxCost > 0 && estimate > config.maxCost ? 1 : estimate;
           },
         }),
-        failureMode: config.rateLimitFailureMode,
-        ...(config.redisUrl !== undefined && { redisUrl: config.redisUrl }),
         logger, // the plugin adds `plugin: 'rate-limit'` itself
-      }),
+      });
+    },
     'response-headers': () => responseHeaders({ headers: [...config.responseHeaders] }),
   };
   const plugins: GatewayPlugin[] = [];

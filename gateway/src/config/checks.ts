@@ -1,17 +1,19 @@
 import { resolve } from 'node:path';
 import type { ConfigIssue } from '../errors.js';
-import type { ScalarKey } from './fields.js';
+import { CONFIG_FIELDS, type ScalarKey } from './fields.js';
 
 // Rules across settings, applied once each value is read: what a plugin needs, a trusted-documents
 // mode without a manifest, metrics under cluster.
 
 /** Settings each plugin needs; checked only when the plugin is enabled. */
-const REQUIRED_BY_PLUGIN: Partial<Record<string, readonly { key: ScalarKey; env: string }[]>> = {
-  jwt: [{ key: 'jwtAlgorithms', env: 'JWT_ALGORITHMS' }],
-  'api-key': [{ key: 'apiKeys', env: 'API_KEYS' }],
-  'header-rules': [{ key: 'headerRules', env: 'HEADER_RULES' }],
-  'response-headers': [{ key: 'responseHeaders', env: 'RESPONSE_HEADERS' }],
+const REQUIRED_BY_PLUGIN: Partial<Record<string, readonly ScalarKey[]>> = {
+  jwt: ['jwt.algorithms'],
+  'api-key': ['apiKey.keys'],
+  'header-rules': ['headerRules'],
+  'response-headers': ['responseHeaders'],
 };
+/** A setting's environment variable, as errors name it. */
+const envOf = (key: ScalarKey) => CONFIG_FIELDS.find((field) => field.key === key)?.env ?? key;
 
 /**
  * A manifest without a mode is enforced (it is given to lock the graph down). A mode that
@@ -32,12 +34,12 @@ export function checkTrustedDocuments(values: Record<string, unknown>, cwd: stri
   values.trustedDocumentsMode = mode ?? 'enforce';
 }
 
-/** ENTITY_CACHE=redis needs a Redis: ENTITY_CACHE_REDIS_URL, else REDIS_URL (filled in here). */
+/** ENTITY_CACHE=redis needs a Redis: ENTITY_CACHE_REDIS_URL, else GATEWAY_REDIS_URL (filled in here). */
 export function checkEntityCache(values: Record<string, unknown>, issues: ConfigIssue[]): void {
   if (values.entityCache !== 'redis') return;
-  values.entityCacheRedisUrl ??= values.redisUrl;
+  values.entityCacheRedisUrl ??= values['rateLimit.redisUrl'];
   if (values.entityCacheRedisUrl === undefined) {
-    issues.push({ field: 'ENTITY_CACHE', message: 'redis needs ENTITY_CACHE_REDIS_URL (or REDIS_URL)' });
+    issues.push({ field: 'ENTITY_CACHE', message: 'redis needs ENTITY_CACHE_REDIS_URL (or GATEWAY_REDIS_URL)' });
   }
 }
 
@@ -59,15 +61,15 @@ export function checkWorkers(values: Record<string, unknown>, issues: ConfigIssu
 export function checkPluginSettings(values: Record<string, unknown>, issues: ConfigIssue[]): void {
   const plugins = (values.plugins ?? []) as string[];
   for (const plugin of plugins) {
-    for (const { key, env } of REQUIRED_BY_PLUGIN[plugin] ?? []) {
+    for (const key of REQUIRED_BY_PLUGIN[plugin] ?? []) {
       const value = values[key];
       if (value === undefined || (Array.isArray(value) && value.length === 0)) {
-        issues.push({ field: env, message: `required by the ${plugin} plugin` });
+        issues.push({ field: envOf(key), message: `required by the ${plugin} plugin` });
       }
     }
   }
   if (plugins.includes('jwt')) {
-    const sources = ['jwtJwksUrl', 'jwtJwksFile', 'jwtSecret'].filter((key) => values[key] !== undefined);
+    const sources = ['jwt.jwksUrl', 'jwt.jwksFile', 'jwt.secret'].filter((key) => values[key] !== undefined);
     if (sources.length !== 1) {
       issues.push({
         field: 'JWT_JWKS_URL | JWT_JWKS_FILE | JWT_SECRET',

@@ -6,12 +6,12 @@ import { LIMIT_FIELDS } from './fields/limits.js';
 import { OBSERVABILITY_FIELDS } from './fields/observability.js';
 import { PLUGIN_FIELDS } from './fields/plugins.js';
 import { PROCESS_FIELDS } from './fields/process.js';
-import type { FieldSpec } from './fields/spec.js';
+import type { ConfigOf, FieldSpec, FlatConfigOf } from './fields/spec.js';
 import { SUBGRAPH_FETCH_FIELDS } from './fields/subgraphs.js';
 import { SUBSCRIPTION_FIELDS } from './fields/subscriptions.js';
 import { SUPERGRAPH_FIELDS } from './fields/supergraph.js';
 
-export type { FieldSpec, ScalarKey } from './fields/spec.js';
+export type { ConfigOf, FieldSpec } from './fields/spec.js';
 export { SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './fields/subgraphs.js';
 
 // Every setting: its environment variable, its key in GatewayConfig and the config file, how its
@@ -19,7 +19,7 @@ export { SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './fields/subgraphs.js';
 // parse.ts applies them; the reference in docs/configuration.md is generated from them.
 
 /** Every setting, in the order the reference documents them. */
-export const CONFIG_FIELDS: readonly FieldSpec[] = [
+const FIELDS = [
   ...PROCESS_FIELDS,
   ...SUPERGRAPH_FIELDS,
   ...SUBGRAPH_FETCH_FIELDS,
@@ -31,4 +31,10 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   ...ENTITY_CACHE_FIELDS,
   ...LIMIT_FIELDS,
   ...AUTHORIZATION_FIELDS,
-];
+] as const satisfies readonly FieldSpec[];
+export const CONFIG_FIELDS: readonly FieldSpec<ScalarKey>[] = FIELDS;
+
+/** Every setting's key and type, derived from its spec. */
+export type ConfigValues = ConfigOf<typeof FIELDS>;
+/** A setting's key, `group.name` for one in a group (as parse.ts and checks.ts see it before nesting). */
+export type ScalarKey = keyof FlatConfigOf<typeof FIELDS>;

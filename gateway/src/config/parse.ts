@@ -10,10 +10,12 @@ import { checkEntityCache, checkPluginSettings, checkTrustedDocuments, checkWork
 import { closestName } from './closest-name.js';
 import { settingsWithoutTheirFeature } from './features.js';
 import { CONFIG_FIELDS, type FieldSpec, SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './fields.js';
+import { inFile, intoGroups, reportUnknownFileKeys } from './groups.js';
 import { takePluginModules } from './plugin-modules.js';
 import { hasServiceLinkName, isServiceLink, serviceLinkWarning } from './service-links.js';
 import { type GatewayConfig, type SubgraphOverride, subgraphKey } from './types.js';
 
+export { settingOf } from './groups.js';
 export { CONFIG_FIELDS };
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -58,8 +60,10 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
       options.onWarning?.({ setting: name, message: serviceLinkWarning(name, fromEnv) });
       fromEnv = undefined;
     }
-    const source = fromEnv !== undefined ? (name as string) : `${fileName}: ${field.key}`;
-    const raw = fromEnv !== undefined ? fromEnv : file[field.key];
+    const { raw, source } =
+      fromEnv !== undefined
+        ? { raw: fromEnv, source: name as string }
+        : inFile(file, field, fileName, options.onWarning);
     if (raw === undefined) continue;
     record(values, field.key, readValue(field.parse, raw), source, issues);
   }
@@ -87,16 +91,12 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
   checkWorkers(values, issues);
   checkOriginSettings(values, issues);
   rejectRemovedSettings(env, file, fileName, issues);
-  for (const key of Object.keys(file)) {
-    if (key !== 'subgraphs' && !(key in REMOVED_SETTINGS) && !CONFIG_FIELDS.some((field) => field.key === key)) {
-      issues.push({ field: `${fileName}: ${key}`, message: 'unknown setting' });
-    }
-  }
+  reportUnknownFileKeys(file, fileName, ['subgraphs', ...Object.keys(REMOVED_SETTINGS)], issues);
   reportTypos(env, issues);
   if (issues.length > 0) throw new GatewayConfigError(issues);
 
   return Object.freeze({
-    ...(values as Omit<GatewayConfig, 'subgraphs'>),
+    ...(intoGroups(values) as unknown as Omit<GatewayConfig, 'subgraphs'>),
     supergraphPath: resolve(cwd, values.supergraphPath as string),
     subgraphs: Object.freeze(subgraphs),
     ...(pluginModules.length > 0 && { pluginModules: Object.freeze(pluginModules) }),
@@ -107,7 +107,7 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
  * The variable a setting is read from: its name, or a former name (renamed settings keep
  * working, with a warning). When both are set, the new name wins and the old one is reported.
  */
-function nameInEnv(env: Env, field: FieldSpec, onWarning: ParseConfigOptions['onWarning']): string | undefined {
+function nameInEnv(env: Env, field: FieldSpec<string>, onWarning: ParseConfigOptions['onWarning']): string | undefined {
   const former = (field.formerEnv ?? []).filter((name) => env[name] !== undefined);
   for (const name of former) {
     const message =

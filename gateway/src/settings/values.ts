@@ -130,6 +130,8 @@ export const urlPath: ValueParser<string> = v.pipe(
 const named = (message: string) => `!${message}`;
 
 /** A comma-separated list of non-empty items (a JSON array in the file), each read by `item`. */
+export function list(): ValueParser<string[]>;
+export function list<T>(item: ValueParser<T>): ValueParser<T[]>;
 export function list<T>(item: ValueParser<T> = nonEmpty as ValueParser<T>): ValueParser<T[]> {
   return v.pipe(
     v.union([
@@ -237,8 +239,8 @@ const DEVELOPMENT_DEFAULT = 'developmentDefault';
  */
 export function withDefault<T>(
   schema: ValueParser<T>,
-  fallback: T,
-  developmentDefault?: { development: T },
+  fallback: NoInfer<T>,
+  developmentDefault?: { development: NoInfer<T> },
 ): WithDefault<T> {
   const metadata = { ...v.getMetadata(schema) };
   if (developmentDefault) metadata[DEVELOPMENT_DEFAULT] = developmentDefault.development;

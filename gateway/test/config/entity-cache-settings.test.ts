@@ -13,12 +13,15 @@ describe('ENTITY_CACHE settings', () => {
   });
 
   it('redis takes ENTITY_CACHE_REDIS_URL, else REDIS_URL, and refuses to start with neither', () => {
-    expect(parse({ ENTITY_CACHE: 'redis', REDIS_URL: 'redis://shared:6379' }).entityCacheRedisUrl).toBe(
+    expect(parse({ ENTITY_CACHE: 'redis', GATEWAY_REDIS_URL: 'redis://shared:6379' }).entityCacheRedisUrl).toBe(
       'redis://shared:6379',
     );
     expect(
-      parse({ ENTITY_CACHE: 'redis', REDIS_URL: 'redis://shared:6379', ENTITY_CACHE_REDIS_URL: 'redis://own:6379' })
-        .entityCacheRedisUrl,
+      parse({
+        ENTITY_CACHE: 'redis',
+        GATEWAY_REDIS_URL: 'redis://shared:6379',
+        ENTITY_CACHE_REDIS_URL: 'redis://own:6379',
+      }).entityCacheRedisUrl,
     ).toBe('redis://own:6379');
     expect(() => parse({ ENTITY_CACHE: 'redis' })).toThrow(GatewayConfigError);
     expect(() => parse({ ENTITY_CACHE: 'redis' })).toThrow(/ENTITY_CACHE_REDIS_URL/);

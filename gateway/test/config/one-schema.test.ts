@@ -3,7 +3,7 @@
 // 0..1e9 for the variable and >= 1 unbounded for the option; RATE_LIMIT_WINDOW 100 ms..1 day
 // and 1 ms..2^31 ms).
 import { describe, expect, it } from 'vitest';
-import { CONFIG_FIELDS, parseConfig } from '../../src/config/parse.js';
+import { CONFIG_FIELDS, parseConfig, settingOf } from '../../src/config/parse.js';
 import { PluginOptionsError } from '../../src/errors.js';
 import { DEMAND_CONTROL_VALUES, demandControl } from '../../src/plugins/demand-control/index.js';
 import { HEADER_RULES_VALUES, headerRules } from '../../src/plugins/header-rules/index.js';
@@ -36,8 +36,8 @@ describe('one schema per value', () => {
     ['METRICS_PORT', METRICS_VALUES.port],
     ['METRICS_MAX_OPERATION_NAMES', METRICS_VALUES.maxOperationNames],
     ['METRICS_OPERATION_NAME_MIN_COUNT', METRICS_VALUES.operationNameMinCount],
-    ['HEADER_RULES_MAX_VALUE_BYTES', HEADER_RULES_VALUES.maxValueBytes],
-    ['HEADER_RULES_MAX_TOTAL_BYTES', HEADER_RULES_VALUES.maxTotalBytes],
+    ['GATEWAY_HEADER_RULES_MAX_VALUE_BYTES', HEADER_RULES_VALUES.maxValueBytes],
+    ['GATEWAY_HEADER_RULES_MAX_TOTAL_BYTES', HEADER_RULES_VALUES.maxTotalBytes],
     ['JWT_JWKS_TIMEOUT_MS', JWT_VALUES.jwksTimeoutMs],
     ['JWT_JWKS_COOLDOWN_MS', JWT_VALUES.jwksCooldownMs],
     ['JWT_JWKS_CACHE_MAX_AGE_MS', JWT_VALUES.jwksCacheMaxAgeMs],
@@ -61,7 +61,7 @@ describe('one schema per value', () => {
       1_000_000_001,
       () => checkRateLimit({ max: 1_000_000_001, windowMs: 60_000 } as RateLimitOptions),
     ],
-    ['HEADER_RULES_MAX_VALUE_BYTES', 2 * 1024 ** 2, () => headerRules({ maxValueBytes: 2 * 1024 ** 2 })],
+    ['GATEWAY_HEADER_RULES_MAX_VALUE_BYTES', 2 * 1024 ** 2, () => headerRules({ maxValueBytes: 2 * 1024 ** 2 })],
     [
       'SUBGRAPH_RETRIES',
       11,
@@ -96,11 +96,14 @@ describe('defaults live in the schemas', () => {
 
   it('most settings have one, read from the schema by parseConfig', () => {
     expect(withDefaults.length).toBeGreaterThan(100);
-    const production = parseConfig({}) as unknown as Record<string, unknown>;
-    const development = parseConfig({ GATEWAY_ENV: 'development' }) as unknown as Record<string, unknown>;
+    const production = parseConfig({});
+    const development = parseConfig({ GATEWAY_ENV: 'development' });
     for (const { env, field, value } of withDefaults) {
       if (field.key === 'supergraphPath' || field.key === 'env') continue;
-      expect([field.env, (env === 'production' ? production : development)[field.key]]).toEqual([field.env, value]);
+      expect([field.env, settingOf(env === 'production' ? production : development, field.key)]).toEqual([
+        field.env,
+        value,
+      ]);
     }
   });
 
@@ -117,6 +120,12 @@ describe('defaults live in the schemas', () => {
     const differing = CONFIG_FIELDS.filter(
       (field) => defaultOf(field.parse, 'development') !== defaultOf(field.parse, 'production'),
     ).map((field) => field.env);
-    expect(differing.sort()).toEqual(['CORS_ORIGINS', 'INTROSPECTION', 'LANDING_PAGE', 'LOG_PRETTY', 'MASK_ERRORS']);
+    expect(differing.sort()).toEqual([
+      'CORS_ORIGINS',
+      'GATEWAY_LOG_PRETTY',
+      'INTROSPECTION',
+      'LANDING_PAGE',
+      'MASK_ERRORS',
+    ]);
   });
 });

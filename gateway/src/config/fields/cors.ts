@@ -2,10 +2,10 @@ import { SANDBOX_ORIGINS } from '../../origin-policy/settings.js';
 import { corsOrigin, originPatterns } from '../../origin-policy/values.js';
 import { boolean, integer, list, withDefault } from '../../settings/values.js';
 
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 /** Cross-origin access (CORS) and the one origin policy every transport shares; see docs/browsers-and-clients.md. */
-export const CORS_FIELDS: readonly FieldSpec[] = [
+export const CORS_FIELDS = defineFields([
   {
     key: 'corsOrigins',
     env: 'CORS_ORIGINS',
@@ -50,4 +50,4 @@ export const CORS_FIELDS: readonly FieldSpec[] = [
     meaning:
       'seconds a browser may reuse a preflight (`Access-Control-Max-Age`; browsers cap it, Chrome at 7200); 0 sends none',
   },
-];
+]);

@@ -1,13 +1,13 @@
 import { byteSize, duration, list, nonEmpty, oneOf, pairs, secret, withDefault } from '../../settings/values.js';
 import { ENTITY_CACHE_STORES } from '../types.js';
 import { redisUrl } from './plugins.js';
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 const HOUR = 3_600_000;
 const ttl = duration(1000, 24 * HOUR);
 
 // The entity cache (plugins/entity-cache/, docs/entity-cache.md).
-export const ENTITY_CACHE_FIELDS: readonly FieldSpec[] = [
+export const ENTITY_CACHE_FIELDS = defineFields([
   {
     key: 'entityCache',
     env: 'ENTITY_CACHE',
@@ -77,7 +77,7 @@ export const ENTITY_CACHE_FIELDS: readonly FieldSpec[] = [
     env: 'ENTITY_CACHE_REDIS_URL',
     parse: redisUrl,
     meaning:
-      '`ENTITY_CACHE=redis`: the Redis shared by replicas (default: `REDIS_URL`); slow or down, lookups are bypassed, never failed; a secret, never logged',
+      '`ENTITY_CACHE=redis`: the Redis shared by replicas (default: `GATEWAY_REDIS_URL`); slow or down, lookups are bypassed, never failed; a secret, never logged',
     feature: 'entity-cache',
   },
   {
@@ -88,4 +88,4 @@ export const ENTITY_CACHE_FIELDS: readonly FieldSpec[] = [
       'turns on `POST <METRICS_PATH>/entity-cache/invalidate` on the metrics listener (never the public port), for callers sending `Authorization: Bearer <token>`; a secret, never logged',
     feature: 'entity-cache',
   },
-];
+]);

@@ -2,10 +2,10 @@ import { CLIENT_ADDRESS_HEADERS, readTrustedProxies, TRUSTED_PROXIES_FORMAT } fr
 import { boolean, byteSize, custom, integer, oneOf, withDefault } from '../../settings/values.js';
 import { LOG_LEVELS } from '../types.js';
 
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 /** The HTTP side: body limit, compression, client timeouts, introspection and landing page, errors, shutdown, logs. */
-export const HTTP_FIELDS: readonly FieldSpec[] = [
+export const HTTP_FIELDS = defineFields([
   {
     key: 'trustedProxies',
     env: 'TRUSTED_PROXIES',
@@ -124,14 +124,16 @@ export const HTTP_FIELDS: readonly FieldSpec[] = [
   },
   {
     key: 'logLevel',
-    env: 'LOG_LEVEL',
+    env: 'GATEWAY_LOG_LEVEL',
+    formerEnv: ['LOG_LEVEL'],
     parse: withDefault(oneOf(LOG_LEVELS), 'info'),
     meaning: '`fatal` … `trace`, `silent`',
   },
   {
     key: 'logPretty',
-    env: 'LOG_PRETTY',
+    env: 'GATEWAY_LOG_PRETTY',
+    formerEnv: ['LOG_PRETTY'],
     parse: withDefault(boolean, false, { development: true }),
     meaning: 'pino-pretty output',
   },
-];
+]);

@@ -3,10 +3,10 @@ import { OPERATION_LIMIT_VALUES } from '../../plugins/operation-limits/index.js'
 import { boolean, byteSize, integer, nonEmpty, oneOf, withDefault } from '../../settings/values.js';
 import { TRUSTED_DOCUMENTS_MODES } from '../types.js';
 
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 /** What every request is held to: trusted documents, operation limits, demand control, answer size, inbound deduplication; and Apollo telemetry. */
-export const LIMIT_FIELDS: readonly FieldSpec[] = [
+export const LIMIT_FIELDS = defineFields([
   {
     key: 'trustedDocuments',
     env: 'TRUSTED_DOCUMENTS',
@@ -19,6 +19,7 @@ export const LIMIT_FIELDS: readonly FieldSpec[] = [
     key: 'trustedDocumentsMode',
     env: 'TRUSTED_DOCUMENTS_MODE',
     parse: oneOf(TRUSTED_DOCUMENTS_MODES),
+    filledIn: true,
     meaning:
       '`off`, `allow-ids` (ids accepted, any document runs) or `enforce` (only manifest operations run); with `TRUSTED_DOCUMENTS` set the default is `enforce`',
     docDefault: '`off`',
@@ -103,4 +104,4 @@ export const LIMIT_FIELDS: readonly FieldSpec[] = [
     meaning:
       '`true` lets `@apollo/gateway` send its usage metrics to Apollo (an OpenTelemetry exporter, whose resource detection probes cloud metadata addresses); off, the gateway connects only to what you configure. See [Outbound connections](security.md#outbound-connections)',
   },
-];
+]);

@@ -2,10 +2,10 @@ import { METRICS_VALUES } from '../../plugins/metrics/config.js';
 import { exporterHeaders, resourceAttributes, samplerRatio, TRACING_VALUES } from '../../plugins/tracing/options.js';
 import { boolean, httpUrl, nonEmpty, withDefault } from '../../settings/values.js';
 
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 /** Prometheus metrics and OpenTelemetry tracing. */
-export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
+export const OBSERVABILITY_FIELDS = defineFields([
   {
     key: 'metricsEnabled',
     env: 'METRICS_ENABLED',
@@ -17,7 +17,7 @@ export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
     env: 'METRICS_PORT',
     parse: METRICS_VALUES.port,
     meaning:
-      'set: metrics are served only on a listener of their own on this port (keep them off the public port); must differ from `PORT`. Unset: on the main port',
+      'set: metrics are served only on a listener of their own on this port (keep them off the public port); must differ from `GATEWAY_LISTEN_PORT`. Unset: on the main port',
     feature: 'metrics',
   },
   {
@@ -121,4 +121,4 @@ export const OBSERVABILITY_FIELDS: readonly FieldSpec[] = [
       'the ratio (0 to 1) of the two `traceidratio` samplers; unset: 1. Set with another sampler, it fails startup (it would change nothing)',
     feature: 'tracing',
   },
-];
+]);

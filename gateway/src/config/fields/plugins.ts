@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { API_KEY_VALUES } from '../../plugins/api-key/index.js';
 import { CLIENT_AWARENESS_VALUES } from '../../plugins/client-awareness/index.js';
 import { HEADER_RULES_VALUES } from '../../plugins/header-rules/index.js';
-import { JWT_VALUES } from '../../plugins/jwt/options.js';
+import { JWT_ALGORITHMS, JWT_VALUES } from '../../plugins/jwt/options.js';
 import {
   isRedisUrl,
   RATE_LIMIT_DEFAULTS,
@@ -25,7 +25,7 @@ import {
 import { apiKeys, headerPairs, pluginList } from '../plugin-values.js';
 import { RATE_LIMIT_COSTS } from '../types.js';
 
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 export const redisUrl: ValueParser<string> = secret(
   v.pipe(
@@ -41,7 +41,7 @@ const OPERATION_KEY_REMOVED =
   'use ip, sub, api-key or global';
 
 /** GATEWAY_PLUGINS and the settings of each plugin it can name. */
-export const PLUGIN_FIELDS: readonly FieldSpec[] = [
+export const PLUGIN_FIELDS = defineFields([
   {
     key: 'plugins',
     env: 'GATEWAY_PLUGINS',
@@ -50,7 +50,8 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
       'plugins to run: a profile or a comma list of profiles and plugin names (`jwt`, `api-key`, `client-awareness`, `header-rules`, `response-headers`, `rate-limit`, `full`…); see [Plugins](plugins.md)',
   },
   {
-    key: 'jwtJwksUrl',
+    key: 'jwt.jwksUrl',
+    formerKey: 'jwtJwksUrl',
     env: 'JWT_JWKS_URL',
     parse: httpUrl,
     meaning:
@@ -58,49 +59,56 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     feature: 'jwt',
   },
   {
-    key: 'jwtJwksFile',
+    key: 'jwt.jwksFile',
+    formerKey: 'jwtJwksFile',
     env: 'JWT_JWKS_FILE',
     parse: nonEmpty,
     meaning: '`jwt`: a local JWKS file (public keys only)',
     feature: 'jwt',
   },
   {
-    key: 'jwtSecret',
+    key: 'jwt.secret',
+    formerKey: 'jwtSecret',
     env: 'JWT_SECRET',
     parse: secret(nonEmpty, 'expected a non-empty shared secret'),
     meaning: '`jwt`: an HS256/384/512 shared secret (at least 32/48/64 bytes); a secret, never logged',
     feature: 'jwt',
   },
   {
-    key: 'jwtIssuer',
+    key: 'jwt.issuer',
+    formerKey: 'jwtIssuer',
     env: 'JWT_ISSUER',
     parse: nonEmpty,
     meaning: '`jwt`: the required `iss`',
     feature: 'jwt',
   },
   {
-    key: 'jwtAudience',
+    key: 'jwt.audience',
+    formerKey: 'jwtAudience',
     env: 'JWT_AUDIENCE',
     parse: list(),
     meaning: '`jwt`: accepted `aud` values, comma-separated',
     feature: 'jwt',
   },
   {
-    key: 'jwtAlgorithms',
+    key: 'jwt.algorithms',
+    formerKey: 'jwtAlgorithms',
     env: 'JWT_ALGORITHMS',
-    parse: withDefault(list(), []),
+    parse: withDefault(list(oneOf(JWT_ALGORITHMS)), []),
     meaning: '`jwt`: required allowlist of algorithms (`RS256,ES256`); `none` is always refused',
     feature: 'jwt',
   },
   {
-    key: 'jwtRequired',
+    key: 'jwt.required',
+    formerKey: 'jwtRequired',
     env: 'JWT_REQUIRED',
     parse: JWT_VALUES.required,
     meaning: '`jwt`: `true`: no token is 401; `false`: no token is anonymous (a bad one is still 401)',
     feature: 'jwt',
   },
   {
-    key: 'jwtClaimHeaders',
+    key: 'jwt.claimHeaders',
+    formerKey: 'jwtClaimHeaders',
     env: 'JWT_CLAIM_HEADERS',
     parse: withDefault(pairs(nonEmpty, 'claim:header'), { sub: 'x-user-id' }),
     meaning:
@@ -109,71 +117,83 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     feature: 'jwt',
   },
   {
-    key: 'jwtHeader',
+    key: 'jwt.header',
+    formerKey: 'jwtHeader',
     env: 'JWT_HEADER',
     parse: JWT_VALUES.header,
     meaning: '`jwt`: the header carrying the token',
     feature: 'jwt',
   },
   {
-    key: 'jwtPrefix',
+    key: 'jwt.scheme',
+    formerKey: 'jwtPrefix',
     env: 'JWT_PREFIX',
     parse: JWT_VALUES.scheme,
     meaning: '`jwt`: the scheme before the token',
     feature: 'jwt',
   },
   {
-    key: 'jwtCookie',
+    key: 'jwt.cookieName',
+    formerKey: 'jwtCookie',
     env: 'JWT_COOKIE',
     parse: nonEmpty,
     meaning: '`jwt`: read the token from this cookie instead',
     feature: 'jwt',
   },
   {
-    key: 'jwtClockToleranceSec',
+    key: 'jwt.clockToleranceSec',
+    formerKey: 'jwtClockToleranceSec',
     env: 'JWT_CLOCK_TOLERANCE_S',
     parse: JWT_VALUES.clockToleranceSec,
     meaning: '`jwt`: seconds of clock skew allowed on `exp`/`nbf`',
     feature: 'jwt',
   },
   {
-    key: 'jwtJwksTimeoutMs',
+    key: 'jwt.jwksTimeoutMs',
+    formerKey: 'jwtJwksTimeoutMs',
     env: 'JWT_JWKS_TIMEOUT_MS',
     parse: JWT_VALUES.jwksTimeoutMs,
     meaning: '`jwt`: bounds each JWKS fetch',
     feature: 'jwt',
   },
   {
-    key: 'jwtJwksCooldownMs',
+    key: 'jwt.jwksCooldownMs',
+    formerKey: 'jwtJwksCooldownMs',
     env: 'JWT_JWKS_COOLDOWN_MS',
     parse: JWT_VALUES.jwksCooldownMs,
     meaning: '`jwt`: at most one JWKS fetch per this interval (an unknown `kid` cannot force more)',
     feature: 'jwt',
   },
   {
-    key: 'jwtJwksCacheMaxAgeMs',
+    key: 'jwt.jwksCacheMaxAgeMs',
+    formerKey: 'jwtJwksCacheMaxAgeMs',
     env: 'JWT_JWKS_CACHE_MAX_AGE_MS',
     parse: JWT_VALUES.jwksCacheMaxAgeMs,
     meaning: '`jwt`: cached keys are used at most this long',
     feature: 'jwt',
   },
   {
-    key: 'jwtForwardToken',
+    key: 'jwt.forwardToken',
+    formerKey: 'jwtForwardToken',
     env: 'JWT_FORWARD_TOKEN',
     parse: JWT_VALUES.forwardToken,
     meaning: '`jwt`: forward the raw token to subgraphs',
     feature: 'jwt',
   },
   {
-    key: 'apiKeys',
-    env: 'API_KEYS',
+    key: 'apiKey.keys',
+    formerKey: 'apiKeys',
+    env: 'GATEWAY_API_KEYS',
+    formerEnv: ['API_KEYS'],
     parse: withDefault(apiKeys, []),
     meaning: '`api-key`: `consumer:key` or `consumer:sha256:<hex>` entries, comma-separated; a secret, never logged',
     feature: 'api-key',
   },
   {
-    key: 'apiKeyHeader',
-    env: 'API_KEY_HEADER',
+    key: 'apiKey.header',
+    formerKey: 'apiKeyHeader',
+    env: 'GATEWAY_API_KEY_HEADER',
+    formerEnv: ['API_KEY_HEADER'],
     parse: API_KEY_VALUES.header,
     meaning: '`api-key`: the header carrying the key',
     feature: 'api-key',
@@ -196,7 +216,8 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
   },
   {
     key: 'headerRules',
-    env: 'HEADER_RULES',
+    env: 'GATEWAY_HEADER_RULES',
+    formerEnv: ['HEADER_RULES'],
     parse: json,
     meaning:
       '`header-rules`: Apollo Router-shaped rules, JSON; see [Header rules](plugins.md#header-rules-header-rules)',
@@ -204,7 +225,8 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
   },
   {
     key: 'headerRulesMaxValueBytes',
-    env: 'HEADER_RULES_MAX_VALUE_BYTES',
+    env: 'GATEWAY_HEADER_RULES_MAX_VALUE_BYTES',
+    formerEnv: ['HEADER_RULES_MAX_VALUE_BYTES'],
     parse: HEADER_RULES_VALUES.maxValueBytes,
     meaning:
       '`header-rules`: bytes (UTF-8) of one header value the rules forward; a client header over it is answered 431 `REQUEST_HEADER_FIELDS_TOO_LARGE` before any subgraph is asked',
@@ -213,7 +235,8 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
   },
   {
     key: 'headerRulesMaxTotalBytes',
-    env: 'HEADER_RULES_MAX_TOTAL_BYTES',
+    env: 'GATEWAY_HEADER_RULES_MAX_TOTAL_BYTES',
+    formerEnv: ['HEADER_RULES_MAX_TOTAL_BYTES'],
     parse: HEADER_RULES_VALUES.maxTotalBytes,
     meaning:
       '`header-rules`: bytes of every header the rules forward to one subgraph (names and values); over it, 431 as above',
@@ -222,20 +245,23 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
   },
   {
     key: 'responseHeaders',
-    env: 'RESPONSE_HEADERS',
+    env: 'GATEWAY_RESPONSE_HEADERS',
+    formerEnv: ['RESPONSE_HEADERS'],
     parse: withDefault(headerPairs, []),
     meaning: '`response-headers`: `name:value,…`, values may be `{uuid}` or `{requestId}`',
     feature: 'response-headers',
   },
   {
-    key: 'rateLimitMax',
+    key: 'rateLimit.max',
+    formerKey: 'rateLimitMax',
     env: 'RATE_LIMIT_MAX',
     parse: RATE_LIMIT_VALUES.max,
     meaning: '`rate-limit`: requests (cost units) per window',
     feature: 'rate-limit',
   },
   {
-    key: 'rateLimitWindowMs',
+    key: 'rateLimit.windowMs',
+    formerKey: 'rateLimitWindowMs',
     env: 'RATE_LIMIT_WINDOW',
     parse: RATE_LIMIT_VALUES.windowMs,
     meaning: '`rate-limit`: fixed window (`500ms`, `60s`, `5m`)',
@@ -243,7 +269,8 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     feature: 'rate-limit',
   },
   {
-    key: 'rateLimitKey',
+    key: 'rateLimit.keyBy',
+    formerKey: 'rateLimitKey',
     env: 'RATE_LIMIT_KEY',
     // The plugin's schema and default, and a clear error for the removed `operation`.
     parse: withDefault(
@@ -257,7 +284,8 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     feature: 'rate-limit',
   },
   {
-    key: 'rateLimitCost',
+    key: 'rateLimit.cost',
+    formerKey: 'rateLimitCost',
     env: 'RATE_LIMIT_COST',
     parse: withDefault(oneOf(RATE_LIMIT_COSTS), 'request'),
     meaning:
@@ -265,17 +293,20 @@ export const PLUGIN_FIELDS: readonly FieldSpec[] = [
     feature: 'rate-limit',
   },
   {
-    key: 'rateLimitFailureMode',
+    key: 'rateLimit.failureMode',
+    formerKey: 'rateLimitFailureMode',
     env: 'RATE_LIMIT_FAILURE_MODE',
     parse: RATE_LIMIT_VALUES.failureMode,
     meaning: '`rate-limit`: when Redis is down, `open` lets requests through, `closed` answers 503',
     feature: 'rate-limit',
   },
   {
-    key: 'redisUrl',
-    env: 'REDIS_URL',
+    key: 'rateLimit.redisUrl',
+    formerKey: 'redisUrl',
+    env: 'GATEWAY_REDIS_URL',
+    formerEnv: ['REDIS_URL'],
     parse: redisUrl,
     meaning: '`rate-limit`: counts in this Redis (`redis://`, `rediss://`) instead of memory; a secret, never logged',
     feature: 'rate-limit',
   },
-];
+]);

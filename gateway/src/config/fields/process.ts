@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { integer, nonEmpty, oneOf, urlPath, type ValueParser, withDefault } from '../../settings/values.js';
 import { ADAPTERS, GATEWAY_ENVS, RUNTIMES } from '../types.js';
 
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 /** GATEWAY_WORKERS: `auto` is the cores this process may use (cgroup limits included). */
 const workerCount: ValueParser<number> = v.pipe(
@@ -18,7 +18,7 @@ const workerCount: ValueParser<number> = v.pipe(
 );
 
 /** The process: environment, runtime and adapter, workers, where it listens. */
-export const PROCESS_FIELDS: readonly FieldSpec[] = [
+export const PROCESS_FIELDS = defineFields([
   {
     key: 'env',
     env: 'GATEWAY_ENV',
@@ -45,10 +45,17 @@ export const PROCESS_FIELDS: readonly FieldSpec[] = [
     meaning:
       'processes serving under `node:cluster` (an integer from 1, or `auto`: the cores this process may use); `1` is a single process. See [Cluster mode](operations.md#cluster-mode)',
   },
-  { key: 'host', env: 'HOST', parse: withDefault(nonEmpty, '0.0.0.0'), meaning: 'listen address' },
+  {
+    key: 'host',
+    env: 'GATEWAY_LISTEN_HOST',
+    formerEnv: ['HOST'],
+    parse: withDefault(nonEmpty, '0.0.0.0'),
+    meaning: 'listen address',
+  },
   {
     key: 'port',
-    env: 'PORT',
+    env: 'GATEWAY_LISTEN_PORT',
+    formerEnv: ['PORT'],
     parse: withDefault(integer(0, 65535), 4000),
     meaning: 'listen port (`0`: any free port)',
   },
@@ -58,4 +65,4 @@ export const PROCESS_FIELDS: readonly FieldSpec[] = [
     parse: withDefault(urlPath, '/graphql'),
     meaning: 'where GraphQL is served',
   },
-];
+]);

@@ -1,25 +1,69 @@
-import type { ValueParser } from '../../settings/values.js';
+import type * as v from 'valibot';
+import type { ValueParser, WithDefault } from '../../settings/values.js';
 import type { FeatureId } from '../features.js';
-import type { GatewayConfig } from '../types.js';
 
-export type ScalarKey = Exclude<keyof GatewayConfig, 'subgraphs'>;
-
-export interface FieldSpec {
-  /** Key in the config file (and in GatewayConfig). */
-  key: ScalarKey;
+export interface FieldSpec<K extends string = string, P extends ValueParser<unknown> = ValueParser<unknown>> {
+  /**
+   * Key in GatewayConfig and the config file; `group.name` puts it in its feature's group
+   * (`config.jwt.issuer`, `{ "jwt": { "issuer": … } }`), named as that plugin's option.
+   */
+  readonly key: K;
+  /** The flat file key it had before it moved into its group (`jwtIssuer`): still read, with a deprecation warning. */
+  readonly formerKey?: string;
   /** Environment variable; it wins over the file. */
-  env: string;
+  readonly env: string;
   /**
    * Names it had before a rename: still read, with a deprecation warning, so a deployment that
    * copied this template keeps working on upgrade. Never reuse one for another setting.
    */
-  formerEnv?: readonly string[];
-  /** How its value is read, with its default when it has one (`withDefault`, ADR 023). */
-  parse: ValueParser<unknown>;
+  readonly formerEnv?: readonly string[];
+  /** How its value is read, with its default when it has one (`withDefault`, ADR 023); its output is the config's type. */
+  readonly parse: P;
   /** What it means, for the generated reference (docs/configuration.md). */
-  meaning: string;
+  readonly meaning: string;
   /** The default as the reference shows it, where the parser's would read badly (`2mb`); a test checks it parses to it. */
-  docDefault?: string;
+  readonly docDefault?: string;
   /** The feature it only tunes (a warning when set while that is off, ADR 016); absent: it always applies. */
-  feature?: FeatureId;
+  readonly feature?: FeatureId;
+  /** No default of its own, but a rule in checks.ts always fills it in, so the config always has it. */
+  readonly filledIn?: true;
 }
+
+/**
+ * A group of settings, kept with their literal keys and parser types so the config's type is
+ * derived from them (ConfigOf): the spec is the one place a setting's name, type and default live.
+ */
+export function defineFields<const F extends readonly FieldSpec<string, ValueParser<unknown>>[]>(fields: F): F {
+  return fields;
+}
+
+/** Parsed lists and maps are shared by every reader of the config: typed read-only. */
+type Frozen<T> = T extends readonly (infer U)[] ? readonly U[] : T extends object ? Readonly<T> : T;
+
+type Always<S> = S extends { readonly parse: WithDefault<unknown> }
+  ? true
+  : S extends { filledIn: true }
+    ? true
+    : false;
+
+/**
+ * The configuration a group of field specs reads into: one readonly property per spec, typed by
+ * its parser's output; required when the spec has a default (or is filled in), optional otherwise.
+ */
+export type FlatConfigOf<F extends readonly FieldSpec<string, ValueParser<unknown>>[]> = {
+  readonly [S in F[number] as Always<S> extends true ? S['key'] : never]: Frozen<v.InferOutput<S['parse']>>;
+} & {
+  readonly [S in F[number] as Always<S> extends true ? never : S['key']]?: Frozen<v.InferOutput<S['parse']>>;
+};
+
+type GroupOf<K> = K extends `${infer G}.${string}` ? G : never;
+
+/** `group.name` keys gathered into one object per group; other keys stay where they are (modifiers kept). */
+export type Tree<T> = {
+  readonly [K in keyof T as K extends `${string}.${string}` ? never : K]: T[K];
+} & {
+  readonly [G in GroupOf<keyof T>]: { readonly [K in keyof T as K extends `${G}.${infer N}` ? N : never]: T[K] };
+};
+
+/** The configuration tree a list of field specs reads into. */
+export type ConfigOf<F extends readonly FieldSpec<string, ValueParser<unknown>>[]> = Tree<FlatConfigOf<F>>;

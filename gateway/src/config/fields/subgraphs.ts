@@ -2,7 +2,7 @@ import { RESILIENCE_FIELDS } from '../../resilience/config.js';
 import { boolean, byteSize, httpUrl, integer, type ValueParser, withDefault } from '../../settings/values.js';
 import type { SubgraphOverride } from '../types.js';
 
-import type { FieldSpec } from './spec.js';
+import { defineFields, type FieldSpec } from './spec.js';
 
 /** The settings each subgraph may override (SUBGRAPH_<NAME>_TIMEOUT_MS…), read with the global ones' schemas. */
 const timeoutMs = withDefault(integer(1, 600_000), 30_000);
@@ -11,7 +11,7 @@ const maxResponseBytes = withDefault(byteSize(1024, 1024 ** 3), 5 * 1024 ** 2);
 const deduplicate = withDefault(boolean, false);
 
 /** How subgraphs are asked: timeouts, pools, size limits, deduplication, retries and the breaker. */
-export const SUBGRAPH_FETCH_FIELDS: readonly FieldSpec[] = [
+export const SUBGRAPH_FETCH_FIELDS = defineFields([
   {
     key: 'subgraphTimeoutMs',
     env: 'SUBGRAPH_TIMEOUT_MS',
@@ -54,14 +54,22 @@ export const SUBGRAPH_FETCH_FIELDS: readonly FieldSpec[] = [
       'repeated `_entities` representations in one fetch are sent once and the answers spread back over every position; `false` only to measure what it saves (bench §F `· no dedup`). See [Subgraph deduplication](operations.md#subgraph-deduplication)',
   },
   // Retries and circuit breaker: SUBGRAPH_RETRIES … SUBGRAPH_CIRCUIT_COOLDOWN_MS (resilience/config.ts).
-  ...RESILIENCE_FIELDS.map((field) => ({
-    key: field.configKey,
-    env: `SUBGRAPH_${field.suffix}`,
-    parse: field.parse,
-    meaning: field.meaning,
-    ...('feature' in field && { feature: field.feature }),
-  })),
-];
+  ...RESILIENCE_FIELDS.map(
+    (field) =>
+      ({
+        key: field.configKey,
+        env: `SUBGRAPH_${field.suffix}`,
+        parse: field.parse,
+        meaning: field.meaning,
+        ...('feature' in field && { feature: field.feature }),
+      }) as AsConfigField<typeof field>,
+  ),
+]);
+
+/** One resilience field as a config field, keeping its own key and parser type (a union over them, not a mix). */
+type AsConfigField<F> = F extends { configKey: infer K extends string; parse: infer P extends ValueParser<unknown> }
+  ? FieldSpec<K, P>
+  : never;
 
 export const SUBGRAPH_FIELDS: Record<string, { key: keyof SubgraphOverride; parse: ValueParser<unknown> }> = {
   URL: { key: 'url', parse: httpUrl },

@@ -1,10 +1,10 @@
 import { boolean, duration, integer, oneOf, withDefault } from '../../settings/values.js';
 
 import { SLOW_CLIENT_POLICIES } from '../../subscriptions/slow-client.js';
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 /** Subscriptions over graphql-ws and graphql-sse at GRAPHQL_PATH: caps, heartbeats, timeouts. */
-export const SUBSCRIPTION_FIELDS: readonly FieldSpec[] = [
+export const SUBSCRIPTION_FIELDS = defineFields([
   {
     key: 'subscriptionsEnabled',
     env: 'SUBSCRIPTIONS',
@@ -106,4 +106,4 @@ export const SUBSCRIPTION_FIELDS: readonly FieldSpec[] = [
       'a WebSocket (closed with 1000) or an opened SSE single-connection stream with no operation running for this long is closed',
     feature: 'subscriptions',
   },
-];
+]);

@@ -1,10 +1,10 @@
 import { httpUrl, oneOf, secret, withDefault } from '../../settings/values.js';
 import { SUPERGRAPH_VALUES } from '../../supergraph/options.js';
 
-import type { FieldSpec } from './spec.js';
+import { defineFields } from './spec.js';
 
 /** Where the supergraph comes from, and how often it is checked for a new one. */
-export const SUPERGRAPH_FIELDS: readonly FieldSpec[] = [
+export const SUPERGRAPH_FIELDS = defineFields([
   {
     key: 'supergraphPath',
     env: 'SUPERGRAPH_PATH',
@@ -48,4 +48,4 @@ export const SUPERGRAPH_FIELDS: readonly FieldSpec[] = [
     meaning:
       "who runs each query plan: `lean`, the gateway's own executor (compiled result shaping per cached plan), or `apollo`, @apollo/gateway's `executeQueryPlan`. Both answer byte for byte the same; `apollo` is there to compare and as a way back, and cannot run `@defer` (with it `@defer` is an unknown directive). See [ADR 025](adr/025-lean-plan-executor.md)",
   },
-];
+]);

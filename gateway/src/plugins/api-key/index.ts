@@ -27,7 +27,7 @@ export type ApiKeyEntry =
   | { readonly consumer: string; readonly key: string }
   | { readonly consumer: string; readonly sha256: string };
 
-/** The header's schema and default; API_KEY_HEADER is read with it. */
+/** The header's schema and default; GATEWAY_API_KEY_HEADER is read with it. */
 export const API_KEY_VALUES = Object.freeze({
   header: withDefault(nonEmpty, 'x-api-key'),
   required: withDefault(boolean, true),

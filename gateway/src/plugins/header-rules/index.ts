@@ -60,7 +60,7 @@ export const HEADER_RULES_VALUES = Object.freeze({
   maxValueBytes: withDefault(byteSize(1, 1024 ** 2), 4096),
   maxTotalBytes: withDefault(byteSize(1, 1024 ** 2), 8192),
 });
-/** The byte limits' defaults, from their schemas (which HEADER_RULES_MAX_VALUE_BYTES and _TOTAL_BYTES are read with too). */
+/** The byte limits' defaults, from their schemas (which GATEWAY_HEADER_RULES_MAX_VALUE_BYTES and _TOTAL_BYTES are read with too). */
 export const HEADER_RULES_DEFAULTS = defaultsOf(HEADER_RULES_VALUES);
 
 const PLUGIN = 'header-rules';

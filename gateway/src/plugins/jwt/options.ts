@@ -36,6 +36,11 @@ const ASYMMETRIC_ALGORITHMS = [
 ] as const;
 
 export type JwtAlgorithm = keyof typeof HMAC_ALGORITHMS | (typeof ASYMMETRIC_ALGORITHMS)[number];
+/** Every algorithm a token may be verified with (JWT_ALGORITHMS is read as a list of these). */
+export const JWT_ALGORITHMS: readonly JwtAlgorithm[] = [
+  ...(Object.keys(HMAC_ALGORITHMS) as (keyof typeof HMAC_ALGORITHMS)[]),
+  ...ASYMMETRIC_ALGORITHMS,
+];
 
 /** The schemas (with their defaults) JWT_JWKS_TIMEOUT_MS, JWT_CLOCK_TOLERANCE_S… are read with, and the options checked with. */
 export const JWT_VALUES = Object.freeze({

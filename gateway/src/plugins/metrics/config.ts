@@ -34,7 +34,7 @@ export function checkMetricsConfig(values: MetricsValues, issues: ConfigIssue[])
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
     issues.push({
       field: 'METRICS_PORT',
-      message: `must differ from PORT (${port}): unset it to serve metrics on the main port`,
+      message: `must differ from GATEWAY_LISTEN_PORT (${port}): unset it to serve metrics on the main port`,
     });
   }
   // On its own listener only the metrics path is served, so nothing can collide there.

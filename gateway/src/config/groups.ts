@@ -1,0 +1,98 @@
+import type { ConfigIssue } from '../errors.js';
+import { CONFIG_FIELDS, type FieldSpec, type ScalarKey } from './fields.js';
+import type { GatewayConfig } from './types.js';
+
+// Settings in groups (ADR 039): a spec key `jwt.issuer` is `config.jwt.issuer` and
+// `{ "jwt": { "issuer": … } }` in the config file; the flat file key it had before groups
+// (`formerKey`, `jwtIssuer`) is still read, with a deprecation warning.
+
+/** The value of the setting whose spec key is `key` (`port`, `jwt.issuer`) in a parsed config. */
+export function settingOf(config: GatewayConfig, key: ScalarKey): unknown {
+  const [group, name] = splitKey(key);
+  const holder = (group === undefined ? config : (config as unknown as Record<string, unknown>)[group]) as
+    | Record<string, unknown>
+    | undefined;
+  return holder?.[name];
+}
+
+/** `jwt.issuer` → `['jwt', 'issuer']`; a key outside any group → `[undefined, key]`. */
+function splitKey(key: string): [group: string | undefined, name: string] {
+  const dot = key.indexOf('.');
+  return dot < 0 ? [undefined, key] : [key.slice(0, dot), key.slice(dot + 1)];
+}
+
+/**
+ * A setting's value in the config file: under its group (`{ "jwt": { "issuer": … } }`), else
+ * under the flat key it had before groups (`jwtIssuer`), which still works with a warning.
+ */
+export function inFile(
+  file: Record<string, unknown>,
+  field: FieldSpec<string>,
+  fileName: string | undefined,
+  onWarning: ((warning: { setting: string; message: string }) => void) | undefined,
+): { raw: unknown; source: string } {
+  const [group, name] = splitKey(field.key);
+  const holder = group === undefined ? file : file[group];
+  const raw = isObject(holder) ? holder[name] : undefined;
+  if (field.formerKey === undefined || file[field.formerKey] === undefined) {
+    return { raw, source: `${fileName}: ${field.key}` };
+  }
+  if (raw !== undefined) {
+    onWarning?.({
+      setting: `${fileName}: ${field.formerKey}`,
+      message: `deprecated and ignored: ${field.key} is set too, and wins`,
+    });
+    return { raw, source: `${fileName}: ${field.key}` };
+  }
+  const source = `${fileName}: ${field.formerKey}`;
+  onWarning?.({
+    setting: source,
+    message: `deprecated: now ${field.key} (${group} is an object in the file); the old key still works`,
+  });
+  return { raw: file[field.formerKey], source };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Every key of the file that no setting reads, at the top and inside each group. */
+export function reportUnknownFileKeys(
+  file: Record<string, unknown>,
+  fileName: string | undefined,
+  otherKeys: readonly string[],
+  issues: ConfigIssue[],
+): void {
+  const keys = CONFIG_FIELDS.map((field) => [...splitKey(field.key), field.formerKey] as const);
+  for (const [key, value] of Object.entries(file)) {
+    if (otherKeys.includes(key)) continue;
+    const members = keys.filter(([group]) => group === key).map(([, name]) => name);
+    if (members.length > 0) {
+      if (!isObject(value)) issues.push({ field: `${fileName}: ${key}`, message: 'expected an object' });
+      else
+        for (const name of Object.keys(value).filter((name) => !members.includes(name))) {
+          issues.push({
+            field: `${fileName}: ${key}.${name}`,
+            message: `unknown setting (expected ${members.join(', ')})`,
+          });
+        }
+    } else if (!keys.some(([group, name, former]) => (group === undefined && name === key) || former === key)) {
+      issues.push({ field: `${fileName}: ${key}`, message: 'unknown setting' });
+    }
+  }
+}
+
+/** `{ 'jwt.issuer': … }` → `{ jwt: { issuer: … } }`, each group frozen. */
+export function intoGroups(values: Record<string, unknown>): Record<string, unknown> {
+  const tree: Record<string, unknown> = {};
+  const groups: Record<string, Record<string, unknown>> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const [group, name] = splitKey(key);
+    if (group === undefined) tree[key] = value;
+    else {
+      groups[group] ??= {};
+      groups[group][name] = value;
+    }
+  }
+  for (const [group, members] of Object.entries(groups)) tree[group] = Object.freeze(members);
+  return tree;
+}
