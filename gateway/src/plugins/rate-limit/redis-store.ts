@@ -1,5 +1,12 @@
 import { Redis } from 'ioredis';
-import { checkKnownKeys, integer, OptionIssues, optionalValue, withDefault } from '../../contract/kit.js';
+import {
+  checkKnownKeys,
+  integer,
+  OptionIssues,
+  optionalValue,
+  ProbingBreaker,
+  withDefault,
+} from '../../contract/kit.js';
 import { isRedisUrl, PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
 
@@ -78,14 +85,10 @@ export class RedisStore implements RateLimitStore {
   readonly #keyPrefix: string;
   readonly #commandTimeoutMs: number;
   readonly #hit: HitCommand;
-  readonly #failuresBeforeSkip: number;
-  readonly #probeIntervalMs: number;
+  /** Skips a Redis that stopped answering and probes it in the background. */
+  readonly #breaker: ProbingBreaker;
   #lastError: Error | undefined;
   #connecting: Promise<void> | undefined;
-  /** Hits failed in a row. */
-  #failures = 0;
-  /** Set while Redis is skipped: the background probe. */
-  #probe: NodeJS.Timeout | undefined;
 
   constructor(options: RedisStoreOptions) {
     const issues = new OptionIssues('RedisStore.');
@@ -100,8 +103,8 @@ export class RedisStore implements RateLimitStore {
     this.#commandTimeoutMs = value('commandTimeoutMs');
     const connectTimeoutMs = value('connectTimeoutMs');
     const maxReconnectDelayMs = value('maxReconnectDelayMs');
-    this.#failuresBeforeSkip = value('failuresBeforeSkip');
-    this.#probeIntervalMs = value('probeIntervalMs');
+    const failuresBeforeSkip = value('failuresBeforeSkip');
+    const probeIntervalMs = value('probeIntervalMs');
     issues.throwIfAny(PLUGIN_NAME);
 
     this.#keyPrefix = options.keyPrefix ?? 'gw:rl:';
@@ -123,47 +126,25 @@ export class RedisStore implements RateLimitStore {
     });
     // `scripts` registers the command (EVALSHA, falling back to EVAL once per connection).
     this.#hit = (this.#client as unknown as { gatewayRateLimitHit: HitCommand }).gatewayRateLimitHit.bind(this.#client);
+    this.#breaker = new ProbingBreaker({ failuresBeforeSkip, probeIntervalMs, probe: () => this.#client.ping() });
   }
 
   async hit(key: string, cost: number, windowMs: number): Promise<RateLimitHit> {
     // A Redis that stopped answering costs each request nothing until a probe hears it again.
-    if (this.#probe) throw new Error('Redis is skipped: it stopped answering; probing it in the background');
+    if (this.#breaker.skipping) throw new Error('Redis is skipped: it stopped answering; probing it in the background');
     try {
       await this.#connected();
       const [count, ttl] = await this.#hit(this.#keyPrefix + key, cost, windowMs);
-      this.#failures = 0;
+      this.#breaker.succeeded();
       return { count: Number(count), resetInMs: Math.max(0, Number(ttl)) };
     } catch (error) {
-      if (++this.#failures >= this.#failuresBeforeSkip) this.#skip();
+      this.#breaker.failed();
       throw error;
     }
   }
 
-  /** Skips Redis and PINGs it every probeIntervalMs until it answers. */
-  #skip(): void {
-    if (this.#probe) return;
-    let probing = false;
-    this.#probe = setInterval(() => {
-      if (probing) return;
-      probing = true;
-      this.#client
-        .ping()
-        .then(() => {
-          clearInterval(this.#probe);
-          this.#probe = undefined;
-          this.#failures = 0;
-        })
-        .catch(() => undefined)
-        .finally(() => {
-          probing = false;
-        });
-    }, this.#probeIntervalMs);
-    this.#probe.unref();
-  }
-
   async close(): Promise<void> {
-    clearInterval(this.#probe);
-    this.#probe = undefined;
+    this.#breaker.close();
     if (this.#client.status === 'ready') {
       const timer = setTimeout(() => this.#client.disconnect(), this.#commandTimeoutMs);
       await this.#client.quit().catch(() => undefined);
