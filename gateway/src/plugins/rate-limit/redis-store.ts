@@ -17,8 +17,9 @@ export interface RedisStoreOptions {
   keyPrefix?: string;
   /**
    * How long one hit may wait for Redis's answer before it fails (and the plugin applies its
-   * failure mode). While the first connection is still being made a hit may also wait up to
-   * this long for it, so a hit settles within about twice this. Default: 500 ms.
+   * failure mode). While the first connection is still being made (its attempts retried
+   * included) a hit may also wait up to this long for it, so a hit settles within about twice
+   * this. Default: 500 ms.
    */
   commandTimeoutMs?: number;
   /** How long one connection attempt may take. Default: 2 000 ms. */
@@ -89,6 +90,8 @@ export class RedisStore implements RateLimitStore {
   readonly #breaker: ProbingBreaker;
   #lastError: Error | undefined;
   #connecting: Promise<void> | undefined;
+  /** Set at the first `ready`: until then a lost connection is the first one still being made. */
+  #wasReady = false;
 
   constructor(options: RedisStoreOptions) {
     const issues = new OptionIssues('RedisStore.');
@@ -122,6 +125,7 @@ export class RedisStore implements RateLimitStore {
       this.#lastError = error;
     });
     this.#client.on('ready', () => {
+      this.#wasReady = true;
       this.#lastError = undefined;
     });
     // `scripts` registers the command (EVALSHA, falling back to EVAL once per connection).
@@ -154,30 +158,37 @@ export class RedisStore implements RateLimitStore {
   }
 
   /**
-   * Resolves once the client can send. While the first connection (or a reconnection) is
-   * being made, hits share one wait for it of at most `commandTimeoutMs`; while Redis is
-   * known to be down this fails at once.
+   * Resolves once the client can send. While a connection is being made, hits share one wait
+   * for it of at most `commandTimeoutMs`; while Redis is known to be down this fails at once.
+   * Until the first connection is ready, a lost attempt does not end the wait: ioredis drops a
+   * connection whose handshake (INFO) outlived `commandTimeoutMs`, which happens when the
+   * gateway's own start keeps the event loop busy that long, and the next attempt follows in 100 ms.
    */
   #connected(): Promise<void> {
     const client = this.#client;
     if (client.status === 'ready') return Promise.resolve();
-    if (client.status !== 'wait' && client.status !== 'connecting' && client.status !== 'connect') {
-      return Promise.reject(this.#unavailable());
-    }
+    const connecting = client.status === 'wait' || client.status === 'connecting' || client.status === 'connect';
+    const firstConnection = !this.#wasReady && (client.status === 'close' || client.status === 'reconnecting');
+    if (!connecting && !firstConnection) return Promise.reject(this.#unavailable());
     this.#connecting ??= new Promise<void>((resolve, reject) => {
       const done = (error?: Error) => {
         clearTimeout(timer);
         client.off('ready', onReady);
         client.off('close', onClose);
+        client.off('end', onEnd);
         this.#connecting = undefined;
         if (error) reject(error);
         else resolve();
       };
       const onReady = () => done();
-      const onClose = () => done(this.#unavailable());
+      const onClose = () => {
+        if (this.#wasReady) done(this.#unavailable());
+      };
+      const onEnd = () => done(this.#unavailable());
       const timer = setTimeout(() => done(this.#unavailable()), this.#commandTimeoutMs);
       client.on('ready', onReady);
       client.on('close', onClose);
+      client.on('end', onEnd);
       if (client.status === 'wait') client.connect().catch(() => undefined);
     });
     return this.#connecting;
