@@ -17,6 +17,7 @@ import { BodyCodingError, requestCoding } from './compression/decode-request.js'
 import type { ListeningServer, ListenOptions } from './contract.js';
 import { answerHeaders, crossOriginStreamRefusal, preflightAnswer } from './cross-origin.js';
 import { spareGatewayPath } from './express-host-parsers.js';
+import { getBodyRefusal } from './get-body.js';
 import { closeGracefully } from './graceful-close.js';
 import { isUsableHost } from './host-header.js';
 import { errorBody, httpErrorResponse } from './http-errors.js';
@@ -150,6 +151,11 @@ export function mountExpress<TContext extends BaseContext>(
       .status(400)
       .type('application/json; charset=utf-8')
       .send(errorBody('Missing or malformed Host header.', 'BAD_REQUEST'));
+  });
+  router.all(gateway.path, (req, res, next) => {
+    const refused = getBodyRefusal(req.method, req.headers);
+    if (!refused) return next();
+    res.status(refused.status).type('application/json; charset=utf-8').send(refused.body);
   });
   if (gateway.origins?.enabled) {
     router.all(gateway.path, (req, res, next) => {

@@ -7,6 +7,7 @@ import { compressResponse } from './compression/compress-response.js';
 import { BodyCodingError, decodeBody, requestCoding } from './compression/decode-request.js';
 import type { ListeningServer, ListenOptions } from './contract.js';
 import { answerHeaders, crossOriginStreamRefusal, preflightAnswer } from './cross-origin.js';
+import { getBodyRefusal } from './get-body.js';
 import { closeGracefully } from './graceful-close.js';
 import { isUsableHost } from './host-header.js';
 import { errorBody, httpErrorResponse } from './http-errors.js';
@@ -87,6 +88,8 @@ export async function mountFastify<TContext extends BaseContext>(
           .type('application/json; charset=utf-8')
           .send(errorBody('Missing or malformed Host header.', 'BAD_REQUEST'));
       }
+      const getBody = getBodyRefusal(request.method, request.headers);
+      if (getBody) return reply.code(getBody.status).type('application/json; charset=utf-8').send(getBody.body);
       const cors = answerHeaders(gateway, request.method, request.headers);
       if (cors) reply.headers(cors);
       if (refusedForUnreadBytes(request.raw)) {

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { ClientAddressOf } from '@fedgw/gateway/contract';
 import { resolveClientAddress } from './client-address.js';
+import { answerClientErrorsCoded } from './client-errors.js';
 import { limitUnreadBytes, type UnreadBytesSettings, unreadBytesLimits } from './unread-bytes.js';
 import { limitUnreadResponses, UNREAD_RESPONSE_DEFAULTS } from './unread-responses.js';
 
@@ -46,4 +47,6 @@ export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts, cl
     stalledWriteMs: timeouts.stalledWriteTimeoutMs ?? UNREAD_RESPONSE_DEFAULTS.stalledWriteMs,
   });
   limitUnreadBytes(server, unreadBytesLimits(timeouts), (req) => resolveClientAddress(req, clientAddress));
+  // What Node's parser refuses is answered with a coded body too, the same on every mount.
+  answerClientErrorsCoded(server);
 }

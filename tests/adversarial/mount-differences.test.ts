@@ -8,8 +8,10 @@ import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 // the same: one Host header (RFC 9112: two get 400), the gateway's path exactly as configured
 // (a path-based ingress rule must not be slipped past with `/GRAPHQL` or `/graphql/`), BODY_LIMIT
 // and Content-Encoding on the SSE transport's bodies as on every other, a JSON
-// body with `__proto__` refused the same way, and MAX_CHARACTERS counting characters (code
-// points), not UTF-16 units.
+// body with `__proto__` refused the same way, MAX_CHARACTERS counting characters (code
+// points), not UTF-16 units, a GET with a body refused (Express parsed it, Fastify ignored it),
+// and a request Node's parser cannot read answered with a coded body (Node's was empty,
+// Fastify's its own shape).
 
 const subgraphs = subgraphsForFile();
 
@@ -31,6 +33,42 @@ function rawStatus(url: string, head: string, body = ''): Promise<number> {
     socket.write(`${head}\r\n\r\n${body}`);
   });
 }
+
+/** One raw HTTP/1.1 exchange on a connection the server closes: status and JSON body. */
+function rawExchange(url: string, request: string): Promise<{ status: number; body: unknown }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1');
+    });
+    socket.on('close', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+      const text = answer.slice(answer.indexOf('\r\n\r\n') + 4);
+      try {
+        resolve({ status, body: JSON.parse(text) });
+      } catch {
+        resolve({ status, body: text });
+      }
+    });
+    socket.on('error', reject);
+    socket.write(request);
+  });
+}
+
+const GET_BODY_REFUSED = {
+  errors: [
+    {
+      message: 'A GET request must not have a body: send the operation in the query string, or POST it.',
+      extensions: { code: 'BAD_REQUEST' },
+    },
+  ],
+};
+const MALFORMED = { errors: [{ message: 'Malformed HTTP request.', extensions: { code: 'BAD_REQUEST' } }] };
+const HEADERS_TOO_LARGE = {
+  errors: [{ message: 'The request headers are too large.', extensions: { code: 'REQUEST_HEADER_FIELDS_TOO_LARGE' } }],
+};
 
 describe.each(MOUNTS)('what a client sees is the same on %s', (mount) => {
   const gateway = gatewayForBlock(mount, () => ({ ...subgraphUrlEnv(subgraphs()), MAX_CHARACTERS: '10000' }));
@@ -99,5 +137,37 @@ describe.each(MOUNTS)('what a client sees is the same on %s', (mount) => {
     const over = await postGraphQL(gateway().url, { query: `{ user(id: "${'😀'.repeat(10_000)}") { id } }` });
     expect(over.status).toBe(400);
     expect(over.body.errors?.[0]?.message).toMatch(/has 10023 characters; the limit is 10000/);
+  });
+
+  it.each([
+    ['a chunked body', 'Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n'],
+    ['an empty chunked body', 'Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+    ['a Content-Length body', 'Content-Type: application/json\r\nContent-Length: 5\r\n\r\nhello'],
+    ['a body on the graphql-sse transport', 'Accept: text/event-stream\r\nContent-Length: 2\r\n\r\n{}'],
+  ])('a GET with %s is refused, 400 BAD_REQUEST', async (_name, rest) => {
+    const { host, pathname } = new URL(gateway().url);
+    const head = `GET ${pathname}?query=%7B__typename%7D HTTP/1.1\r\nHost: ${host}\r\nApollo-Require-Preflight: 1\r\nConnection: close\r\n`;
+    expect(await rawExchange(gateway().url, head + rest)).toEqual({ status: 400, body: GET_BODY_REFUSED });
+    // Content-Length: 0, which some clients send on every request, is no body.
+    expect(await rawExchange(gateway().url, `${head}Content-Length: 0\r\n\r\n`)).toEqual({
+      status: 200,
+      body: { data: { __typename: 'Query' } },
+    });
+  });
+
+  it.each([
+    ['a bad chunk size', 'Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', 400, MALFORMED],
+    [
+      'Transfer-Encoding with Content-Length',
+      'Transfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+      400,
+      MALFORMED,
+    ],
+    // Past Node's 16 KiB of headers.
+    ['headers too large', `X-Big: ${'a'.repeat(20_000)}\r\nContent-Length: 2\r\n\r\n{}`, 431, HEADERS_TOO_LARGE],
+  ])("a request Node's parser refuses (%s) gets a coded body and Node's status", async (_name, rest, status, body) => {
+    const { host, pathname } = new URL(gateway().url);
+    const head = `POST ${pathname} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\n`;
+    expect(await rawExchange(gateway().url, head + rest)).toEqual({ status, body });
   });
 });

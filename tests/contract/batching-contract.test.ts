@@ -165,14 +165,16 @@ describe.each(MOUNTS)('operation batching on %s', (mount) => {
       }
     });
 
-    it('a GET is never a batch: a JSON array body is ignored, the query string is the operation', async () => {
+    it('a GET is never a batch: a GET with a JSON array body is refused whole (400 BAD_REQUEST)', async () => {
       const query = encodeURIComponent('{ __typename }');
       const result = await getWithBody(
         `${gateway().url}?query=${query}`,
         JSON.stringify([{ query: '{ a: __typename }' }, { query: '{ b: __typename }' }]),
       );
-      expect(result.status, result.text).toBe(200);
-      expect(JSON.parse(result.text)).toEqual({ data: { __typename: 'Query' } });
+      expect(result.status, result.text).toBe(400);
+      const answer = JSON.parse(result.text) as { data?: unknown; errors?: { extensions?: { code?: string } }[] };
+      expect(answer.data).toBeUndefined();
+      expect(answer.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_REQUEST']);
     });
   });
 

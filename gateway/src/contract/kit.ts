@@ -23,6 +23,8 @@ export { isHeaderName, REQUEST_ID_HEADER, RESERVED_HEADERS, TRACE_CONTEXT_HEADER
 export { httpError } from '../http-error.js';
 export { LogThrottle } from '../log-throttle.js';
 export type { Logger } from '../logger.js';
+// A shared store the gateway can do without (Redis): skipped after failures, probed until it answers.
+export { ProbingBreaker, type ProbingBreakerOptions } from '../resilience/probing-breaker.js';
 export { responseTooLarge } from '../response-budget.js';
 export { markShared } from '../serialize/shared-answer.js';
 // Options: checked when a plugin's factory runs, each bad one named (settings/).

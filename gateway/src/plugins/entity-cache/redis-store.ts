@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { Logger } from '../../contract/kit.js';
+import { type Logger, ProbingBreaker } from '../../contract/kit.js';
 import type { EntityStore, InvalidationTarget, StoreEntry } from './store.js';
 
 export interface RedisEntityStoreOptions {
@@ -49,17 +49,12 @@ const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
 export class RedisEntityStore implements EntityStore {
   readonly #client: Redis;
   readonly #prefix: string;
-  readonly #failuresBeforeSkip: number;
-  readonly #probeIntervalMs: number;
+  readonly #breaker: ProbingBreaker;
   readonly #logger: Logger | undefined;
   readonly #lookupTimeoutMs: number;
-  #failures = 0;
-  #probe: NodeJS.Timeout | undefined;
 
   constructor(options: RedisEntityStoreOptions) {
     this.#prefix = options.keyPrefix ?? 'gw:';
-    this.#failuresBeforeSkip = options.failuresBeforeSkip ?? 3;
-    this.#probeIntervalMs = options.probeIntervalMs ?? 1_000;
     this.#logger = options.logger;
     this.#lookupTimeoutMs = options.commandTimeoutMs ?? 100;
     this.#client = new Redis(options.url, {
@@ -72,34 +67,37 @@ export class RedisEntityStore implements EntityStore {
     });
     // Without a listener ioredis prints every connection error; failures are counted per command.
     this.#client.on('error', () => undefined);
+    this.#breaker = new ProbingBreaker({
+      failuresBeforeSkip: options.failuresBeforeSkip ?? 3,
+      probeIntervalMs: options.probeIntervalMs ?? 1_000,
+      probe: () => this.#client.ping(),
+    });
   }
 
   /** One MGET; `undefined` (a bypass) while Redis is skipped, down or slow. */
   async get(keys: readonly string[]): Promise<readonly (string | undefined)[] | undefined> {
-    if (this.#probe || this.#client.status !== 'ready') {
-      if (!this.#probe && this.#client.status === 'wait') this.#client.connect().catch(() => undefined);
+    if (this.#breaker.skipping || this.#client.status !== 'ready') {
+      if (!this.#breaker.skipping && this.#client.status === 'wait') this.#client.connect().catch(() => undefined);
       return undefined;
     }
     const lookup = this.#client.mget(keys.map((key) => this.#prefix + key));
     const values = await withDeadline(lookup, this.#lookupTimeoutMs).catch((): typeof TIMED_OUT => TIMED_OUT);
     if (values === TIMED_OUT) {
-      this.#failed();
+      this.#breaker.failed();
       return undefined;
     }
-    this.#failures = 0;
+    this.#breaker.succeeded();
     return values.map((value) => (typeof value === 'string' ? value : undefined));
   }
 
   /** One pipeline of `SET key value PX ttl`; dropped when Redis is skipped or fails. */
   set(entries: readonly StoreEntry[]): void {
-    if (this.#probe || this.#client.status !== 'ready' || entries.length === 0) return;
+    if (this.#breaker.skipping || this.#client.status !== 'ready' || entries.length === 0) return;
     const pipeline = this.#client.pipeline();
     for (const entry of entries) pipeline.set(this.#prefix + entry.key, entry.value, 'PX', entry.ttlMs);
     pipeline.exec().then(
-      () => {
-        this.#failures = 0;
-      },
-      () => this.#failed(),
+      () => this.#breaker.succeeded(),
+      () => this.#breaker.failed(),
     );
   }
 
@@ -130,30 +128,8 @@ export class RedisEntityStore implements EntityStore {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.#probe);
-    this.#probe = undefined;
+    this.#breaker.close();
     if (this.#client.status === 'ready') await this.#client.quit().catch(() => undefined);
     this.#client.disconnect();
-  }
-
-  #failed(): void {
-    if (++this.#failures < this.#failuresBeforeSkip || this.#probe) return;
-    let probing = false;
-    this.#probe = setInterval(() => {
-      if (probing) return;
-      probing = true;
-      this.#client
-        .ping()
-        .then(() => {
-          clearInterval(this.#probe);
-          this.#probe = undefined;
-          this.#failures = 0;
-        })
-        .catch(() => undefined)
-        .finally(() => {
-          probing = false;
-        });
-    }, this.#probeIntervalMs);
-    this.#probe.unref();
   }
 }

@@ -1,5 +1,12 @@
 import { Redis } from 'ioredis';
-import { checkKnownKeys, integer, OptionIssues, optionalValue, withDefault } from '../../contract/kit.js';
+import {
+  checkKnownKeys,
+  integer,
+  OptionIssues,
+  optionalValue,
+  ProbingBreaker,
+  withDefault,
+} from '../../contract/kit.js';
 import { isRedisUrl, PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
 
@@ -10,8 +17,9 @@ export interface RedisStoreOptions {
   keyPrefix?: string;
   /**
    * How long one hit may wait for Redis's answer before it fails (and the plugin applies its
-   * failure mode). While the first connection is still being made a hit may also wait up to
-   * this long for it, so a hit settles within about twice this. Default: 500 ms.
+   * failure mode). While the first connection is still being made (its attempts retried
+   * included) a hit may also wait up to this long for it, so a hit settles within about twice
+   * this. Default: 500 ms.
    */
   commandTimeoutMs?: number;
   /** How long one connection attempt may take. Default: 2 000 ms. */
@@ -78,14 +86,12 @@ export class RedisStore implements RateLimitStore {
   readonly #keyPrefix: string;
   readonly #commandTimeoutMs: number;
   readonly #hit: HitCommand;
-  readonly #failuresBeforeSkip: number;
-  readonly #probeIntervalMs: number;
+  /** Skips a Redis that stopped answering and probes it in the background. */
+  readonly #breaker: ProbingBreaker;
   #lastError: Error | undefined;
   #connecting: Promise<void> | undefined;
-  /** Hits failed in a row. */
-  #failures = 0;
-  /** Set while Redis is skipped: the background probe. */
-  #probe: NodeJS.Timeout | undefined;
+  /** Set at the first `ready`: until then a lost connection is the first one still being made. */
+  #wasReady = false;
 
   constructor(options: RedisStoreOptions) {
     const issues = new OptionIssues('RedisStore.');
@@ -100,8 +106,8 @@ export class RedisStore implements RateLimitStore {
     this.#commandTimeoutMs = value('commandTimeoutMs');
     const connectTimeoutMs = value('connectTimeoutMs');
     const maxReconnectDelayMs = value('maxReconnectDelayMs');
-    this.#failuresBeforeSkip = value('failuresBeforeSkip');
-    this.#probeIntervalMs = value('probeIntervalMs');
+    const failuresBeforeSkip = value('failuresBeforeSkip');
+    const probeIntervalMs = value('probeIntervalMs');
     issues.throwIfAny(PLUGIN_NAME);
 
     this.#keyPrefix = options.keyPrefix ?? 'gw:rl:';
@@ -119,51 +125,30 @@ export class RedisStore implements RateLimitStore {
       this.#lastError = error;
     });
     this.#client.on('ready', () => {
+      this.#wasReady = true;
       this.#lastError = undefined;
     });
     // `scripts` registers the command (EVALSHA, falling back to EVAL once per connection).
     this.#hit = (this.#client as unknown as { gatewayRateLimitHit: HitCommand }).gatewayRateLimitHit.bind(this.#client);
+    this.#breaker = new ProbingBreaker({ failuresBeforeSkip, probeIntervalMs, probe: () => this.#client.ping() });
   }
 
   async hit(key: string, cost: number, windowMs: number): Promise<RateLimitHit> {
     // A Redis that stopped answering costs each request nothing until a probe hears it again.
-    if (this.#probe) throw new Error('Redis is skipped: it stopped answering; probing it in the background');
+    if (this.#breaker.skipping) throw new Error('Redis is skipped: it stopped answering; probing it in the background');
     try {
       await this.#connected();
       const [count, ttl] = await this.#hit(this.#keyPrefix + key, cost, windowMs);
-      this.#failures = 0;
+      this.#breaker.succeeded();
       return { count: Number(count), resetInMs: Math.max(0, Number(ttl)) };
     } catch (error) {
-      if (++this.#failures >= this.#failuresBeforeSkip) this.#skip();
+      this.#breaker.failed();
       throw error;
     }
   }
 
-  /** Skips Redis and PINGs it every probeIntervalMs until it answers. */
-  #skip(): void {
-    if (this.#probe) return;
-    let probing = false;
-    this.#probe = setInterval(() => {
-      if (probing) return;
-      probing = true;
-      this.#client
-        .ping()
-        .then(() => {
-          clearInterval(this.#probe);
-          this.#probe = undefined;
-          this.#failures = 0;
-        })
-        .catch(() => undefined)
-        .finally(() => {
-          probing = false;
-        });
-    }, this.#probeIntervalMs);
-    this.#probe.unref();
-  }
-
   async close(): Promise<void> {
-    clearInterval(this.#probe);
-    this.#probe = undefined;
+    this.#breaker.close();
     if (this.#client.status === 'ready') {
       const timer = setTimeout(() => this.#client.disconnect(), this.#commandTimeoutMs);
       await this.#client.quit().catch(() => undefined);
@@ -173,30 +158,37 @@ export class RedisStore implements RateLimitStore {
   }
 
   /**
-   * Resolves once the client can send. While the first connection (or a reconnection) is
-   * being made, hits share one wait for it of at most `commandTimeoutMs`; while Redis is
-   * known to be down this fails at once.
+   * Resolves once the client can send. While a connection is being made, hits share one wait
+   * for it of at most `commandTimeoutMs`; while Redis is known to be down this fails at once.
+   * Until the first connection is ready, a lost attempt does not end the wait: ioredis drops a
+   * connection whose handshake (INFO) outlived `commandTimeoutMs`, which happens when the
+   * gateway's own start keeps the event loop busy that long, and the next attempt follows in 100 ms.
    */
   #connected(): Promise<void> {
     const client = this.#client;
     if (client.status === 'ready') return Promise.resolve();
-    if (client.status !== 'wait' && client.status !== 'connecting' && client.status !== 'connect') {
-      return Promise.reject(this.#unavailable());
-    }
+    const connecting = client.status === 'wait' || client.status === 'connecting' || client.status === 'connect';
+    const firstConnection = !this.#wasReady && (client.status === 'close' || client.status === 'reconnecting');
+    if (!connecting && !firstConnection) return Promise.reject(this.#unavailable());
     this.#connecting ??= new Promise<void>((resolve, reject) => {
       const done = (error?: Error) => {
         clearTimeout(timer);
         client.off('ready', onReady);
         client.off('close', onClose);
+        client.off('end', onEnd);
         this.#connecting = undefined;
         if (error) reject(error);
         else resolve();
       };
       const onReady = () => done();
-      const onClose = () => done(this.#unavailable());
+      const onClose = () => {
+        if (this.#wasReady) done(this.#unavailable());
+      };
+      const onEnd = () => done(this.#unavailable());
       const timer = setTimeout(() => done(this.#unavailable()), this.#commandTimeoutMs);
       client.on('ready', onReady);
       client.on('close', onClose);
+      client.on('end', onEnd);
       if (client.status === 'wait') client.connect().catch(() => undefined);
     });
     return this.#connecting;

@@ -136,6 +136,18 @@ describe.skipIf(!available('redis-server', import.meta.url))('RedisStore', () =>
     expect(hits.map((hit) => hit.count).sort()).toEqual([1, 2]);
   });
 
+  it('waits for the next attempt when the first connection was dropped, instead of failing at once', async () => {
+    // A handshake that outlives the command timeout (here a frozen Redis; at startup, the
+    // gateway's own start keeping the event loop busy) makes ioredis drop the connection and
+    // retry it after 100 ms: a hit made in between must wait for that retry.
+    const server = await ownRedis();
+    server.pause();
+    const store = create({ url: server.url, commandTimeoutMs: 500, maxReconnectDelayMs: 100 });
+    await new Promise((resolve) => setTimeout(resolve, 550));
+    server.resume();
+    expect((await store.hit('ip:a', 1, 60_000)).count).toBe(1);
+  });
+
   it('fails, and closes, quickly when Redis was never there', async () => {
     const server = await ownRedis();
     await server.stop();
