@@ -24,6 +24,7 @@ export { httpError } from '../http-error.js';
 export { LogThrottle } from '../log-throttle.js';
 export type { Logger } from '../logger.js';
 // A shared store the gateway can do without (Redis): skipped after failures, probed until it answers.
+export { TIMED_OUT, withinDeadline } from '../resilience/lag-tolerant-deadline.js';
 export { ProbingBreaker, type ProbingBreakerOptions } from '../resilience/probing-breaker.js';
 export { responseTooLarge } from '../response-budget.js';
 export { markShared } from '../serialize/shared-answer.js';

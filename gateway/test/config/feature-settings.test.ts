@@ -44,6 +44,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   ENTITY_CACHE_TTL_SUBGRAPHS: 'products:60s',
   ENTITY_CACHE_TTL_TYPES: 'Product:30s',
   ENTITY_CACHE_MAX_TTL: '5m',
+  ENTITY_CACHE_SHARED_PUBLIC_SUBGRAPHS: 'products',
   ENTITY_CACHE_REDIS_URL: 'redis://127.0.0.1:6380',
   ENTITY_CACHE_INVALIDATION_TOKEN: 'operator-token',
   METRICS_PORT: '9464',

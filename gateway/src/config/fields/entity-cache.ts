@@ -1,5 +1,5 @@
 import { byteSize, duration, list, nonEmpty, oneOf, pairs, secret, withDefault } from '../../settings/values.js';
-import { ENTITY_CACHE_STORES } from '../types.js';
+import { ENTITY_CACHE_STORES } from '../choices.js';
 import { redisUrl } from './plugins.js';
 import { defineFields } from './spec.js';
 

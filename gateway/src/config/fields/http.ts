@@ -1,6 +1,6 @@
 import { CLIENT_ADDRESS_HEADERS, readTrustedProxies, TRUSTED_PROXIES_FORMAT } from '../../client-address/index.js';
 import { boolean, byteSize, custom, integer, oneOf, withDefault } from '../../settings/values.js';
-import { LOG_LEVELS } from '../types.js';
+import { LOG_LEVELS } from '../choices.js';
 
 import { defineFields } from './spec.js';
 

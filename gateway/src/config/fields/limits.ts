@@ -1,7 +1,7 @@
 import { DEMAND_CONTROL_VALUES } from '../../plugins/demand-control/index.js';
 import { OPERATION_LIMIT_VALUES } from '../../plugins/operation-limits/index.js';
 import { boolean, byteSize, integer, nonEmpty, oneOf, withDefault } from '../../settings/values.js';
-import { TRUSTED_DOCUMENTS_MODES } from '../types.js';
+import { TRUSTED_DOCUMENTS_MODES } from '../choices.js';
 
 import { defineFields } from './spec.js';
 

@@ -22,8 +22,8 @@ import {
   type ValueParser,
   withDefault,
 } from '../../settings/values.js';
+import { RATE_LIMIT_COSTS } from '../choices.js';
 import { apiKeys, headerPairs, pluginList } from '../plugin-values.js';
-import { RATE_LIMIT_COSTS } from '../types.js';
 
 import { defineFields } from './spec.js';
 

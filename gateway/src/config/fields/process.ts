@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
 import { integer, nonEmpty, oneOf, urlPath, type ValueParser, withDefault } from '../../settings/values.js';
-import { ADAPTERS, GATEWAY_ENVS, RUNTIMES } from '../types.js';
+import { ADAPTERS, GATEWAY_ENVS, RUNTIMES } from '../choices.js';
 
 import { defineFields } from './spec.js';
 

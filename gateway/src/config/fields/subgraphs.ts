@@ -1,6 +1,6 @@
 import { RESILIENCE_FIELDS } from '../../resilience/config.js';
 import { boolean, byteSize, httpUrl, integer, type ValueParser, withDefault } from '../../settings/values.js';
-import type { SubgraphOverride } from '../types.js';
+import type { SubgraphOverride } from '../../subgraph-overrides.js';
 
 import { defineFields, type FieldSpec } from './spec.js';
 

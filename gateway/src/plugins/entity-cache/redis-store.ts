@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { type Logger, ProbingBreaker } from '../../contract/kit.js';
+import { type Logger, ProbingBreaker, TIMED_OUT, withinDeadline } from '../../contract/kit.js';
 import type { EntityStore, InvalidationTarget, StoreEntry } from './store.js';
 
 export interface RedisEntityStoreOptions {
@@ -17,22 +17,6 @@ export interface RedisEntityStoreOptions {
   /** How often a skipped Redis is probed (PING). Default: 1 000 ms. */
   readonly probeIntervalMs?: number;
   readonly logger?: Logger;
-}
-
-const TIMED_OUT = Symbol('timed out');
-
-/**
- * `promise`, or TIMED_OUT after `ms`. The verdict waits one turn past the timer (setImmediate
- * runs after the loop's I/O phase): when the gateway's own loop lagged past the deadline, Redis's
- * answer may be read already, and a busy gateway must not count that as Redis being slow and
- * switch its cache off just when it is needed most.
- */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => setImmediate(() => resolve(TIMED_OUT)), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** Characters a SCAN MATCH pattern treats specially. */
@@ -81,7 +65,7 @@ export class RedisEntityStore implements EntityStore {
       return undefined;
     }
     const lookup = this.#client.mget(keys.map((key) => this.#prefix + key));
-    const values = await withDeadline(lookup, this.#lookupTimeoutMs).catch((): typeof TIMED_OUT => TIMED_OUT);
+    const values = await withinDeadline(lookup, this.#lookupTimeoutMs).catch((): typeof TIMED_OUT => TIMED_OUT);
     if (values === TIMED_OUT) {
       this.#breaker.failed();
       return undefined;

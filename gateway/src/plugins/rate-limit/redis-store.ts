@@ -5,7 +5,9 @@ import {
   OptionIssues,
   optionalValue,
   ProbingBreaker,
+  TIMED_OUT,
   withDefault,
+  withinDeadline,
 } from '../../contract/kit.js';
 import { isRedisUrl, PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
@@ -113,7 +115,8 @@ export class RedisStore implements RateLimitStore {
     this.#keyPrefix = options.keyPrefix ?? 'gw:rl:';
     this.#client = new Redis(options.url, {
       enableOfflineQueue: false,
-      commandTimeout: this.#commandTimeoutMs,
+      // A backstop only: a hit's own deadline (withinDeadline) is what bounds it, judged after the loop reads what arrived.
+      commandTimeout: this.#commandTimeoutMs * 10,
       connectTimeout: connectTimeoutMs,
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
@@ -138,7 +141,9 @@ export class RedisStore implements RateLimitStore {
     if (this.#breaker.skipping) throw new Error('Redis is skipped: it stopped answering; probing it in the background');
     try {
       await this.#connected();
-      const [count, ttl] = await this.#hit(this.#keyPrefix + key, cost, windowMs);
+      const answer = await withinDeadline(this.#hit(this.#keyPrefix + key, cost, windowMs), this.#commandTimeoutMs);
+      if (answer === TIMED_OUT) throw new Error(`Redis timed out: no answer within ${this.#commandTimeoutMs} ms`);
+      const [count, ttl] = answer;
       this.#breaker.succeeded();
       return { count: Number(count), resetInMs: Math.max(0, Number(ttl)) };
     } catch (error) {

@@ -130,6 +130,19 @@ describe.skipIf(!available('redis-server', import.meta.url))('RedisStore', () =>
     }
   });
 
+  it('a hit answered while the gateway was busy past its timeout counts, and never trips the breaker', async () => {
+    const store = create({ commandTimeoutMs: 100, failuresBeforeSkip: 2 });
+    await store.hit('ip:busy', 1, 60_000); // connected
+    for (let round = 2; round <= 4; round++) {
+      const hit = store.hit('ip:busy', 1, 60_000);
+      const until = Date.now() + 250; // the loop is blocked: Redis answers meanwhile, the timeout passes
+      while (Date.now() < until) {
+        // busy, as a saturated gateway's request work is
+      }
+      expect((await hit).count).toBe(round);
+    }
+  });
+
   it('waits for the first connection instead of failing the first hits', async () => {
     const store = create();
     const hits = await Promise.all([store.hit('ip:a', 1, 60_000), store.hit('ip:a', 1, 60_000)]);
