@@ -41,7 +41,8 @@ for (const e of events) {
     continue;
   }
   sinceMc++;
-  const old = num(e, 'end_object_size') - (num(e, 'new_space_survived') - num(e, 'promoted'));
+  // new_space_survived: what the scavenge copied within the young generation (promoted not included).
+  const old = num(e, 'end_object_size') - num(e, 'new_space_survived');
   if (previousOld !== null && sinceMc > 2) {
     direct += old - previousOld - num(e, 'promoted');
     directIntervals++;
