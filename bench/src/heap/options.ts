@@ -13,7 +13,7 @@ export interface HeapOptions {
   /** Seconds of each measured window (the GC-trace and every-allocation windows). */
   readonly durationSec: number;
   readonly warmupSec: number;
-  /** Seconds of the survivors window: short, so that no full collection empties it. */
+  /** Seconds of the survivors window. */
   readonly survivorsSec: number;
   /** Heap snapshots under the last query's load, this many seconds apart; 0: none. */
   readonly snapshots: number;
@@ -33,8 +33,8 @@ the gateway with ${'`'}--trace-gc-nvp --inspect${'`'}; checks its answers; then 
      full collections (mark-compact) and their pauses;
   2. a window under V8's sampling heap profiler counting every allocation: KB per request by
      allocation site and by package;
-  3. after a forced full collection, a window under the sampler keeping only what is still alive
-     at its end: where the bytes that survive scavenges (are promoted) were allocated.
+  3. after a forced full collection, a window under the sampler keeping what outlived a scavenge
+     (promoted, dead since or not, or alive at its end): where the promoted bytes were allocated.
 Then heap snapshots under the last query's load, compared one with the next: what is new and
 still alive, by class, and the retaining paths that keep it. Writes summary.json and summary.md
 (and the .heapsnapshot files, large, not for committing) to bench/results/<timestamp>-heap/.
@@ -44,8 +44,7 @@ Options:
   --rate <n>            arrival rate, req/s (default 500)
   --duration <s>        seconds per measured window (default 15)
   --warmup <s>          seconds of load before a query's windows (default 5)
-  --survivors <s>       seconds of the survivors window (default 2: ended before the next full
-                        collection, which would empty it; its mark-compact count says if one ran)
+  --survivors <s>       seconds of the survivors window (default 2)
   --snapshots <n>       heap snapshots (default 3; 0: none)
   --snapshot-every <s>  seconds between them (default 10)
   --target <mount>      ${GATEWAY_MOUNTS.join(', ')} (default nest-fastify)

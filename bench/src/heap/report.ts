@@ -33,10 +33,10 @@ export function heapMarkdown(run: HeapRun, invocation: string): string {
       '',
       ...table('by package or file', query.allocated.byPart.slice(0, 15)),
       ...table('by site', query.allocated.bySite.slice(0, 25)),
-      `**Alive at the end of a window that began with a full collection** (promoted, or still young): ` +
-        `${query.survivors.totalKbPerRequest} KB per request; the trace counted ` +
+      `**Outlived a scavenge in a window that began with a full collection** (promoted, dead since or ` +
+        `not, or alive at its end): ${query.survivors.totalKbPerRequest} KB per request; the trace counted ` +
         `${query.survivorsGc?.promotedKbPerRequest ?? '?'} KB promoted per request in that ${options.survivorsSec} s window ` +
-        `(${query.survivorsGc?.markCompacts ?? '?'} full collections in it: with one, this undercounts).`,
+        `(${query.survivorsGc?.markCompacts ?? '?'} full collections in it).`,
       '',
       ...table('survivors by package or file', query.survivors.byPart.slice(0, 15)),
       ...table('survivors by stack (leaf first, up to our own frame)', query.survivors.byStack.slice(0, 25)),
