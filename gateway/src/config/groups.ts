@@ -34,9 +34,7 @@ export function inFile(
   const [group, name] = splitKey(field.key);
   const holder = group === undefined ? file : file[group];
   const raw = isObject(holder) ? holder[name] : undefined;
-  if (field.formerKey === undefined || file[field.formerKey] === undefined) {
-    return { raw, source: `${fileName}: ${field.key}` };
-  }
+  if (!hasFormer(file, field.formerKey)) return { raw, source: `${fileName}: ${field.key}` };
   if (raw !== undefined) {
     onWarning?.({
       setting: `${fileName}: ${field.formerKey}`,
@@ -50,6 +48,17 @@ export function inFile(
     message: `deprecated: now ${field.key} (${group} is an object in the file); the old key still works`,
   });
   return { raw: file[field.formerKey], source };
+}
+
+/**
+ * Whether the file sets a flat key from before the groups. A group may be named as one of its
+ * settings was (`entityCache` held the store's name, now `entityCache.store`): an object there
+ * is the group, anything else the old value.
+ */
+function hasFormer(file: Record<string, unknown>, formerKey: string | undefined): formerKey is string {
+  if (formerKey === undefined || file[formerKey] === undefined) return false;
+  const isGroup = CONFIG_FIELDS.some((field) => splitKey(field.key)[0] === formerKey);
+  return !(isGroup && isObject(file[formerKey]));
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -67,8 +76,11 @@ export function reportUnknownFileKeys(
     if (otherKeys.includes(key)) continue;
     const members = keys.filter(([group]) => group === key).map(([, name]) => name);
     if (members.length > 0) {
-      if (!isObject(value)) issues.push({ field: `${fileName}: ${key}`, message: 'expected an object' });
-      else
+      if (!isObject(value)) {
+        // A group named as one of its settings was (`entityCache`): the old value is read by inFile.
+        if (!keys.some(([, , former]) => former === key))
+          issues.push({ field: `${fileName}: ${key}`, message: 'expected an object' });
+      } else
         for (const name of Object.keys(value).filter((name) => !members.includes(name))) {
           issues.push({
             field: `${fileName}: ${key}.${name}`,

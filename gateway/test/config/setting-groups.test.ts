@@ -74,4 +74,41 @@ describe('setting groups', () => {
       'gateway.json: rateLimit: expected an object',
     ]);
   });
+
+  describe('entityCache: the old key held the store, the new one is the group', () => {
+    it('reads the group, store included, without a warning', () => {
+      const { config, warnings } = fromFile({ entityCache: { store: 'memory', maxBytes: '8mb', maxTtlMs: '10m' } });
+      expect(config.entityCache).toMatchObject({ store: 'memory', maxBytes: 8 * 1024 ** 2, maxTtlMs: 600_000 });
+      expect(warnings.filter((warning) => warning.message.startsWith('deprecated'))).toEqual([]);
+    });
+
+    it('still reads the old string as the store, and the old flat keys, with warnings', () => {
+      const { config, warnings } = fromFile({ entityCache: 'memory', entityCacheTtlTypes: 'Product:1m' });
+      expect(config.entityCache).toMatchObject({ store: 'memory', typeTtlMs: { Product: 60_000 } });
+      expect(warnings).toContainEqual({
+        setting: 'gateway.json: entityCache',
+        message: expect.stringMatching(/^deprecated: now entityCache\.store/),
+      });
+      expect(warnings).toContainEqual({
+        setting: 'gateway.json: entityCacheTtlTypes',
+        message: expect.stringMatching(/^deprecated: now entityCache\.typeTtlMs/),
+      });
+    });
+
+    it('with both, the group wins; a bad old store value is named as the old key', () => {
+      const { config, warnings } = fromFile({
+        entityCache: { store: 'memory', maxTtlMs: '5m' },
+        entityCacheMaxTtl: '1m',
+      });
+      expect(config.entityCache.maxTtlMs).toBe(300_000);
+      expect(warnings).toContainEqual({
+        setting: 'gateway.json: entityCacheMaxTtl',
+        message: 'deprecated and ignored: entityCache.maxTtlMs is set too, and wins',
+      });
+      expect(issuesOf({ entityCache: 'sometimes' })).toEqual([expect.stringMatching(/^gateway\.json: entityCache: /)]);
+      expect(issuesOf({ entityCache: { stor: 'memory' } })).toEqual([
+        expect.stringMatching(/^gateway\.json: entityCache\.stor: unknown setting/),
+      ]);
+    });
+  });
 });
