@@ -9,8 +9,8 @@ import { CONFIG_FIELDS, type ScalarKey } from './fields.js';
 const REQUIRED_BY_PLUGIN: Partial<Record<string, readonly ScalarKey[]>> = {
   jwt: ['jwt.algorithms'],
   'api-key': ['apiKey.keys'],
-  'header-rules': ['headerRules'],
-  'response-headers': ['responseHeaders'],
+  'header-rules': ['headerRules.rules'],
+  'response-headers': ['responseHeaders.headers'],
 };
 /** A setting's environment variable, as errors name it. */
 const envOf = (key: ScalarKey) => CONFIG_FIELDS.find((field) => field.key === key)?.env ?? key;

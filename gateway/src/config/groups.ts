@@ -52,13 +52,25 @@ export function inFile(
 
 /**
  * Whether the file sets a flat key from before the groups. A group may be named as one of its
- * settings was (`entityCache` held the store's name, now `entityCache.store`): an object there
- * is the group, anything else the old value.
+ * settings was (`entityCache` held the store's name, now `entityCache.store`; `headerRules` the
+ * rules object, now `headerRules.rules`): the value there is the group when it is an object
+ * naming a member (or empty), else the old setting's value, so an existing file keeps its meaning.
  */
 function hasFormer(file: Record<string, unknown>, formerKey: string | undefined): formerKey is string {
   if (formerKey === undefined || file[formerKey] === undefined) return false;
-  const isGroup = CONFIG_FIELDS.some((field) => splitKey(field.key)[0] === formerKey);
-  return !(isGroup && isObject(file[formerKey]));
+  return !isGroupObject(formerKey, file[formerKey]);
+}
+
+/** The settings in `group` (`['issuer', 'algorithms', …]` for `jwt`); none for a key that is no group. */
+const membersOf = (group: string): string[] =>
+  CONFIG_FIELDS.map((field) => splitKey(field.key)).flatMap(([of, name]) => (of === group ? [name] : []));
+
+function isGroupObject(key: string, value: unknown): boolean {
+  const members = membersOf(key);
+  if (members.length === 0 || !isObject(value)) return false;
+  if (!CONFIG_FIELDS.some((field) => field.formerKey === key)) return true;
+  const names = Object.keys(value);
+  return names.length === 0 || names.some((name) => members.includes(name));
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -74,20 +86,19 @@ export function reportUnknownFileKeys(
   const keys = CONFIG_FIELDS.map((field) => [...splitKey(field.key), field.formerKey] as const);
   for (const [key, value] of Object.entries(file)) {
     if (otherKeys.includes(key)) continue;
-    const members = keys.filter(([group]) => group === key).map(([, name]) => name);
-    if (members.length > 0) {
-      if (!isObject(value)) {
-        // A group named as one of its settings was (`entityCache`): the old value is read by inFile.
-        if (!keys.some(([, , former]) => former === key))
-          issues.push({ field: `${fileName}: ${key}`, message: 'expected an object' });
-      } else
-        for (const name of Object.keys(value).filter((name) => !members.includes(name))) {
-          issues.push({
-            field: `${fileName}: ${key}.${name}`,
-            message: `unknown setting (expected ${members.join(', ')})`,
-          });
-        }
-    } else if (!keys.some(([group, name, former]) => (group === undefined && name === key) || former === key)) {
+    const members = membersOf(key);
+    if (isGroupObject(key, value)) {
+      for (const name of Object.keys(value as object).filter((name) => !members.includes(name))) {
+        issues.push({
+          field: `${fileName}: ${key}.${name}`,
+          message: `unknown setting (expected ${members.join(', ')})`,
+        });
+      }
+    } else if (keys.some(([group, name, former]) => (group === undefined && name === key) || former === key)) {
+      // A setting outside any group, or the flat key a grouped setting had (inFile reads it).
+    } else if (members.length > 0) {
+      issues.push({ field: `${fileName}: ${key}`, message: 'expected an object' });
+    } else {
       issues.push({ field: `${fileName}: ${key}`, message: 'unknown setting' });
     }
   }

@@ -106,9 +106,68 @@ describe('setting groups', () => {
         message: 'deprecated and ignored: entityCache.maxTtlMs is set too, and wins',
       });
       expect(issuesOf({ entityCache: 'sometimes' })).toEqual([expect.stringMatching(/^gateway\.json: entityCache: /)]);
-      expect(issuesOf({ entityCache: { stor: 'memory' } })).toEqual([
-        expect.stringMatching(/^gateway\.json: entityCache\.stor: unknown setting/),
+      // An object naming a member is the group, so a typo there is named; one naming none is read as
+      // the old value (headerRules' was an object), and refused by the store's own check.
+      expect(issuesOf({ entityCache: { store: 'memory', maxByte: 1 } })).toEqual([
+        expect.stringMatching(/^gateway\.json: entityCache\.maxByte: unknown setting/),
       ]);
+      expect(issuesOf({ entityCache: { stor: 'memory' } })).toEqual([
+        expect.stringMatching(/^gateway\.json: entityCache: expected one of off \| memory \| redis/),
+      ]);
+    });
+  });
+
+  describe('headerRules, clientAwareness, responseHeaders', () => {
+    const rules = { all: [{ propagate: { named: 'x-tenant' } }] };
+
+    it('reads each group: the rules and their limits, the claims, the headers', () => {
+      const { config, warnings } = fromFile({
+        headerRules: { rules, maxValueBytes: '2kb' },
+        clientAwareness: { nameClaim: 'azp' },
+        responseHeaders: { headers: 'x-served-by:gw' },
+      });
+      expect(config.headerRules).toEqual({ rules, maxValueBytes: 2048, maxTotalBytes: 8192 });
+      expect(config.clientAwareness).toEqual({ nameClaim: 'azp', versionClaim: 'client_version' });
+      expect(config.responseHeaders.headers).toEqual([{ name: 'x-served-by', value: 'gw' }]);
+      expect(warnings.filter((warning) => warning.message.startsWith('deprecated'))).toEqual([]);
+    });
+
+    it('an old file keeps its meaning: the rules object, the header list and the flat keys, with warnings', () => {
+      const { config, warnings } = fromFile({
+        headerRules: rules,
+        headerRulesMaxTotalBytes: '4kb',
+        clientVersionClaim: 'ver',
+        responseHeaders: [{ name: 'x-served-by', value: 'gw' }],
+      });
+      expect(config.headerRules).toEqual({ rules, maxValueBytes: 4096, maxTotalBytes: 4096 });
+      expect(config.clientAwareness.versionClaim).toBe('ver');
+      expect(config.responseHeaders.headers).toEqual([{ name: 'x-served-by', value: 'gw' }]);
+      const deprecated = warnings.filter((warning) => warning.message.startsWith('deprecated'));
+      expect(deprecated.map((warning) => `${warning.setting}: ${warning.message.split(';')[0]}`).sort()).toEqual([
+        'gateway.json: clientVersionClaim: deprecated: now clientAwareness.versionClaim (clientAwareness is an object in the file)',
+        'gateway.json: headerRules: deprecated: now headerRules.rules (headerRules is an object in the file)',
+        'gateway.json: headerRulesMaxTotalBytes: deprecated: now headerRules.maxTotalBytes (headerRules is an object in the file)',
+        'gateway.json: responseHeaders: deprecated: now responseHeaders.headers (responseHeaders is an object in the file)',
+      ]);
+    });
+
+    it('with both, the group wins; a group naming no setting of its own is refused', () => {
+      const { config, warnings } = fromFile({
+        clientAwareness: { nameClaim: 'azp' },
+        clientNameClaim: 'sub',
+        headerRules: { maxValueBytes: '1kb' },
+        headerRulesMaxValueBytes: '3kb',
+      });
+      expect(config.clientAwareness.nameClaim).toBe('azp');
+      expect(config.headerRules.maxValueBytes).toBe(1024);
+      expect(warnings).toContainEqual({
+        setting: 'gateway.json: clientNameClaim',
+        message: 'deprecated and ignored: clientAwareness.nameClaim is set too, and wins',
+      });
+      expect(issuesOf({ clientAwareness: { nameClam: 'azp' } })).toEqual([
+        expect.stringMatching(/^gateway\.json: clientAwareness\.nameClam: unknown setting/),
+      ]);
+      expect(issuesOf({ clientAwareness: 'azp' })).toEqual(['gateway.json: clientAwareness: expected an object']);
     });
   });
 });
