@@ -170,4 +170,33 @@ describe('setting groups', () => {
       expect(issuesOf({ clientAwareness: 'azp' })).toEqual(['gateway.json: clientAwareness: expected an object']);
     });
   });
+
+  describe('cors: the origin policy, named as Apollo Router names it', () => {
+    it('reads the group; an old flat key still works with a warning; with both, the group wins', () => {
+      const { config, warnings } = fromFile({
+        cors: { origins: ['https://app.example'], maxAgeSeconds: 60 },
+        corsMaxAgeSeconds: 5,
+        corsAllowCredentials: true,
+      });
+      expect(config.cors).toMatchObject({
+        origins: ['https://app.example'],
+        maxAgeSeconds: 60,
+        allowCredentials: true,
+      });
+      expect(warnings).toContainEqual({
+        setting: 'gateway.json: corsMaxAgeSeconds',
+        message: 'deprecated and ignored: cors.maxAgeSeconds is set too, and wins',
+      });
+      expect(warnings).toContainEqual({
+        setting: 'gateway.json: corsAllowCredentials',
+        message: expect.stringMatching(/^deprecated: now cors\.allowCredentials/),
+      });
+    });
+
+    it('still refuses "*" with credentials, however it was set', () => {
+      expect(issuesOf({ cors: { origins: ['*'] }, corsAllowCredentials: true })).toEqual([
+        expect.stringMatching(/^CORS_ORIGINS: "\*" cannot be combined with CORS_ALLOW_CREDENTIALS/),
+      ]);
+    });
+  });
 });
