@@ -5,7 +5,9 @@ import type { SubgraphOverride } from './subgraph-overrides.js';
 import type { SlowClientPolicy } from './subscriptions/slow-client.js';
 
 /** What the gateway core reads of the configuration (a GatewayConfig is one). */
-export interface CoreSettings extends ResilienceSettings, OriginSettings {
+export interface CoreSettings extends ResilienceSettings {
+  /** CORS_*: the origin policy's settings. */
+  readonly cors: OriginSettings;
   readonly graphqlPath: string;
   /** TRUSTED_PROXIES: hops whose forwarded headers name the client; unset: the socket's peer is the client. */
   readonly trustedProxies?: TrustedProxies | undefined;

@@ -203,7 +203,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     config,
     logger,
     server,
-    origins: createOriginPolicy(config, methods),
+    origins: createOriginPolicy(config.cors, methods),
     ...(admit && { admit }),
     path: config.graphqlPath,
     clientAddress: clientAddressResolver(config),

@@ -89,7 +89,7 @@ describe('defaults, one source', () => {
       allowInsecureJwksUrl: false,
     }).toEqual(JWT_DEFAULTS);
     expect(defaults.apiKey.header).toBe(API_KEY_DEFAULTS.header);
-    expect([defaults.clientNameClaim, defaults.clientVersionClaim]).toEqual([
+    expect([defaults.clientAwareness.nameClaim, defaults.clientAwareness.versionClaim]).toEqual([
       CLIENT_AWARENESS_DEFAULTS.nameClaim,
       CLIENT_AWARENESS_DEFAULTS.versionClaim,
     ]);

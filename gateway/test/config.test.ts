@@ -367,10 +367,12 @@ describe('parseConfig', () => {
           cost: 'estimated',
           redisUrl: 'redis://127.0.0.1:6390',
         },
-        responseHeaders: [
-          { name: 'x-trace-1', value: '{uuid}' },
-          { name: 'x-served-by', value: 'gw' },
-        ],
+        responseHeaders: {
+          headers: [
+            { name: 'x-trace-1', value: '{uuid}' },
+            { name: 'x-served-by', value: 'gw' },
+          ],
+        },
       });
     });
 

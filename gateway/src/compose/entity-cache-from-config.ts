@@ -3,31 +3,24 @@ import type { GatewayPlugin } from '../contract/index.js';
 import type { Logger } from '../logger.js';
 import { type EntityCachePlugin, type EntityStore, entityCache } from '../plugins/entity-cache/index.js';
 
-/** ENTITY_CACHE=memory|redis: the entity cache plugin from its settings; none when off. */
+/**
+ * ENTITY_CACHE=memory|redis: the entity cache plugin from its group of settings, named as the
+ * plugin names its options; none when off. `store` and `redisUrl` name where answers are kept.
+ */
 export function entityCacheFromConfig(
   config: GatewayConfig,
   logger: Logger,
   plugins: () => readonly GatewayPlugin[],
 ): EntityCachePlugin[] {
-  if (config.entityCache === 'off') return [];
+  const { store, redisUrl, ...options } = config.entityCache;
+  if (store === 'off') return [];
   const cacheLogger = logger.child({ component: 'entity-cache' });
   return [
     entityCache({
-      ...(config.entityCache === 'redis' && {
-        store: lazyRedisStore(config.entityCacheRedisUrl as string, cacheLogger),
-      }),
-      maxBytes: config.entityCacheMaxBytes,
-      maxEntryBytes: config.entityCacheMaxEntryBytes,
-      typeTtlMs: config.entityCacheTtlTypes,
-      subgraphTtlMs: config.entityCacheTtlSubgraphs,
-      ...(config.entityCacheTtlDefault !== undefined && { defaultTtlMs: config.entityCacheTtlDefault }),
-      maxTtlMs: config.entityCacheMaxTtl,
+      ...options,
+      ...(store === 'redis' && { store: lazyRedisStore(redisUrl as string, cacheLogger) }),
       // The JWT plugin's claim headers restate the caller's identity (ADR 037).
       identityHeaders: Object.values(config.jwt.claimHeaders),
-      sharedPublicSubgraphs: config.entityCacheSharedPublicSubgraphs,
-      ...(config.entityCacheInvalidationToken !== undefined && {
-        invalidationToken: config.entityCacheInvalidationToken,
-      }),
       plugins,
       logger: cacheLogger,
     }),

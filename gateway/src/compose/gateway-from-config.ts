@@ -42,15 +42,13 @@ async function metricsFromConfig(config: GatewayConfig) {
  */
 export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): Promise<GatewayPlugin[]> {
   const factories: Record<PluginName, () => GatewayPlugin | Promise<GatewayPlugin>> = {
-    'header-rules': () =>
-      headerRules({
-        ...(config.headerRules as HeaderRulesOptions),
-        maxValueBytes: config.headerRulesMaxValueBytes,
-        maxTotalBytes: config.headerRulesMaxTotalBytes,
-      }),
-    'client-awareness': () =>
-      clientAwareness({ nameClaim: config.clientNameClaim, versionClaim: config.clientVersionClaim }),
     // Each group is its plugin's options, as read and typed from their specs (fields/plugins.ts).
+    'header-rules': () => {
+      // GATEWAY_HEADER_RULES is Router-shaped JSON, checked by the plugin (unknown rule keys refused).
+      const { rules, ...limits } = config.headerRules;
+      return headerRules({ ...(rules as HeaderRulesOptions), ...limits });
+    },
+    'client-awareness': () => clientAwareness(config.clientAwareness),
     jwt: async () =>
       // A JWKS outage must be logged (the plugin's lines carry `plugin` themselves).
       (await import('../plugins/jwt/index.js')).jwtAuth({ ...config.jwt, logger }),
@@ -70,7 +68,7 @@ export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): 
         logger, // the plugin adds `plugin: 'rate-limit'` itself
       });
     },
-    'response-headers': () => responseHeaders({ headers: [...config.responseHeaders] }),
+    'response-headers': () => responseHeaders(config.responseHeaders),
   };
   const plugins: GatewayPlugin[] = [];
   for (const name of config.plugins) plugins.push(await factories[name]());

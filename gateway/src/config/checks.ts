@@ -9,8 +9,8 @@ import { CONFIG_FIELDS, type ScalarKey } from './fields.js';
 const REQUIRED_BY_PLUGIN: Partial<Record<string, readonly ScalarKey[]>> = {
   jwt: ['jwt.algorithms'],
   'api-key': ['apiKey.keys'],
-  'header-rules': ['headerRules'],
-  'response-headers': ['responseHeaders'],
+  'header-rules': ['headerRules.rules'],
+  'response-headers': ['responseHeaders.headers'],
 };
 /** A setting's environment variable, as errors name it. */
 const envOf = (key: ScalarKey) => CONFIG_FIELDS.find((field) => field.key === key)?.env ?? key;
@@ -36,9 +36,9 @@ export function checkTrustedDocuments(values: Record<string, unknown>, cwd: stri
 
 /** ENTITY_CACHE=redis needs a Redis: ENTITY_CACHE_REDIS_URL, else GATEWAY_REDIS_URL (filled in here). */
 export function checkEntityCache(values: Record<string, unknown>, issues: ConfigIssue[]): void {
-  if (values.entityCache !== 'redis') return;
-  values.entityCacheRedisUrl ??= values['rateLimit.redisUrl'];
-  if (values.entityCacheRedisUrl === undefined) {
+  if (values['entityCache.store'] !== 'redis') return;
+  values['entityCache.redisUrl'] ??= values['rateLimit.redisUrl'];
+  if (values['entityCache.redisUrl'] === undefined) {
     issues.push({ field: 'ENTITY_CACHE', message: 'redis needs ENTITY_CACHE_REDIS_URL (or GATEWAY_REDIS_URL)' });
   }
 }

@@ -39,7 +39,7 @@ export const FEATURES = {
   retries: { enabledBy: 'SUBGRAPH_RETRIES above 0', isOn: (values) => (values.subgraphRetries as number) > 0 },
   'entity-cache': {
     enabledBy: 'ENTITY_CACHE=memory or redis',
-    isOn: (values) => values.entityCache !== undefined && values.entityCache !== 'off',
+    isOn: (values) => values['entityCache.store'] !== undefined && values['entityCache.store'] !== 'off',
   },
   'trusted-proxies': { enabledBy: 'TRUSTED_PROXIES', isOn: (values) => values.trustedProxies !== undefined },
   'circuit-breaker': {

@@ -34,9 +34,7 @@ export function inFile(
   const [group, name] = splitKey(field.key);
   const holder = group === undefined ? file : file[group];
   const raw = isObject(holder) ? holder[name] : undefined;
-  if (field.formerKey === undefined || file[field.formerKey] === undefined) {
-    return { raw, source: `${fileName}: ${field.key}` };
-  }
+  if (!hasFormer(file, field.formerKey)) return { raw, source: `${fileName}: ${field.key}` };
   if (raw !== undefined) {
     onWarning?.({
       setting: `${fileName}: ${field.formerKey}`,
@@ -52,6 +50,29 @@ export function inFile(
   return { raw: file[field.formerKey], source };
 }
 
+/**
+ * Whether the file sets a flat key from before the groups. A group may be named as one of its
+ * settings was (`entityCache` held the store's name, now `entityCache.store`; `headerRules` the
+ * rules object, now `headerRules.rules`): the value there is the group when it is an object
+ * naming a member (or empty), else the old setting's value, so an existing file keeps its meaning.
+ */
+function hasFormer(file: Record<string, unknown>, formerKey: string | undefined): formerKey is string {
+  if (formerKey === undefined || file[formerKey] === undefined) return false;
+  return !isGroupObject(formerKey, file[formerKey]);
+}
+
+/** The settings in `group` (`['issuer', 'algorithms', …]` for `jwt`); none for a key that is no group. */
+const membersOf = (group: string): string[] =>
+  CONFIG_FIELDS.map((field) => splitKey(field.key)).flatMap(([of, name]) => (of === group ? [name] : []));
+
+function isGroupObject(key: string, value: unknown): boolean {
+  const members = membersOf(key);
+  if (members.length === 0 || !isObject(value)) return false;
+  if (!CONFIG_FIELDS.some((field) => field.formerKey === key)) return true;
+  const names = Object.keys(value);
+  return names.length === 0 || names.some((name) => members.includes(name));
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -65,17 +86,19 @@ export function reportUnknownFileKeys(
   const keys = CONFIG_FIELDS.map((field) => [...splitKey(field.key), field.formerKey] as const);
   for (const [key, value] of Object.entries(file)) {
     if (otherKeys.includes(key)) continue;
-    const members = keys.filter(([group]) => group === key).map(([, name]) => name);
-    if (members.length > 0) {
-      if (!isObject(value)) issues.push({ field: `${fileName}: ${key}`, message: 'expected an object' });
-      else
-        for (const name of Object.keys(value).filter((name) => !members.includes(name))) {
-          issues.push({
-            field: `${fileName}: ${key}.${name}`,
-            message: `unknown setting (expected ${members.join(', ')})`,
-          });
-        }
-    } else if (!keys.some(([group, name, former]) => (group === undefined && name === key) || former === key)) {
+    const members = membersOf(key);
+    if (isGroupObject(key, value)) {
+      for (const name of Object.keys(value as object).filter((name) => !members.includes(name))) {
+        issues.push({
+          field: `${fileName}: ${key}.${name}`,
+          message: `unknown setting (expected ${members.join(', ')})`,
+        });
+      }
+    } else if (keys.some(([group, name, former]) => (group === undefined && name === key) || former === key)) {
+      // A setting outside any group, or the flat key a grouped setting had (inFile reads it).
+    } else if (members.length > 0) {
+      issues.push({ field: `${fileName}: ${key}`, message: 'expected an object' });
+    } else {
       issues.push({ field: `${fileName}: ${key}`, message: 'unknown setting' });
     }
   }

@@ -12,10 +12,10 @@ const NONE: Readonly<Record<string, string>> = Object.freeze({});
  * gateway path serves (PUT and DELETE with graphql-sse).
  */
 export function createOriginPolicy(settings: OriginSettings, methods: readonly string[]): OriginPolicy {
-  const exact = new Set(settings.corsOrigins.filter((origin) => origin !== '*'));
-  const anyOrigin = settings.corsOrigins.includes('*');
-  const patterns = settings.corsMatchOrigins.map((pattern) => new RegExp(`^(?:${pattern})$`));
-  const credentials = settings.corsAllowCredentials;
+  const exact = new Set(settings.origins.filter((origin) => origin !== '*'));
+  const anyOrigin = settings.origins.includes('*');
+  const patterns = settings.matchOrigins.map((pattern) => new RegExp(`^(?:${pattern})$`));
+  const credentials = settings.allowCredentials;
   const enabled = anyOrigin || exact.size > 0 || patterns.length > 0;
   // With `*` alone every origin gets the same answer; otherwise the answer depends on Origin.
   const vary = !(anyOrigin && exact.size === 0 && patterns.length === 0);
@@ -30,11 +30,10 @@ export function createOriginPolicy(settings: OriginSettings, methods: readonly s
 
   const common: Record<string, string> = {};
   if (credentials) common['access-control-allow-credentials'] = 'true';
-  if (settings.corsExposeHeaders.length > 0)
-    common['access-control-expose-headers'] = settings.corsExposeHeaders.join(', ');
+  if (settings.exposeHeaders.length > 0) common['access-control-expose-headers'] = settings.exposeHeaders.join(', ');
   const varyOnly: Readonly<Record<string, string>> = Object.freeze({ vary: 'Origin' });
   const allowMethods = methods.join(', ');
-  const configuredHeaders = settings.corsAllowHeaders.length > 0 ? settings.corsAllowHeaders.join(', ') : undefined;
+  const configuredHeaders = settings.allowHeaders.length > 0 ? settings.allowHeaders.join(', ') : undefined;
 
   return {
     enabled,
@@ -53,7 +52,7 @@ export function createOriginPolicy(settings: OriginSettings, methods: readonly s
         configuredHeaders ??
         (requested && requested.length <= MAX_MIRRORED && HEADER_LIST.test(requested) ? requested : undefined);
       if (allowHeaders) answer['access-control-allow-headers'] = allowHeaders;
-      if (settings.corsMaxAgeSeconds > 0) answer['access-control-max-age'] = String(settings.corsMaxAgeSeconds);
+      if (settings.maxAgeSeconds > 0) answer['access-control-max-age'] = String(settings.maxAgeSeconds);
       return { status: 204, headers: answer };
     },
     answerHeaders(headers) {

@@ -3,14 +3,14 @@ import type { ConfigIssue } from '../errors.js';
 /** Where the Apollo Sandbox calls from: the landing page embeds it, Studio hosts it. */
 export const SANDBOX_ORIGINS = ['https://sandbox.embed.apollographql.com', 'https://studio.apollographql.com'] as const;
 
-/** CORS_*: who may call the gateway from a page on another origin (docs/browsers-and-clients.md). */
+/** CORS_*, `config.cors`: who may call the gateway from a page on another origin (docs/browsers-and-clients.md). */
 export interface OriginSettings {
-  readonly corsOrigins: readonly string[];
-  readonly corsMatchOrigins: readonly string[];
-  readonly corsAllowCredentials: boolean;
-  readonly corsAllowHeaders: readonly string[];
-  readonly corsExposeHeaders: readonly string[];
-  readonly corsMaxAgeSeconds: number;
+  readonly origins: readonly string[];
+  readonly matchOrigins: readonly string[];
+  readonly allowCredentials: boolean;
+  readonly allowHeaders: readonly string[];
+  readonly exposeHeaders: readonly string[];
+  readonly maxAgeSeconds: number;
 }
 
 /**
@@ -18,8 +18,8 @@ export interface OriginSettings {
  * and echoing the origin instead would grant it. Refused, as Apollo Router refuses it.
  */
 export function checkOriginSettings(values: Record<string, unknown>, issues: ConfigIssue[]): void {
-  const origins = (values.corsOrigins ?? []) as string[];
-  if (values.corsAllowCredentials === true && origins.includes('*')) {
+  const origins = (values['cors.origins'] ?? []) as string[];
+  if (values['cors.allowCredentials'] === true && origins.includes('*')) {
     issues.push({
       field: 'CORS_ORIGINS',
       message: '"*" cannot be combined with CORS_ALLOW_CREDENTIALS=true: list the origins that may send cookies',

@@ -19,7 +19,7 @@ describe('the config type derived from the specs', () => {
   it('types each setting by its parser, required when it has a default', () => {
     expectTypeOf(config.port).toEqualTypeOf<number>();
     expectTypeOf(config.env).toEqualTypeOf<'production' | 'development'>();
-    expectTypeOf(config.corsOrigins).toEqualTypeOf<readonly string[]>();
+    expectTypeOf(config.cors.origins).toEqualTypeOf<readonly string[]>();
     expectTypeOf(config.otelPropagators).toEqualTypeOf<
       readonly ('tracecontext' | 'baggage' | 'b3' | 'b3multi' | 'none')[]
     >();

@@ -7,13 +7,13 @@ const parse = (env: Record<string, string>) => parseConfig(env, { cwd: '/srv/gat
 describe('ENTITY_CACHE settings', () => {
   it('is off by default, with no TTL default: nothing is kept unless a subgraph says how long', () => {
     const config = parse({});
-    expect(config.entityCache).toBe('off');
-    expect(config.entityCacheTtlDefault).toBeUndefined();
-    expect(config.entityCacheMaxBytes).toBe(64 * 1024 ** 2);
+    expect(config.entityCache.store).toBe('off');
+    expect(config.entityCache.defaultTtlMs).toBeUndefined();
+    expect(config.entityCache.maxBytes).toBe(64 * 1024 ** 2);
   });
 
   it('redis takes ENTITY_CACHE_REDIS_URL, else REDIS_URL, and refuses to start with neither', () => {
-    expect(parse({ ENTITY_CACHE: 'redis', GATEWAY_REDIS_URL: 'redis://shared:6379' }).entityCacheRedisUrl).toBe(
+    expect(parse({ ENTITY_CACHE: 'redis', GATEWAY_REDIS_URL: 'redis://shared:6379' }).entityCache.redisUrl).toBe(
       'redis://shared:6379',
     );
     expect(
@@ -21,7 +21,7 @@ describe('ENTITY_CACHE settings', () => {
         ENTITY_CACHE: 'redis',
         GATEWAY_REDIS_URL: 'redis://shared:6379',
         ENTITY_CACHE_REDIS_URL: 'redis://own:6379',
-      }).entityCacheRedisUrl,
+      }).entityCache.redisUrl,
     ).toBe('redis://own:6379');
     expect(() => parse({ ENTITY_CACHE: 'redis' })).toThrow(GatewayConfigError);
     expect(() => parse({ ENTITY_CACHE: 'redis' })).toThrow(/ENTITY_CACHE_REDIS_URL/);
@@ -33,8 +33,8 @@ describe('ENTITY_CACHE settings', () => {
       ENTITY_CACHE_TTL_SUBGRAPHS: 'products:60s,reviews:5s',
       ENTITY_CACHE_TTL_TYPES: 'Product:2m',
     });
-    expect(config.entityCacheTtlSubgraphs).toEqual({ products: 60_000, reviews: 5_000 });
-    expect(config.entityCacheTtlTypes).toEqual({ Product: 120_000 });
+    expect(config.entityCache.subgraphTtlMs).toEqual({ products: 60_000, reviews: 5_000 });
+    expect(config.entityCache.typeTtlMs).toEqual({ Product: 120_000 });
     expect(() => parse({ ENTITY_CACHE: 'memory', ENTITY_CACHE_TTL_TYPES: 'Product:forever' })).toThrow(
       /ENTITY_CACHE_TTL_TYPES/,
     );

@@ -14,8 +14,8 @@ function parseWithWarnings(env: Record<string, string>) {
 // [old name, new name, config key, a value, what it reads as, another value (for both set)]
 const RENAMED = [
   ['DEFAULT_LIST_SIZE', 'DEMAND_CONTROL_LIST_SIZE', 'defaultListSize', '3', 3, '7'],
-  ['CLIENT_NAME_CLAIM', 'CLIENT_AWARENESS_NAME_CLAIM', 'clientNameClaim', 'azp', 'azp', 'sub'],
-  ['CLIENT_VERSION_CLAIM', 'CLIENT_AWARENESS_VERSION_CLAIM', 'clientVersionClaim', 'ver', 'ver', 'sub'],
+  ['CLIENT_NAME_CLAIM', 'CLIENT_AWARENESS_NAME_CLAIM', 'clientAwareness.nameClaim', 'azp', 'azp', 'sub'],
+  ['CLIENT_VERSION_CLAIM', 'CLIENT_AWARENESS_VERSION_CLAIM', 'clientAwareness.versionClaim', 'ver', 'ver', 'sub'],
   // ADR 039: generic names other software in the same environment also sets.
   ['HOST', 'GATEWAY_LISTEN_HOST', 'host', '127.0.0.1', '127.0.0.1', '::1'],
   ['PORT', 'GATEWAY_LISTEN_PORT', 'port', '8080', 8080, '9090'],
@@ -24,11 +24,11 @@ const RENAMED = [
   ['API_KEYS', 'GATEWAY_API_KEYS', 'apiKey.keys', 'app:k1', [{ consumer: 'app', key: 'k1' }], 'other:k2'],
   ['API_KEY_HEADER', 'GATEWAY_API_KEY_HEADER', 'apiKey.header', 'x-key', 'x-key', 'x-other-key'],
   ['REDIS_URL', 'GATEWAY_REDIS_URL', 'rateLimit.redisUrl', 'redis://a:6379', 'redis://a:6379', 'redis://b:6379'],
-  ['HEADER_RULES', 'GATEWAY_HEADER_RULES', 'headerRules', '{"all":[]}', { all: [] }, '{"subgraphs":{}}'],
+  ['HEADER_RULES', 'GATEWAY_HEADER_RULES', 'headerRules.rules', '{"all":[]}', { all: [] }, '{"subgraphs":{}}'],
   [
     'HEADER_RULES_MAX_VALUE_BYTES',
     'GATEWAY_HEADER_RULES_MAX_VALUE_BYTES',
-    'headerRulesMaxValueBytes',
+    'headerRules.maxValueBytes',
     '2kb',
     2048,
     '3kb',
@@ -36,12 +36,19 @@ const RENAMED = [
   [
     'HEADER_RULES_MAX_TOTAL_BYTES',
     'GATEWAY_HEADER_RULES_MAX_TOTAL_BYTES',
-    'headerRulesMaxTotalBytes',
+    'headerRules.maxTotalBytes',
     '16kb',
     16384,
     '32kb',
   ],
-  ['RESPONSE_HEADERS', 'GATEWAY_RESPONSE_HEADERS', 'responseHeaders', 'x-a:1', [{ name: 'x-a', value: '1' }], 'x-b:2'],
+  [
+    'RESPONSE_HEADERS',
+    'GATEWAY_RESPONSE_HEADERS',
+    'responseHeaders.headers',
+    'x-a:1',
+    [{ name: 'x-a', value: '1' }],
+    'x-b:2',
+  ],
 ] as const;
 
 describe('renamed settings', () => {

@@ -74,4 +74,129 @@ describe('setting groups', () => {
       'gateway.json: rateLimit: expected an object',
     ]);
   });
+
+  describe('entityCache: the old key held the store, the new one is the group', () => {
+    it('reads the group, store included, without a warning', () => {
+      const { config, warnings } = fromFile({ entityCache: { store: 'memory', maxBytes: '8mb', maxTtlMs: '10m' } });
+      expect(config.entityCache).toMatchObject({ store: 'memory', maxBytes: 8 * 1024 ** 2, maxTtlMs: 600_000 });
+      expect(warnings.filter((warning) => warning.message.startsWith('deprecated'))).toEqual([]);
+    });
+
+    it('still reads the old string as the store, and the old flat keys, with warnings', () => {
+      const { config, warnings } = fromFile({ entityCache: 'memory', entityCacheTtlTypes: 'Product:1m' });
+      expect(config.entityCache).toMatchObject({ store: 'memory', typeTtlMs: { Product: 60_000 } });
+      expect(warnings).toContainEqual({
+        setting: 'gateway.json: entityCache',
+        message: expect.stringMatching(/^deprecated: now entityCache\.store/),
+      });
+      expect(warnings).toContainEqual({
+        setting: 'gateway.json: entityCacheTtlTypes',
+        message: expect.stringMatching(/^deprecated: now entityCache\.typeTtlMs/),
+      });
+    });
+
+    it('with both, the group wins; a bad old store value is named as the old key', () => {
+      const { config, warnings } = fromFile({
+        entityCache: { store: 'memory', maxTtlMs: '5m' },
+        entityCacheMaxTtl: '1m',
+      });
+      expect(config.entityCache.maxTtlMs).toBe(300_000);
+      expect(warnings).toContainEqual({
+        setting: 'gateway.json: entityCacheMaxTtl',
+        message: 'deprecated and ignored: entityCache.maxTtlMs is set too, and wins',
+      });
+      expect(issuesOf({ entityCache: 'sometimes' })).toEqual([expect.stringMatching(/^gateway\.json: entityCache: /)]);
+      // An object naming a member is the group, so a typo there is named; one naming none is read as
+      // the old value (headerRules' was an object), and refused by the store's own check.
+      expect(issuesOf({ entityCache: { store: 'memory', maxByte: 1 } })).toEqual([
+        expect.stringMatching(/^gateway\.json: entityCache\.maxByte: unknown setting/),
+      ]);
+      expect(issuesOf({ entityCache: { stor: 'memory' } })).toEqual([
+        expect.stringMatching(/^gateway\.json: entityCache: expected one of off \| memory \| redis/),
+      ]);
+    });
+  });
+
+  describe('headerRules, clientAwareness, responseHeaders', () => {
+    const rules = { all: [{ propagate: { named: 'x-tenant' } }] };
+
+    it('reads each group: the rules and their limits, the claims, the headers', () => {
+      const { config, warnings } = fromFile({
+        headerRules: { rules, maxValueBytes: '2kb' },
+        clientAwareness: { nameClaim: 'azp' },
+        responseHeaders: { headers: 'x-served-by:gw' },
+      });
+      expect(config.headerRules).toEqual({ rules, maxValueBytes: 2048, maxTotalBytes: 8192 });
+      expect(config.clientAwareness).toEqual({ nameClaim: 'azp', versionClaim: 'client_version' });
+      expect(config.responseHeaders.headers).toEqual([{ name: 'x-served-by', value: 'gw' }]);
+      expect(warnings.filter((warning) => warning.message.startsWith('deprecated'))).toEqual([]);
+    });
+
+    it('an old file keeps its meaning: the rules object, the header list and the flat keys, with warnings', () => {
+      const { config, warnings } = fromFile({
+        headerRules: rules,
+        headerRulesMaxTotalBytes: '4kb',
+        clientVersionClaim: 'ver',
+        responseHeaders: [{ name: 'x-served-by', value: 'gw' }],
+      });
+      expect(config.headerRules).toEqual({ rules, maxValueBytes: 4096, maxTotalBytes: 4096 });
+      expect(config.clientAwareness.versionClaim).toBe('ver');
+      expect(config.responseHeaders.headers).toEqual([{ name: 'x-served-by', value: 'gw' }]);
+      const deprecated = warnings.filter((warning) => warning.message.startsWith('deprecated'));
+      expect(deprecated.map((warning) => `${warning.setting}: ${warning.message.split(';')[0]}`).sort()).toEqual([
+        'gateway.json: clientVersionClaim: deprecated: now clientAwareness.versionClaim (clientAwareness is an object in the file)',
+        'gateway.json: headerRules: deprecated: now headerRules.rules (headerRules is an object in the file)',
+        'gateway.json: headerRulesMaxTotalBytes: deprecated: now headerRules.maxTotalBytes (headerRules is an object in the file)',
+        'gateway.json: responseHeaders: deprecated: now responseHeaders.headers (responseHeaders is an object in the file)',
+      ]);
+    });
+
+    it('with both, the group wins; a group naming no setting of its own is refused', () => {
+      const { config, warnings } = fromFile({
+        clientAwareness: { nameClaim: 'azp' },
+        clientNameClaim: 'sub',
+        headerRules: { maxValueBytes: '1kb' },
+        headerRulesMaxValueBytes: '3kb',
+      });
+      expect(config.clientAwareness.nameClaim).toBe('azp');
+      expect(config.headerRules.maxValueBytes).toBe(1024);
+      expect(warnings).toContainEqual({
+        setting: 'gateway.json: clientNameClaim',
+        message: 'deprecated and ignored: clientAwareness.nameClaim is set too, and wins',
+      });
+      expect(issuesOf({ clientAwareness: { nameClam: 'azp' } })).toEqual([
+        expect.stringMatching(/^gateway\.json: clientAwareness\.nameClam: unknown setting/),
+      ]);
+      expect(issuesOf({ clientAwareness: 'azp' })).toEqual(['gateway.json: clientAwareness: expected an object']);
+    });
+  });
+
+  describe('cors: the origin policy, named as Apollo Router names it', () => {
+    it('reads the group; an old flat key still works with a warning; with both, the group wins', () => {
+      const { config, warnings } = fromFile({
+        cors: { origins: ['https://app.example'], maxAgeSeconds: 60 },
+        corsMaxAgeSeconds: 5,
+        corsAllowCredentials: true,
+      });
+      expect(config.cors).toMatchObject({
+        origins: ['https://app.example'],
+        maxAgeSeconds: 60,
+        allowCredentials: true,
+      });
+      expect(warnings).toContainEqual({
+        setting: 'gateway.json: corsMaxAgeSeconds',
+        message: 'deprecated and ignored: cors.maxAgeSeconds is set too, and wins',
+      });
+      expect(warnings).toContainEqual({
+        setting: 'gateway.json: corsAllowCredentials',
+        message: expect.stringMatching(/^deprecated: now cors\.allowCredentials/),
+      });
+    });
+
+    it('still refuses "*" with credentials, however it was set', () => {
+      expect(issuesOf({ cors: { origins: ['*'] }, corsAllowCredentials: true })).toEqual([
+        expect.stringMatching(/^CORS_ORIGINS: "\*" cannot be combined with CORS_ALLOW_CREDENTIALS/),
+      ]);
+    });
+  });
 });

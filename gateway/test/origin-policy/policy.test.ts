@@ -3,12 +3,12 @@ import { createOriginPolicy } from '../../src/origin-policy/policy.js';
 import type { OriginSettings } from '../../src/origin-policy/settings.js';
 
 const OFF: OriginSettings = {
-  corsOrigins: [],
-  corsMatchOrigins: [],
-  corsAllowCredentials: false,
-  corsAllowHeaders: [],
-  corsExposeHeaders: [],
-  corsMaxAgeSeconds: 600,
+  origins: [],
+  matchOrigins: [],
+  allowCredentials: false,
+  allowHeaders: [],
+  exposeHeaders: [],
+  maxAgeSeconds: 600,
 };
 const METHODS = ['GET', 'POST'];
 const policy = (settings: Partial<OriginSettings>) => createOriginPolicy({ ...OFF, ...settings }, METHODS);
@@ -30,7 +30,7 @@ describe('origin policy', () => {
   });
 
   it('* grants any origin without credentials and needs no Vary', () => {
-    const any = policy({ corsOrigins: ['*'] });
+    const any = policy({ origins: ['*'] });
     expect(any.answerHeaders({ origin: 'https://a.example' })).toEqual({ 'access-control-allow-origin': '*' });
     expect(any.preflight(ask('https://a.example')).headers['access-control-allow-origin']).toBe('*');
     // `*` lets pages read answers, not send the user's cookies: streams with a cookie stay refused.
@@ -38,7 +38,7 @@ describe('origin policy', () => {
   });
 
   it('a listed origin is echoed with credentials; cookie-bearing streams need both the listing and credentials', () => {
-    const listed = policy({ corsOrigins: ['https://app.example'], corsAllowCredentials: true, corsMaxAgeSeconds: 0 });
+    const listed = policy({ origins: ['https://app.example'], allowCredentials: true, maxAgeSeconds: 0 });
     expect(listed.answerHeaders({ origin: 'https://app.example' })).toEqual({
       'access-control-allow-origin': 'https://app.example',
       'access-control-allow-credentials': 'true',
@@ -47,14 +47,14 @@ describe('origin policy', () => {
     expect(listed.preflight(ask('https://app.example')).headers).not.toHaveProperty('access-control-max-age');
     expect(listed.answerHeaders({ origin: 'https://other.example' })).toEqual({ vary: 'Origin' });
     expect(listed.allowsCredentialedStream({ origin: 'https://app.example', cookie: 'x=1', host: 'gw' })).toBe(true);
-    const withoutCredentials = policy({ corsOrigins: ['https://app.example'] });
+    const withoutCredentials = policy({ origins: ['https://app.example'] });
     expect(
       withoutCredentials.allowsCredentialedStream({ origin: 'https://app.example', cookie: 'x=1', host: 'gw' }),
     ).toBe(false);
   });
 
   it('patterns match the whole origin', () => {
-    const matched = policy({ corsMatchOrigins: ['https://[a-z]+\\.example\\.com'] });
+    const matched = policy({ matchOrigins: ['https://[a-z]+\\.example\\.com'] });
     expect(matched.answerHeaders({ origin: 'https://pr.example.com' })).toMatchObject({
       'access-control-allow-origin': 'https://pr.example.com',
     });
@@ -63,14 +63,14 @@ describe('origin policy', () => {
   });
 
   it('an OPTIONS without Access-Control-Request-Method is no preflight: no grant', () => {
-    const listed = policy({ corsOrigins: ['https://app.example'] });
+    const listed = policy({ origins: ['https://app.example'] });
     expect(listed.preflight({ origin: 'https://app.example' }).headers).toEqual({
       vary: 'Origin, Access-Control-Request-Headers',
     });
   });
 
   it('configured allowed headers replace mirroring', () => {
-    const fixed = policy({ corsOrigins: ['https://app.example'], corsAllowHeaders: ['content-type', 'authorization'] });
+    const fixed = policy({ origins: ['https://app.example'], allowHeaders: ['content-type', 'authorization'] });
     const headers = fixed.preflight({
       ...ask('https://app.example'),
       'access-control-request-headers': 'x-evil',

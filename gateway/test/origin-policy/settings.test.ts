@@ -17,8 +17,8 @@ function issuesOf(env: Record<string, string>) {
 
 describe('CORS settings', () => {
   it('default to no cross-origin access in production, the Sandbox in development', () => {
-    expect(parseConfig({}, { cwd }).corsOrigins).toEqual([]);
-    expect(parseConfig({ GATEWAY_ENV: 'development' }, { cwd }).corsOrigins).toEqual([...SANDBOX_ORIGINS]);
+    expect(parseConfig({}, { cwd }).cors.origins).toEqual([]);
+    expect(parseConfig({ GATEWAY_ENV: 'development' }, { cwd }).cors.origins).toEqual([...SANDBOX_ORIGINS]);
   });
 
   it('read origins, patterns separated by spaces (commas are common inside them), and the rest', () => {
@@ -32,13 +32,13 @@ describe('CORS settings', () => {
       },
       { cwd },
     );
-    expect(config.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
-    expect(config.corsMatchOrigins).toEqual([
+    expect(config.cors.origins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(config.cors.matchOrigins).toEqual([
       'https://pr-[0-9]{1,4}\\.example\\.com',
       'https://[a-z]+\\.example\\.org',
     ]);
-    expect(config.corsAllowCredentials).toBe(true);
-    expect(config.corsMaxAgeSeconds).toBe(0);
+    expect(config.cors.allowCredentials).toBe(true);
+    expect(config.cors.maxAgeSeconds).toBe(0);
   });
 
   it('names every bad field at once: an origin with a path, a pattern that does not compile, a bad max age', () => {

@@ -4,10 +4,14 @@ import { boolean, integer, list, withDefault } from '../../settings/values.js';
 
 import { defineFields } from './spec.js';
 
-/** Cross-origin access (CORS) and the one origin policy every transport shares; see docs/browsers-and-clients.md. */
+/**
+ * Cross-origin access (CORS) and the one origin policy every transport shares; see
+ * docs/browsers-and-clients.md. `config.cors` is the policy's settings (OriginSettings), named as Apollo Router's `cors`.
+ */
 export const CORS_FIELDS = defineFields([
   {
-    key: 'corsOrigins',
+    key: 'cors.origins',
+    formerKey: 'corsOrigins',
     env: 'CORS_ORIGINS',
     parse: withDefault(list(corsOrigin), [], { development: [...SANDBOX_ORIGINS] }),
     meaning:
@@ -15,7 +19,8 @@ export const CORS_FIELDS = defineFields([
     docDefault: 'none (dev: `https://sandbox.embed.apollographql.com,https://studio.apollographql.com`)',
   },
   {
-    key: 'corsMatchOrigins',
+    key: 'cors.matchOrigins',
+    formerKey: 'corsMatchOrigins',
     env: 'CORS_MATCH_ORIGINS',
     parse: withDefault(originPatterns, []),
     meaning:
@@ -23,20 +28,23 @@ export const CORS_FIELDS = defineFields([
     docDefault: 'none',
   },
   {
-    key: 'corsAllowCredentials',
+    key: 'cors.allowCredentials',
+    formerKey: 'corsAllowCredentials',
     env: 'CORS_ALLOW_CREDENTIALS',
     parse: withDefault(boolean, false),
     meaning: "allowed origins' pages may send cookies (`Access-Control-Allow-Credentials: true`)",
   },
   {
-    key: 'corsAllowHeaders',
+    key: 'cors.allowHeaders',
+    formerKey: 'corsAllowHeaders',
     env: 'CORS_ALLOW_HEADERS',
     parse: withDefault(list(), []),
     meaning: 'request headers a preflight allows; empty: the ones the preflight asks for (as Apollo Router does)',
     docDefault: 'none (the ones asked for)',
   },
   {
-    key: 'corsExposeHeaders',
+    key: 'cors.exposeHeaders',
+    formerKey: 'corsExposeHeaders',
     env: 'CORS_EXPOSE_HEADERS',
     parse: withDefault(list(), []),
     meaning:
@@ -44,7 +52,8 @@ export const CORS_FIELDS = defineFields([
     docDefault: 'none',
   },
   {
-    key: 'corsMaxAgeSeconds',
+    key: 'cors.maxAgeSeconds',
+    formerKey: 'corsMaxAgeSeconds',
     env: 'CORS_MAX_AGE',
     parse: withDefault(integer(0, 86_400), 600),
     meaning:

@@ -9,14 +9,16 @@ const ttl = duration(1000, 24 * HOUR);
 // The entity cache (plugins/entity-cache/, docs/entity-cache.md).
 export const ENTITY_CACHE_FIELDS = defineFields([
   {
-    key: 'entityCache',
+    key: 'entityCache.store',
+    formerKey: 'entityCache',
     env: 'ENTITY_CACHE',
     parse: withDefault(oneOf(ENTITY_CACHE_STORES), 'off'),
     meaning:
       'keeps subgraph answers (entities, root query fields) across requests: `off`, `memory` or `redis`; see [Entity cache](entity-cache.md)',
   },
   {
-    key: 'entityCacheMaxBytes',
+    key: 'entityCache.maxBytes',
+    formerKey: 'entityCacheMaxBytes',
     env: 'ENTITY_CACHE_MAX_BYTES',
     parse: withDefault(byteSize(1024 ** 2, 64 * 1024 ** 3), 64 * 1024 ** 2),
     meaning:
@@ -25,7 +27,8 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     feature: 'entity-cache',
   },
   {
-    key: 'entityCacheMaxEntryBytes',
+    key: 'entityCache.maxEntryBytes',
+    formerKey: 'entityCacheMaxEntryBytes',
     env: 'ENTITY_CACHE_MAX_ENTRY_BYTES',
     parse: withDefault(byteSize(1024, 64 * 1024 ** 2), 256 * 1024),
     meaning: 'an answer (one entity, one root fetch) larger than this is never kept',
@@ -33,7 +36,8 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     feature: 'entity-cache',
   },
   {
-    key: 'entityCacheTtlDefault',
+    key: 'entityCache.defaultTtlMs',
+    formerKey: 'entityCacheTtlDefault',
     env: 'ENTITY_CACHE_TTL_DEFAULT',
     parse: ttl,
     meaning:
@@ -41,14 +45,16 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     feature: 'entity-cache',
   },
   {
-    key: 'entityCacheTtlSubgraphs',
+    key: 'entityCache.subgraphTtlMs',
+    formerKey: 'entityCacheTtlSubgraphs',
     env: 'ENTITY_CACHE_TTL_SUBGRAPHS',
     parse: withDefault(pairs(ttl, 'subgraph:duration'), {}),
     meaning: 'per-subgraph TTL when the subgraph sends no `max-age` (`products:60s,reviews:5s`)',
     feature: 'entity-cache',
   },
   {
-    key: 'entityCacheTtlTypes',
+    key: 'entityCache.typeTtlMs',
+    formerKey: 'entityCacheTtlTypes',
     env: 'ENTITY_CACHE_TTL_TYPES',
     parse: withDefault(pairs(ttl, 'Type:duration'), {}),
     meaning:
@@ -56,7 +62,8 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     feature: 'entity-cache',
   },
   {
-    key: 'entityCacheMaxTtl',
+    key: 'entityCache.maxTtlMs',
+    formerKey: 'entityCacheMaxTtl',
     env: 'ENTITY_CACHE_MAX_TTL',
     parse: withDefault(ttl, HOUR),
     meaning: 'no answer is kept longer than this, whatever its `max-age`',
@@ -64,7 +71,8 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     feature: 'entity-cache',
   },
   {
-    key: 'entityCacheSharedPublicSubgraphs',
+    key: 'entityCache.sharedPublicSubgraphs',
+    formerKey: 'entityCacheSharedPublicSubgraphs',
     env: 'ENTITY_CACHE_SHARED_PUBLIC_SUBGRAPHS',
     parse: withDefault(list(nonEmpty), []),
     meaning:
@@ -73,7 +81,8 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     feature: 'entity-cache',
   },
   {
-    key: 'entityCacheRedisUrl',
+    key: 'entityCache.redisUrl',
+    formerKey: 'entityCacheRedisUrl',
     env: 'ENTITY_CACHE_REDIS_URL',
     parse: redisUrl,
     meaning:
@@ -81,7 +90,8 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     feature: 'entity-cache',
   },
   {
-    key: 'entityCacheInvalidationToken',
+    key: 'entityCache.invalidationToken',
+    formerKey: 'entityCacheInvalidationToken',
     env: 'ENTITY_CACHE_INVALIDATION_TOKEN',
     parse: secret(nonEmpty, 'expected a non-empty bearer token'),
     meaning:

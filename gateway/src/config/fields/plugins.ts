@@ -199,7 +199,8 @@ export const PLUGIN_FIELDS = defineFields([
     feature: 'api-key',
   },
   {
-    key: 'clientNameClaim',
+    key: 'clientAwareness.nameClaim',
+    formerKey: 'clientNameClaim',
     env: 'CLIENT_AWARENESS_NAME_CLAIM',
     formerEnv: ['CLIENT_NAME_CLAIM'],
     parse: CLIENT_AWARENESS_VALUES.nameClaim,
@@ -207,7 +208,8 @@ export const PLUGIN_FIELDS = defineFields([
     feature: 'client-awareness',
   },
   {
-    key: 'clientVersionClaim',
+    key: 'clientAwareness.versionClaim',
+    formerKey: 'clientVersionClaim',
     env: 'CLIENT_AWARENESS_VERSION_CLAIM',
     formerEnv: ['CLIENT_VERSION_CLAIM'],
     parse: CLIENT_AWARENESS_VALUES.versionClaim,
@@ -215,7 +217,8 @@ export const PLUGIN_FIELDS = defineFields([
     feature: 'client-awareness',
   },
   {
-    key: 'headerRules',
+    key: 'headerRules.rules',
+    formerKey: 'headerRules',
     env: 'GATEWAY_HEADER_RULES',
     formerEnv: ['HEADER_RULES'],
     parse: json,
@@ -224,7 +227,8 @@ export const PLUGIN_FIELDS = defineFields([
     feature: 'header-rules',
   },
   {
-    key: 'headerRulesMaxValueBytes',
+    key: 'headerRules.maxValueBytes',
+    formerKey: 'headerRulesMaxValueBytes',
     env: 'GATEWAY_HEADER_RULES_MAX_VALUE_BYTES',
     formerEnv: ['HEADER_RULES_MAX_VALUE_BYTES'],
     parse: HEADER_RULES_VALUES.maxValueBytes,
@@ -234,7 +238,8 @@ export const PLUGIN_FIELDS = defineFields([
     feature: 'header-rules',
   },
   {
-    key: 'headerRulesMaxTotalBytes',
+    key: 'headerRules.maxTotalBytes',
+    formerKey: 'headerRulesMaxTotalBytes',
     env: 'GATEWAY_HEADER_RULES_MAX_TOTAL_BYTES',
     formerEnv: ['HEADER_RULES_MAX_TOTAL_BYTES'],
     parse: HEADER_RULES_VALUES.maxTotalBytes,
@@ -244,7 +249,8 @@ export const PLUGIN_FIELDS = defineFields([
     feature: 'header-rules',
   },
   {
-    key: 'responseHeaders',
+    key: 'responseHeaders.headers',
+    formerKey: 'responseHeaders',
     env: 'GATEWAY_RESPONSE_HEADERS',
     formerEnv: ['RESPONSE_HEADERS'],
     parse: withDefault(headerPairs, []),

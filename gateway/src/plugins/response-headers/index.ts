@@ -13,7 +13,7 @@ export interface ResponseHeader {
 }
 
 export interface ResponseHeadersOptions {
-  headers: ResponseHeader[];
+  readonly headers: readonly ResponseHeader[];
 }
 
 const PLUGIN = 'response-headers';
@@ -22,7 +22,7 @@ const PLACEHOLDER = /\{(uuid|requestId)\}/g;
 export function responseHeaders(options: ResponseHeadersOptions): GatewayPlugin {
   const issues = new OptionIssues();
   checkKnownKeys(issues, asOptionsObject(PLUGIN, options), ['headers']);
-  const headers = Array.isArray(options.headers) ? options.headers : [];
+  const headers: readonly ResponseHeader[] = Array.isArray(options.headers) ? options.headers : [];
   if (headers.length === 0) issues.add('headers', 'expected at least one header');
   headers.forEach((header, index) => {
     checkKnownKeys(issues, header ?? {}, ['name', 'value'], `headers[${index}].`);
