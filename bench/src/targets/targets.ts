@@ -55,6 +55,11 @@ export const CREDENTIAL_SETUPS: readonly SetupKey[] = [
   'rate-limit+api-key',
   'rate-limit+api-key+jwt',
   'full+metrics',
+  // §G's catalogue workload signs a fifth of its requests in with this run's tokens.
+  'entity-cache-off',
+  'entity-cache-memory',
+  'entity-cache-redis',
+  'response-cache',
 ];
 /**
  * Setups proven on through something of the harness's own: the target's metrics port, the

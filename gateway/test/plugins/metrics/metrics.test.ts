@@ -56,9 +56,9 @@ describe('metrics configuration', () => {
     ]);
   });
 
-  it('refuses METRICS_PORT equal to PORT; a port for metrics that are off is only a warning', () => {
-    expect(configIssues({ METRICS_ENABLED: 'true', PORT: '8080', METRICS_PORT: '8080' })).toEqual({
-      METRICS_PORT: 'must differ from PORT (8080): unset it to serve metrics on the main port',
+  it('refuses METRICS_PORT equal to GATEWAY_LISTEN_PORT; a port for metrics that are off is only a warning', () => {
+    expect(configIssues({ METRICS_ENABLED: 'true', GATEWAY_LISTEN_PORT: '8080', METRICS_PORT: '8080' })).toEqual({
+      METRICS_PORT: 'must differ from GATEWAY_LISTEN_PORT (8080): unset it to serve metrics on the main port',
     });
     expect(() => parseConfig({ METRICS_PORT: '9100' }, { cwd })).not.toThrow();
     const warnings: unknown[] = [];
