@@ -9,9 +9,9 @@ import type {
   SubgraphRequest,
   SubgraphResult,
 } from '../../contract/index.js';
-import { emitEvent } from '../../contract/kit.js';
+import { emitEvent, withinDeadline } from '../../contract/kit.js';
 import { invalidationRoute } from './admin-route.js';
-import { cachePolicy } from './cache-control.js';
+import { type CachePolicy, cachePolicy } from './cache-control.js';
 import { invalidationsIn } from './invalidation.js';
 import { KeyFields } from './key-fields.js';
 import { cacheKey, entityDigest, identityDigest, selectionDigest, variesOn, varyDigest } from './keys.js';
@@ -115,6 +115,13 @@ interface Shared {
 
 type Fetch = (variables?: Readonly<Record<string, unknown>>) => Promise<FetchedSubgraphResult>;
 
+interface Keeping {
+  readonly policy: CachePolicy;
+  /** Its `Vary` names an identity header: the header's value stays in the key. */
+  readonly varies: boolean;
+  readonly vary: string;
+}
+
 /** One fetch through the cache: look up, ask for what is missing, merge in order, keep what may be kept. */
 class FetchCache {
   constructor(
@@ -202,12 +209,13 @@ class FetchCache {
     if (fetched.fromSubgraph && wellFormed) {
       const failed = failedPositions(result.errors);
       if (failed !== 'all') {
+        const keeping = this.#keeping(request, fetched);
         const entries = answers.flatMap((answer, index): StoreEntry[] => {
           const representation = asked[index];
           if (failed.has(index) || !isRepresentation(representation) || !isObject(answer)) return [];
           const type = representation.__typename;
           const entity = entityDigest(this.shared.keyFields().keyOf(request.subgraph, type, representation));
-          return this.#entry(request, fetched, schema, type, entity, selection, identity, answer);
+          return this.#entry(request, keeping, schema, type, entity, selection, identity, answer);
         });
         if (entries.length > 0) this.store.set(entries);
       }
@@ -262,16 +270,26 @@ class FetchCache {
     await this.#invalidateFrom(request, fetched);
     const { result } = fetched;
     if (fetched.fromSubgraph && !result.errors?.length && isObject(result.data)) {
-      const entries = this.#entry(request, fetched, schema, 'Query', 'root', selection, identity, result.data);
+      const keeping = this.#keeping(request, fetched);
+      const entries = this.#entry(request, keeping, schema, 'Query', 'root', selection, identity, result.data);
       if (entries.length > 0) this.store.set(entries);
     }
     return result;
   }
 
+  /** What one fetch's answer allows, read once for all its entities: its `Cache-Control`, its `Vary`, the key's headers. */
+  #keeping(request: SubgraphRequest, fetched: FetchedSubgraphResult): Keeping {
+    const policy = cachePolicy(fetched.headers['cache-control']);
+    // A trusted subgraph's public answer is the same for every signed-in caller, unless it says it varies on identity.
+    const varies = !policy.private && variesOn(fetched.headers.vary, this.options.identityHeaders);
+    const vary = varyDigest(request.headers, this.#valueless(request.subgraph, policy.private || varies));
+    return { policy, varies, vary };
+  }
+
   /** The entry to keep for one answer, or none: no-store, no TTL, private for an anonymous caller, too large. */
   #entry(
     request: SubgraphRequest,
-    fetched: FetchedSubgraphResult,
+    { policy, varies, vary }: Keeping,
     schema: string,
     type: string,
     entity: string,
@@ -279,7 +297,6 @@ class FetchCache {
     identity: string | undefined,
     answer: Json,
   ): StoreEntry[] {
-    const policy = cachePolicy(fetched.headers['cache-control']);
     if (policy.noStore) return [];
     const ttlSec = policy.maxAgeSec;
     const ttlMs = Math.min(
@@ -291,10 +308,7 @@ class FetchCache {
       if (identity === undefined) return [];
       this.#learn(this.shared.privateSelections, `${request.subgraph}:${selection}`);
     }
-    // A trusted subgraph's public answer is the same for every signed-in caller, unless it says it varies on identity.
-    const varies = !policy.private && variesOn(fetched.headers.vary, this.options.identityHeaders);
     if (varies) this.#learn(this.shared.identityVaryingSelections, `${request.subgraph}:${selection}`);
-    const vary = varyDigest(request.headers, this.#valueless(request.subgraph, policy.private || varies));
     const value = JSON.stringify(answer);
     if (value.length > this.options.maxEntryBytes) return [];
     const owner = policy.private ? identity : undefined;
@@ -339,13 +353,7 @@ class FetchCache {
     if (!fetched.fromSubgraph) return fetched.result;
     const targets = invalidationsIn(fetched.result.extensions, request.subgraph);
     if (targets.length === 0) return fetched.result;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(targets.map((target) => this.shared.invalidate(target))),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, INVALIDATION_WAIT_MS);
-      }),
-    ]).finally(() => clearTimeout(timer));
+    await withinDeadline(Promise.all(targets.map((target) => this.shared.invalidate(target))), INVALIDATION_WAIT_MS);
     return fetched.result;
   }
 
