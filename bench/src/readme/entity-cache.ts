@@ -1,15 +1,12 @@
 import type { BenchResults, RowResult, ScenarioResult } from '../run/results.js';
 import { ROUTER } from '../targets/targets.js';
 import { sectionG } from './sections.js';
-import { ms, num } from './table.js';
+import { ms, num, ratio } from './table.js';
 
 // Issue 34's goal for §G, read from one run: with the memory cache on, our first mount's CPU
 // per request and p99 below the Router's (which has no entity cache without a licence).
 
 const MEMORY = 'entity cache memory';
-
-const times = (value: number | undefined, base: number | undefined): string =>
-  value === undefined || base === undefined || base === 0 ? '—' : `${num(value / base, 2)}x`;
 
 /** One line per row of ours: CPU per request, p99 and subgraph requests per request against the Router's row. */
 export function findingsG(scenario: ScenarioResult): string[] {
@@ -30,8 +27,8 @@ function line(row: RowResult, router: RowResult): string {
     ? `; goal (CPU and p99 below the Router's): ${below(cpu[0], cpu[1]) && below(p99[0], p99[1]) ? 'met' : 'not met'}`
     : '';
   return (
-    `${row.variant}, ${row.target} against the Router (no cache): CPU per request ${times(cpu[0], cpu[1])} ` +
-    `(${num(cpu[0], 3)} vs ${num(cpu[1], 3)} ms), p99 ${times(p99[0], p99[1])} (${ms(p99[0] ?? Number.NaN)} vs ` +
+    `${row.variant}, ${row.target} against the Router (no cache): CPU per request ${ratio(cpu[0], cpu[1])} ` +
+    `(${num(cpu[0], 3)} vs ${num(cpu[1], 3)} ms), p99 ${ratio(p99[0], p99[1])} (${ms(p99[0] ?? Number.NaN)} vs ` +
     `${ms(p99[1] ?? Number.NaN)} ms), subgraph requests per request ${num(row.subgraphRequestsPerRequest, 2)} vs ` +
     `${num(router.subgraphRequestsPerRequest, 2)}${goal}.`
   );

@@ -1,6 +1,7 @@
-import type { BenchResults, RowResult, ScenarioResult } from '../run/results.js';
+import type { BenchResults, ScenarioResult } from '../run/results.js';
 import { HIVE_GATEWAY_RUST, ROUTER } from '../targets/targets.js';
 import { markdownTable, ms, num } from './table.js';
+import { okRow } from './versus-router.js';
 
 // Issue 31's targets against the Router, read from one run of §A, §C and §F with the Router
 // beside the first mount: each with what it asks, what the run measured, and whether that is
@@ -10,9 +11,6 @@ const OURS = 'nest-fastify';
 /** §C's arrival rate the targets are set at. */
 export const ISSUE_31_RATE = 500;
 const QUERIES = ['GetUserWithProducts', 'ComplexQuery'] as const;
-
-const okRow = (scenario: ScenarioResult | undefined, target: string, variant: string): RowResult | undefined =>
-  scenario?.rows.find((row) => row.target === target && row.variant === variant && row.status === 'ok');
 
 const times = (value: number | undefined, base: number | undefined): number | undefined =>
   value === undefined || base === undefined || base === 0 ? undefined : value / base;

@@ -1,16 +1,14 @@
 import type { RowResult, ScenarioResult } from '../run/results.js';
 import { GATEWAY_MOUNTS, HIVE_TARGETS, NEST_FASTIFY_CLUSTER, ROUTER } from '../targets/targets.js';
-import { ms, num } from './table.js';
+import { ms, num, ratio } from './table.js';
 
 // Issue 11's targets, read from one run: the first mount against the Router on the same row
 // (same query, same dedup variant), and against the best Hive Gateway row. Computed, so the
 // README says only what the run shows, met or not.
 
-const okRow = (scenario: ScenarioResult, target: string, variant: string): RowResult | undefined =>
-  scenario.rows.find((row) => row.target === target && row.variant === variant && row.status === 'ok');
-
-const times = (value: number | undefined, base: number | undefined): string =>
-  value === undefined || base === undefined || base === 0 ? '—' : `${num(value / base, 2)}x`;
+/** The row of `target` and `variant` that measured something (status ok). */
+export const okRow = (scenario: ScenarioResult | undefined, target: string, variant: string): RowResult | undefined =>
+  scenario?.rows.find((row) => row.target === target && row.variant === variant && row.status === 'ok');
 
 /** Subgraph CPU-ms per request (the `subgraphs` group's CPU-seconds per 1k requests). */
 export function subgraphCpuPer1k(row: RowResult | undefined): number | undefined {
@@ -40,10 +38,10 @@ function versus(scenario: ScenarioResult, ours: string): string[] {
       (rss[0] ?? Number.POSITIVE_INFINITY) <= 2 * (rss[1] ?? 0) ? 'RSS ≤ 2x: met' : 'RSS ≤ 2x: not met',
     ];
     lines.push(
-      `${variant}, ${ours} against the Router: CPU per request ${times(cpu[0], cpu[1])} ` +
-        `(${num(cpu[0], 3)} vs ${num(cpu[1], 3)} ms), p99 ${times(p99[0], p99[1])} (${ms(p99[0] ?? Number.NaN)} vs ` +
-        `${ms(p99[1] ?? Number.NaN)} ms), peak RSS ${times(rss[0], rss[1])} (${num(rss[0])} vs ${num(rss[1])} MB), ` +
-        `throughput ${times(mine.rps, router.rps)} (${num(mine.rps)} vs ${num(router.rps)} req/s); ${met.join(', ')}.`,
+      `${variant}, ${ours} against the Router: CPU per request ${ratio(cpu[0], cpu[1])} ` +
+        `(${num(cpu[0], 3)} vs ${num(cpu[1], 3)} ms), p99 ${ratio(p99[0], p99[1])} (${ms(p99[0] ?? Number.NaN)} vs ` +
+        `${ms(p99[1] ?? Number.NaN)} ms), peak RSS ${ratio(rss[0], rss[1])} (${num(rss[0])} vs ${num(rss[1])} MB), ` +
+        `throughput ${ratio(mine.rps, router.rps)} (${num(mine.rps)} vs ${num(router.rps)} req/s); ${met.join(', ')}.`,
     );
     const peers = HIVE_TARGETS.flatMap((target) => {
       const row = okRow(scenario, target, variant);
@@ -52,8 +50,8 @@ function versus(scenario: ScenarioResult, ours: string): string[] {
     const best = peers[0];
     if (best) {
       lines.push(
-        `${variant}, ${ours} against the best Hive Gateway row (${best.target}): throughput ${times(mine.rps, best.rps)} ` +
-          `(${num(mine.rps)} vs ${num(best.rps)} req/s), CPU per request ${times(mine.gatewayCpuSecPer1k, best.gatewayCpuSecPer1k)}.`,
+        `${variant}, ${ours} against the best Hive Gateway row (${best.target}): throughput ${ratio(mine.rps, best.rps)} ` +
+          `(${num(mine.rps)} vs ${num(best.rps)} req/s), CPU per request ${ratio(mine.gatewayCpuSecPer1k, best.gatewayCpuSecPer1k)}.`,
       );
     }
   }
