@@ -76,7 +76,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
       // A hook, not a string: read when Apollo Server starts, then polled (hot reload calls `update`).
       supergraphSdl: supergraphHook({
         source: supergraph,
-        pollIntervalMs: config.supergraphPollIntervalMs,
+        pollIntervalMs: config.supergraph.pollIntervalMs,
         overrides: config.subgraphs,
         plugins,
         logger: logger.child({ component: 'supergraph' }),
@@ -89,13 +89,13 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
         const source = new SubgraphDataSource({
           name,
           url: target,
-          timeoutMs: override?.timeoutMs ?? config.subgraphTimeoutMs,
-          connections: config.subgraphPoolConnections,
-          keepAliveMs: config.subgraphKeepAliveMs,
-          maxResponseBytes: override?.maxResponseBytes ?? config.subgraphMaxResponseBytes,
-          deduplicate: override?.deduplicate ?? config.subgraphDeduplicate,
-          deduplicateRepresentations: config.subgraphDeduplicateRepresentations,
-          ...resilienceFor(config, override),
+          timeoutMs: override?.timeoutMs ?? config.subgraphDefaults.timeoutMs,
+          connections: config.subgraphDefaults.poolConnections,
+          keepAliveMs: config.subgraphDefaults.keepAliveMs,
+          maxResponseBytes: override?.maxResponseBytes ?? config.subgraphDefaults.maxResponseBytes,
+          deduplicate: override?.deduplicate ?? config.subgraphDefaults.deduplicate,
+          deduplicateRepresentations: config.subgraphDefaults.deduplicateRepresentations,
+          ...resilienceFor(config.subgraphDefaults, override),
           plugins,
           logger: logger.child({ component: 'subgraph-fetch' }),
         });
@@ -117,7 +117,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
 
   const formatError = createFormatError(config.maskErrors);
   const subscriptionSettings = subscriptionSettingsOf(config);
-  const subscriptions = new SubscriptionRegistry(config.subscriptionMaxPerClient, config.subscriptionMaxOpen);
+  const subscriptions = new SubscriptionRegistry(config.subscriptions.maxPerClient, config.subscriptions.maxOpen);
   // A new supergraph ends live subscriptions (their plans and data sources are the old one's).
   let schemaLoads = 0;
   gateway.onSchemaLoadOrUpdate(() => {
@@ -133,13 +133,13 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
   });
 
   // BATCHING_MAX_OPERATIONS > 0: batches served, each operation its own request (batching/).
-  const server = apolloServerWithBatching(config.batchingMaxOperations, {
+  const server = apolloServerWithBatching(config.limits.batchingMaxOperations, {
     // Plugins' aroundExecute (inbound deduplication) run after auth, rate limit and every check, per caller.
     gateway: withExecuteHooks(executor, plugins),
     introspection: config.introspection,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
-    parseOptions: { maxTokens: config.maxTokens },
+    parseOptions: { maxTokens: config.limits.maxTokens },
     // graphql-js stops validating after this many errors (its default is 100): an invalid
     // document's work and answer stay small.
     validationOptions: { maxErrors: 10 },
@@ -166,7 +166,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
       const found = await authenticateWith(plugin, scope, logger);
       if (found) identity = { ...identity, ...found };
     }
-    const context = createContext(scope, Object.freeze(identity), config.maxResponseBytes, options.estimateCost);
+    const context = createContext(scope, Object.freeze(identity), config.limits.maxResponseBytes, options.estimateCost);
     // Who made the request, for its log line (absent when authentication rejected it).
     scope.identity = context.identity;
     return context;
@@ -184,7 +184,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
   const onResponse = runRequest
     ? (scope: RequestScope, status: number) => runRequest(scope, () => respond(scope, status))
     : respond;
-  const streaming = config.subscriptionsEnabled
+  const streaming = config.subscriptions.enabled
     ? subscriptionEndpoint({
         settings: subscriptionSettings,
         server,
@@ -197,7 +197,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
 
   const admit = admitWith(plugins, formatError, logger);
   // graphql-sse's reservations are PUT and DELETE.
-  const methods = config.subscriptionsEnabled ? ['GET', 'POST', 'PUT', 'DELETE'] : ['GET', 'POST'];
+  const methods = config.subscriptions.enabled ? ['GET', 'POST', 'PUT', 'DELETE'] : ['GET', 'POST'];
 
   return {
     config,
@@ -207,8 +207,8 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     ...(admit && { admit }),
     path: config.graphqlPath,
     clientAddress: clientAddressResolver(config),
-    bodyLimitBytes: config.bodyLimitBytes,
-    ...(config.compression && { compression: { minBytes: config.compressionMinBytes ?? 1024 } }),
+    bodyLimitBytes: config.http.bodyLimitBytes,
+    ...(config.http.compression && { compression: { minBytes: config.http.compressionMinBytes } }),
     context,
     ...(streaming && { subscriptions: streaming }),
     adminRoutes: plugins.flatMap((plugin) => plugin.adminRoutes ?? []),
@@ -291,24 +291,11 @@ async function closeAll(dataSources: Map<string, SubgraphDataSource>): Promise<v
 }
 
 function subscriptionSettingsOf(config: CoreSettings): SubscriptionSettings {
+  const { subscriptions, limits } = config;
   return {
-    enabled: config.subscriptionsEnabled,
-    maxConnections: config.subscriptionMaxConnections,
-    maxConnectionsPerClient: connectionsPerClient(
-      config.subscriptionMaxConnections,
-      config.subscriptionMaxConnectionsPerClient,
-    ),
-    maxPerConnection: config.subscriptionMaxPerConnection,
-    maxPerClient: config.subscriptionMaxPerClient,
-    maxBufferedEvents: config.subscriptionMaxBufferedEvents,
-    slowClient: config.subscriptionSlowClient,
-    maxOpen: config.subscriptionMaxOpen,
-    deduplicate: config.subscriptionDeduplicate,
-    heartbeatMs: config.subscriptionHeartbeatMs,
-    multipartHeartbeatMs: config.subscriptionMultipartHeartbeatMs,
-    connectionInitTimeoutMs: config.subscriptionConnectionInitTimeoutMs,
-    idleTimeoutMs: config.subscriptionIdleTimeoutMs,
-    maxResponseBytes: config.maxResponseBytes,
-    maxTokens: config.maxTokens,
+    ...subscriptions,
+    maxConnectionsPerClient: connectionsPerClient(subscriptions.maxConnections, subscriptions.maxConnectionsPerClient),
+    maxResponseBytes: limits.maxResponseBytes,
+    maxTokens: limits.maxTokens,
   };
 }

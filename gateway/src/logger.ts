@@ -1,14 +1,21 @@
 import { createRequire } from 'node:module';
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import { type Logger, pino } from 'pino';
+import { boolean, oneOf, type SettingsOf, withDefault } from './settings/values.js';
 
 export type { Logger };
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** The `log` group's schemas (GATEWAY_LOG_LEVEL, GATEWAY_LOG_PRETTY), which the config parses it with. */
+export const LOG_VALUES = Object.freeze({
+  level: withDefault(oneOf(LOG_LEVELS), 'info'),
+  pretty: withDefault(boolean, false, { development: true }),
+});
+
+/** What the logger reads of the configuration (a GatewayConfig is one): its `log` group. */
 export interface LoggerSettings {
-  readonly logLevel: LogLevel;
-  readonly logPretty: boolean;
+  readonly log: SettingsOf<typeof LOG_VALUES>;
 }
 
 /** Header values that must never reach a log line, wherever they are nested. */
@@ -48,9 +55,9 @@ export function createLogger(
   destination?: NodeJS.WritableStream,
   prettyInstalled: () => boolean = canResolvePinoPretty,
 ): Logger {
-  const pretty = config.logPretty && !destination && prettyInstalled();
+  const pretty = config.log.pretty && !destination && prettyInstalled();
   const options = {
-    level: config.logLevel,
+    level: config.log.level,
     base: { service: 'gateway' },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     mixin: traceFields,
@@ -59,7 +66,7 @@ export function createLogger(
     ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } } : {}),
   };
   const logger = destination ? pino(options, destination as pino.DestinationStream) : pino(options);
-  if (config.logPretty && !destination && !pretty) {
+  if (config.log.pretty && !destination && !pretty) {
     logger.warn(
       { setting: 'GATEWAY_LOG_PRETTY' },
       'pino-pretty is not installed (a development dependency): writing JSON lines',

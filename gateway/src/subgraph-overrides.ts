@@ -1,4 +1,19 @@
 // Settings one subgraph may override (SUBGRAPH_<NAME>_*), read by the data sources and hot reload.
+import { boolean, byteSize, integer, withDefault } from './settings/values.js';
+
+/**
+ * The fetch settings every subgraph gets (`subgraphDefaults`, SUBGRAPH_TIMEOUT_MS …), by config
+ * name; a subgraph's overrides of the timeout, size limit and deduplication are read with them too.
+ */
+export const SUBGRAPH_FETCH_VALUES = Object.freeze({
+  timeoutMs: withDefault(integer(1, 600_000), 30_000),
+  poolConnections: withDefault(integer(1, 10_000), 128),
+  keepAliveMs: withDefault(integer(100, 600_000), 30_000),
+  // Below MAX_RESPONSE_BYTES, so one oversized subgraph costs its own fields, not the whole answer.
+  maxResponseBytes: withDefault(byteSize(1024, 1024 ** 3), 5 * 1024 ** 2),
+  deduplicate: withDefault(boolean, false),
+  deduplicateRepresentations: withDefault(boolean, true),
+});
 
 /** Subgraph names compare in lower case with `-` as `_`, since env names cannot hold `-`. */
 export function subgraphKey(name: string): string {
@@ -10,11 +25,11 @@ export interface SubgraphOverride {
   /** Replaces the URL written in the supergraph (like Apollo Router's `override_subgraph_url`). */
   readonly url?: string;
   readonly timeoutMs?: number;
-  /** Replaces `subgraphMaxResponseBytes` for this subgraph. */
+  /** Replaces `subgraphDefaults.maxResponseBytes` for this subgraph. */
   readonly maxResponseBytes?: number;
-  /** Replaces `subgraphDeduplicate` for this subgraph. */
+  /** Replaces `subgraphDefaults.deduplicate` for this subgraph. */
   readonly deduplicate?: boolean;
-  /** Each replaces the `subgraphRetry*` / `subgraphCircuit*` setting of the same name for this subgraph. */
+  /** Each replaces the `subgraphDefaults` setting of the same name for this subgraph. */
   readonly retries?: number;
   readonly retryBackoffMs?: number;
   readonly retryBudget?: number;

@@ -60,7 +60,7 @@ describe('defaults, one source', () => {
     expect(new Set(documented.map((d) => d.env)).size).toBeGreaterThan(60);
     for (const { env, value } of documented) {
       const field = CONFIG_FIELDS.find((f) => f.env === env);
-      if (!field || field.key === 'supergraphPath') continue;
+      if (!field || field.key === 'supergraph.path') continue;
       const parsed = readValue(field.parse, value);
       expect(parsed.ok, `${env}: README default ${value} does not parse`).toBe(true);
       if (parsed.ok) expect(parsed.value, `${env}: README says ${value}`).toEqual(settingOf(defaults, field.key));
@@ -69,13 +69,13 @@ describe('defaults, one source', () => {
 
   it("the plugins' defaults are the parser's", () => {
     expect({
-      maxDepth: defaults.maxDepth,
-      maxAliases: defaults.maxAliases,
-      maxRootFields: defaults.maxRootFields,
-      maxCharacters: defaults.maxCharacters,
-      maxFields: defaults.maxFields,
+      maxDepth: defaults.limits.maxDepth,
+      maxAliases: defaults.limits.maxAliases,
+      maxRootFields: defaults.limits.maxRootFields,
+      maxCharacters: defaults.limits.maxCharacters,
+      maxFields: defaults.limits.maxFields,
     }).toEqual(DEFAULT_OPERATION_LIMITS);
-    expect([defaults.maxCost, defaults.defaultListSize]).toEqual([DEFAULT_MAX_COST, DEFAULT_LIST_SIZE]);
+    expect([defaults.limits.maxCost, defaults.limits.defaultListSize]).toEqual([DEFAULT_MAX_COST, DEFAULT_LIST_SIZE]);
     expect({
       jwksTimeoutMs: defaults.jwt.jwksTimeoutMs,
       jwksCooldownMs: defaults.jwt.jwksCooldownMs,

@@ -25,33 +25,26 @@ describe('parseConfig', () => {
       host: '0.0.0.0',
       port: 4000,
       graphqlPath: '/graphql',
-      supergraphPath: '/srv/gateway/supergraph.graphql',
+      supergraph: { path: '/srv/gateway/supergraph.graphql' },
       subgraphs: {},
-      subgraphTimeoutMs: 30_000,
-      subgraphPoolConnections: 128,
-      subgraphKeepAliveMs: 30_000,
-      bodyLimitBytes: 2 * 1024 * 1024,
+      subgraphDefaults: { timeoutMs: 30_000, poolConnections: 128, keepAliveMs: 30_000 },
+      http: { bodyLimitBytes: 2 * 1024 * 1024 },
       introspection: false,
       landingPage: false,
       maskErrors: true,
-      shutdownGraceMs: 10_000,
-      shutdownDelayMs: 0,
-      logLevel: 'info',
-      logPretty: false,
+      shutdown: { graceMs: 10_000, delayMs: 0 },
+      log: { level: 'info', pretty: false },
       plugins: [],
-      maxDepth: 15,
-      maxAliases: 30,
-      maxRootFields: 20,
-      maxTokens: 5000,
-      maxCharacters: 20_000,
+      limits: { maxDepth: 15, maxAliases: 30, maxRootFields: 20, maxTokens: 5000, maxCharacters: 20_000 },
     });
+    expect(Object.isFrozen(config.subgraphDefaults)).toBe(true);
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.subgraphs)).toBe(true);
   });
 
   it('turns on introspection, the landing page and pretty logs in development, unmasked', () => {
     const config = parseConfig({ GATEWAY_ENV: 'development' }, { cwd });
-    expect([config.introspection, config.landingPage, config.logPretty, config.maskErrors]).toEqual([
+    expect([config.introspection, config.landingPage, config.log.pretty, config.maskErrors]).toEqual([
       true,
       true,
       true,
@@ -90,15 +83,11 @@ describe('parseConfig', () => {
       host: '127.0.0.1',
       port: 8080,
       graphqlPath: '/api/graphql',
-      supergraphPath: '/etc/supergraph.graphql',
-      subgraphTimeoutMs: 5000,
-      subgraphPoolConnections: 16,
-      subgraphKeepAliveMs: 4000,
-      bodyLimitBytes: 512 * 1024,
-      shutdownGraceMs: 2000,
-      shutdownDelayMs: 100,
-      logLevel: 'warn',
-      logPretty: true,
+      supergraph: { path: '/etc/supergraph.graphql' },
+      subgraphDefaults: { timeoutMs: 5000, poolConnections: 16, keepAliveMs: 4000 },
+      http: { bodyLimitBytes: 512 * 1024 },
+      shutdown: { graceMs: 2000, delayMs: 100 },
+      log: { level: 'warn', pretty: true },
     });
   });
 
@@ -160,7 +149,7 @@ describe('parseConfig', () => {
   });
 
   it('sets client timeouts, the headers timeout at most the request timeout', () => {
-    expect(parseConfig({}, { cwd })).toMatchObject({
+    expect(parseConfig({}, { cwd }).http).toMatchObject({
       requestTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
       keepAliveTimeoutMs: 72_000,
@@ -224,7 +213,8 @@ describe('parseConfig', () => {
       '/srv/gateway/gateway.json': JSON.stringify({
         port: 5000,
         adapter: 'express',
-        bodyLimitBytes: '1mb',
+        http: { bodyLimitBytes: '1mb' },
+        subgraphDefaults: { timeoutMs: 2000 },
         subgraphs: { users: { url: 'http://u:1/graphql', timeoutMs: 100 } },
       }),
       '/srv/gateway/bad.json': JSON.stringify({ port: 'eighty', adaptor: 'x', subgraphs: { users: { uri: 'x' } } }),
@@ -240,7 +230,8 @@ describe('parseConfig', () => {
       const config = parseConfig({ GATEWAY_CONFIG_FILE: 'gateway.json', PORT: '6000' }, { cwd, readFile });
       expect(config.port).toBe(6000);
       expect(config.adapter).toBe('express');
-      expect(config.bodyLimitBytes).toBe(1024 * 1024);
+      expect(config.http.bodyLimitBytes).toBe(1024 * 1024);
+      expect(config.subgraphDefaults.timeoutMs).toBe(2000);
       expect(config.subgraphs).toEqual({ users: { url: 'http://u:1/graphql', timeoutMs: 100 } });
     });
 
@@ -389,10 +380,8 @@ describe('parseConfig', () => {
 
     it('parses the demand-control and response-size limits, with their defaults', () => {
       expect(parseConfig({}, { cwd })).toMatchObject({
-        maxCost: 25_000,
-        defaultListSize: 10,
-        maxResponseBytes: 10 * 1024 * 1024,
-        subgraphMaxResponseBytes: 5 * 1024 * 1024,
+        limits: { maxCost: 25_000, defaultListSize: 10, maxResponseBytes: 10 * 1024 * 1024 },
+        subgraphDefaults: { maxResponseBytes: 5 * 1024 * 1024 },
         rateLimit: { cost: 'request' },
       });
       const config = parseConfig(
@@ -406,10 +395,8 @@ describe('parseConfig', () => {
         { cwd },
       );
       expect(config).toMatchObject({
-        maxCost: 900,
-        defaultListSize: 3,
-        maxResponseBytes: 2 * 1024 * 1024,
-        subgraphMaxResponseBytes: 512 * 1024,
+        limits: { maxCost: 900, defaultListSize: 3, maxResponseBytes: 2 * 1024 * 1024 },
+        subgraphDefaults: { maxResponseBytes: 512 * 1024 },
         subgraphs: { reviews: { maxResponseBytes: 64 * 1024 } },
       });
       const issues = issuesOf(() =>

@@ -8,7 +8,7 @@ import { parseConfig } from '../src/config/parse.js';
 import { GatewayError } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
 
-const silent = createLogger({ logLevel: 'silent', logPretty: false });
+const silent = createLogger({ log: { level: 'silent', pretty: false } });
 
 async function startError(env: Record<string, string>): Promise<GatewayError> {
   const gateway = createGateway(parseConfig(env), { logger: silent });

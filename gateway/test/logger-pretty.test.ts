@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 function logOnce(installed: 'installed' | 'missing'): string[] {
   const script = `
     import { createLogger } from '@fedgw/gateway';
-    const logger = createLogger({ logLevel: 'info', logPretty: true }, undefined, ${installed === 'missing' ? '() => false' : 'undefined'});
+    const logger = createLogger({ log: { level: 'info', pretty: true } }, undefined, ${installed === 'missing' ? '() => false' : 'undefined'});
     logger.info('hello');`;
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
   expect(run.status, run.stderr).toBe(0);

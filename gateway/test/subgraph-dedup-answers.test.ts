@@ -34,7 +34,7 @@ const DIFFERENT_PARENTS = `query DifferentParents {
   topProducts(first: 10) { reviews { author { id name orders { id quantity } } } }
 }`;
 
-const silent = createLogger({ logLevel: 'silent', logPretty: false });
+const silent = createLogger({ log: { level: 'silent', pretty: false } });
 let subgraphs: Record<SubgraphName, RunningSubgraph>;
 /** Proxies in front of each subgraph, one set per gateway, recording what each gateway sends. */
 const proxies: {

@@ -221,9 +221,9 @@ describe('in-flight deduplication', () => {
 
 describe('SUBGRAPH_DEDUPLICATE', () => {
   it('is off by default, on globally or per subgraph', () => {
-    expect(parseConfig({}).subgraphDeduplicate).toBe(false);
+    expect(parseConfig({}).subgraphDefaults.deduplicate).toBe(false);
     const config = parseConfig({ SUBGRAPH_DEDUPLICATE: 'true', SUBGRAPH_USERS_DEDUPLICATE: 'false' });
-    expect(config.subgraphDeduplicate).toBe(true);
+    expect(config.subgraphDefaults.deduplicate).toBe(true);
     expect(config.subgraphs.users?.deduplicate).toBe(false);
   });
 

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   if (!worker) logWarnings(logger, warnings);
   try {
     const running = await serveGateway(config, logger, worker ? [worker.plugin] : []);
-    installShutdown(running, logger, { graceMs: config.shutdownGraceMs, delayMs: config.shutdownDelayMs });
+    installShutdown(running, logger, config.shutdown);
     logger.info(
       { url: `${running.url}${config.graphqlPath}`, runtime: config.runtime, adapter: config.adapter, env: config.env },
       'gateway listening',

@@ -48,7 +48,11 @@ export async function serveGateway(
       : (await import('@fedgw/adapters/express')).listenExpress;
   let server: ListeningServer;
   try {
-    server = await listen(gateway, { port: config.port, host: config.host, timeouts: config });
+    server = await listen(gateway, {
+      port: config.port,
+      host: config.host,
+      timeouts: { ...config.http, workers: config.workers },
+    });
   } catch (error) {
     await gateway.stop();
     throw error;

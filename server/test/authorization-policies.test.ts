@@ -73,7 +73,7 @@ describe('a policy decider in code', () => {
   it('a decider that throws refuses the request that needs it (503, fail closed), logs it at error; others are answered', async () => {
     const logs = captureLines();
     const gateway = await serveGateway(env(), {
-      logger: createLogger({ logLevel: 'info', logPretty: false }, logs.stream),
+      logger: createLogger({ log: { level: 'info', pretty: false } }, logs.stream),
       policies: () => {
         throw new Error('policy service down');
       },

@@ -120,7 +120,7 @@ describe('GATEWAY_WORKERS: the parser', () => {
     expect(() => parseConfig({ GATEWAY_WORKERS: '2', METRICS_ENABLED: 'true' })).toThrow(
       /GATEWAY_WORKERS: 2 workers cannot serve METRICS_ENABLED/,
     );
-    expect(parseConfig({ GATEWAY_WORKERS: '1', METRICS_ENABLED: 'true' }).metricsEnabled).toBe(true);
+    expect(parseConfig({ GATEWAY_WORKERS: '1', METRICS_ENABLED: 'true' }).metrics.enabled).toBe(true);
   });
 });
 

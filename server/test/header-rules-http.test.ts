@@ -39,7 +39,9 @@ describe.each([
         response: [{ name: 'cache-control' }, { name: 'set-cookie' }],
       }),
     });
-    gateway = await createGatewayFromConfig(config, { logger: createLogger({ logLevel: 'silent', logPretty: false }) });
+    gateway = await createGatewayFromConfig(config, {
+      logger: createLogger({ log: { level: 'silent', pretty: false } }),
+    });
     await gateway.start();
     server = await listen(gateway, { port: 0, host: '127.0.0.1' });
   });

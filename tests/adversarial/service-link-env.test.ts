@@ -48,7 +48,7 @@ describe('settings a Kubernetes Service can shadow', () => {
   );
 
   it('a real value for such a setting still applies', () => {
-    expect(parseConfig({ METRICS_ENABLED: 'true', METRICS_PORT: '9464' }, { cwd: '/srv' }).metricsPort).toBe(9464);
+    expect(parseConfig({ METRICS_ENABLED: 'true', METRICS_PORT: '9464' }, { cwd: '/srv' }).metrics.port).toBe(9464);
     expect(() => parseConfig({ METRICS_PORT: 'eighty' }, { cwd: '/srv' })).toThrow(/METRICS_PORT/);
   });
 

@@ -93,7 +93,7 @@ function gatewayForBlock(mount: Mount, env: () => Record<string, string>): () =>
       ...env(),
     });
     const logs = captureLines();
-    const logger = createLogger({ logLevel: 'info', logPretty: false }, logs.stream);
+    const logger = createLogger({ log: { level: 'info', pretty: false } }, logs.stream);
     running = await serveGateway(config, logger, [], { policies: policyService(service.url) });
     served = { url: `${running.url}${config.graphqlPath}`, logs };
   });

@@ -321,11 +321,11 @@ export function checkGatewayWiring(build: Build): string[] {
   const exec = preStop?.exec?.command;
   const sleepS = preStop?.sleep?.seconds ?? (exec?.[0] === 'sleep' ? Number(exec[1]) : undefined);
   if (sleepS === undefined) problems.push('gateway: no preStop sleep');
-  else if (sleepS * 1000 !== config.shutdownDelayMs) {
-    problems.push(`gateway: preStop sleeps ${sleepS} s but SHUTDOWN_DELAY_MS is ${config.shutdownDelayMs}`);
+  else if (sleepS * 1000 !== config.shutdown.delayMs) {
+    problems.push(`gateway: preStop sleeps ${sleepS} s but SHUTDOWN_DELAY_MS is ${config.shutdown.delayMs}`);
   }
   const grace = deployment.spec?.template.spec?.terminationGracePeriodSeconds ?? 30;
-  const needed = (sleepS ?? 0) + (config.shutdownDelayMs + config.shutdownGraceMs) / 1000 + EXIT_MARGIN_S;
+  const needed = (sleepS ?? 0) + (config.shutdown.delayMs + config.shutdown.graceMs) / 1000 + EXIT_MARGIN_S;
   if (grace < needed) {
     problems.push(
       `gateway: terminationGracePeriodSeconds ${grace} < preStop ${sleepS} s + SHUTDOWN_DELAY_MS + SHUTDOWN_GRACE_MS + ${EXIT_MARGIN_S} s = ${needed} s`,
@@ -338,7 +338,7 @@ export function checkGatewayWiring(build: Build): string[] {
 export function checkSubgraphOverrides(build: Build): string[] {
   const parsed = parseGatewayConfig(build);
   if (!parsed.config) return parsed.problems;
-  const sdl = parsed.files.get(parsed.config.supergraphPath) ?? '';
+  const sdl = parsed.files.get(parsed.config.supergraph.path) ?? '';
   const graphs = new Set(
     [...sdl.matchAll(/@join__graph\(name: "([^"]+)"/g)].map((match) => match[1]?.toUpperCase().replace(/-/g, '_')),
   );

@@ -84,7 +84,7 @@ describe.each(VARIANTS)('deploy/kubernetes: $name', ({ components }) => {
   it('the gateway configuration parses, with the .example secrets and the mounted files', () => {
     const parsed = parseGatewayConfig(build);
     expect(parsed.problems).toEqual([]);
-    expect(parsed.config?.supergraphPath).toBe('/etc/gateway/supergraph/supergraph.graphql');
+    expect(parsed.config?.supergraph.path).toBe('/etc/gateway/supergraph/supergraph.graphql');
     expect(checkSubgraphOverrides(build)).toEqual([]);
   });
 

@@ -29,9 +29,9 @@ function dataSource(name: string, url: string): GraphQLDataSource {
   return new SubgraphDataSource({
     name,
     url,
-    timeoutMs: defaults.subgraphTimeoutMs,
-    connections: defaults.subgraphPoolConnections,
-    keepAliveMs: defaults.subgraphKeepAliveMs,
+    timeoutMs: defaults.subgraphDefaults.timeoutMs,
+    connections: defaults.subgraphDefaults.poolConnections,
+    keepAliveMs: defaults.subgraphDefaults.keepAliveMs,
   });
 }
 

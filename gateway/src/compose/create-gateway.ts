@@ -34,7 +34,9 @@ export interface CreateGatewayOptions {
 export function createGateway(config: GatewayConfig, options: CreateGatewayOptions): Gateway {
   const { logger } = options;
   // One estimate per request, read by demand control and RATE_LIMIT_COST=estimated alike.
-  const costs = new CostEstimator(config.defaultListSize);
+  const costs = new CostEstimator(config.limits.defaultListSize);
+  // The operation-limits plugin's options, out of the `limits` group (which holds the others' too).
+  const { maxDepth, maxAliases, maxRootFields, maxCharacters, maxFields } = config.limits;
   const plugins: GatewayPlugin[] = [
     requestLog(logger),
     costDeclarations(costs),
@@ -45,14 +47,8 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     // Then the request's JSON: how deep it nests, a well-formed automatic persisted query.
     requestShape(),
     operationResolution(),
-    operationLimits({
-      maxDepth: config.maxDepth,
-      maxAliases: config.maxAliases,
-      maxRootFields: config.maxRootFields,
-      maxCharacters: config.maxCharacters,
-      maxFields: config.maxFields,
-    }),
-    ...(config.maxCost > 0 ? [demandControl({ maxCost: config.maxCost })] : []),
+    operationLimits({ maxDepth, maxAliases, maxRootFields, maxCharacters, maxFields }),
+    ...(config.limits.maxCost > 0 ? [demandControl({ maxCost: config.limits.maxCost })] : []),
     // The supergraph's @authenticated, @requiresScopes and @policy (a no-op when it has none).
     // config.authorization is the plugin's options, the built-in policies given as claim rules.
     authorization({

@@ -16,7 +16,7 @@ import { type CreateGatewayOptions, createGateway } from './create-gateway.js';
  */
 export async function createGatewayFromConfig(config: GatewayConfig, options: CreateGatewayOptions): Promise<Gateway> {
   const configured = await pluginsFromConfig(config, options.logger);
-  const metrics = config.metricsEnabled ? await metricsFromConfig(config) : undefined;
+  const metrics = config.metrics.enabled ? await metricsFromConfig(config) : undefined;
   const gateway = createGateway(config, {
     ...options,
     plugins: [...configured, ...(metrics ? [metrics] : []), ...(options.plugins ?? [])],
@@ -27,12 +27,9 @@ export async function createGatewayFromConfig(config: GatewayConfig, options: Cr
 
 /** prom-client is imported only when metrics are on. */
 async function metricsFromConfig(config: GatewayConfig) {
-  return (await import('../plugins/metrics/index.js')).metrics({
-    maxOperationNames: config.metricsMaxOperationNames,
-    operationNameMinCount: config.metricsOperationNameMinCount,
-    path: config.metricsPath,
-    ...(config.metricsPort !== undefined && { port: config.metricsPort }),
-  });
+  // The group is the plugin's options (METRICS_ENABLED, which starts it, aside).
+  const { enabled: _, ...options } = config.metrics;
+  return (await import('../plugins/metrics/index.js')).metrics(options);
 }
 
 /**
@@ -62,7 +59,7 @@ export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): 
             const estimate = request.contextValue.estimateCost(request);
             // Over MAX_COST, demand control refuses it before any subgraph is asked: it costs what
             // refusing cost (1), not its estimate, which could spend a shared (global, ip) budget for all.
-            return config.maxCost > 0 && estimate > config.maxCost ? 1 : estimate;
+            return config.limits.maxCost > 0 && estimate > config.limits.maxCost ? 1 : estimate;
           },
         }),
         logger, // the plugin adds `plugin: 'rate-limit'` itself

@@ -5,11 +5,6 @@ import { urlSource } from '../supergraph/url-source.js';
 
 /** SUPERGRAPH_URL when set (the parser refuses it together with SUPERGRAPH_PATH), else the file. */
 export function supergraphSourceOf(config: GatewayConfig): SupergraphSource {
-  return config.supergraphUrl
-    ? urlSource({
-        url: config.supergraphUrl,
-        timeoutMs: config.supergraphUrlTimeoutMs,
-        maxBytes: config.supergraphUrlMaxBytes,
-      })
-    : fileSource(config.supergraphPath);
+  const { url, path, urlTimeoutMs, urlMaxBytes } = config.supergraph;
+  return url ? urlSource({ url, timeoutMs: urlTimeoutMs, maxBytes: urlMaxBytes }) : fileSource(path);
 }

@@ -15,13 +15,14 @@ export function trustedDocumentsFromConfig(
   logger: Logger,
   observers: () => readonly GatewayPlugin[],
 ): GatewayPlugin[] {
-  if (config.trustedDocuments === undefined || config.trustedDocumentsMode === 'off') return [];
+  const { manifestPath, mode } = config.trustedDocuments;
+  if (manifestPath === undefined || mode === 'off') return [];
   const child = logger.child({ component: 'trusted-documents' });
   return [
     trustedDocuments({
-      manifestPath: config.trustedDocuments,
-      mode: config.trustedDocumentsMode,
-      pollIntervalMs: config.supergraphPollIntervalMs,
+      manifestPath,
+      mode,
+      pollIntervalMs: config.supergraph.pollIntervalMs,
       logger: child,
       emit: (event) => emitEvent(observers(), event, child),
     }),

@@ -21,17 +21,17 @@ const envOf = (key: ScalarKey) => CONFIG_FIELDS.find((field) => field.key === ke
  * The path is resolved like SUPERGRAPH_PATH.
  */
 export function checkTrustedDocuments(values: Record<string, unknown>, cwd: string, issues: ConfigIssue[]): void {
-  const path = values.trustedDocuments as string | undefined;
-  const mode = values.trustedDocumentsMode as string | undefined;
+  const path = values['trustedDocuments.manifestPath'] as string | undefined;
+  const mode = values['trustedDocuments.mode'] as string | undefined;
   if (path === undefined) {
     if (mode !== undefined && mode !== 'off') {
       issues.push({ field: 'TRUSTED_DOCUMENTS_MODE', message: `${mode} needs a manifest: set TRUSTED_DOCUMENTS` });
     }
-    values.trustedDocumentsMode = 'off';
+    values['trustedDocuments.mode'] = 'off';
     return;
   }
-  values.trustedDocuments = resolve(cwd, path);
-  values.trustedDocumentsMode = mode ?? 'enforce';
+  values['trustedDocuments.manifestPath'] = resolve(cwd, path);
+  values['trustedDocuments.mode'] = mode ?? 'enforce';
 }
 
 /** ENTITY_CACHE=redis needs a Redis: ENTITY_CACHE_REDIS_URL, else GATEWAY_REDIS_URL (filled in here). */
@@ -49,7 +49,7 @@ export function checkEntityCache(values: Record<string, unknown>, issues: Config
  * one worker's, jumping between scrapes: refused rather than served wrong.
  */
 export function checkWorkers(values: Record<string, unknown>, issues: ConfigIssue[]): void {
-  if ((values.workers as number) > 1 && values.metricsEnabled === true) {
+  if ((values.workers as number) > 1 && values['metrics.enabled'] === true) {
     issues.push({
       field: 'GATEWAY_WORKERS',
       message: `${values.workers} workers cannot serve METRICS_ENABLED: each scrape would see one worker; use GATEWAY_WORKERS=1 and more replicas`,

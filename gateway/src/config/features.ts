@@ -23,20 +23,24 @@ export const FEATURES = {
   'header-rules': plugin('header-rules'),
   'response-headers': plugin('response-headers'),
   'rate-limit': plugin('rate-limit'),
-  metrics: { enabledBy: 'METRICS_ENABLED=true', isOn: (values) => values.metricsEnabled === true },
+  metrics: { enabledBy: 'METRICS_ENABLED=true', isOn: (values) => values['metrics.enabled'] === true },
   tracing: {
     enabledBy: 'OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), with OTEL_SDK_DISABLED not true',
     isOn: (values) =>
-      values.otelSdkDisabled !== true &&
-      (values.otelExporterOtlpEndpoint !== undefined || values.otelExporterOtlpTracesEndpoint !== undefined),
+      values['tracing.sdkDisabled'] !== true &&
+      (values['tracing.exporterOtlpEndpoint'] !== undefined ||
+        values['tracing.exporterOtlpTracesEndpoint'] !== undefined),
   },
   subscriptions: {
     enabledBy: 'SUBSCRIPTIONS=true (the default)',
-    isOn: (values) => values.subscriptionsEnabled !== false,
+    isOn: (values) => values['subscriptions.enabled'] !== false,
   },
-  compression: { enabledBy: 'COMPRESSION=true (the default)', isOn: (values) => values.compression !== false },
-  'supergraph-url': { enabledBy: 'SUPERGRAPH_URL', isOn: (values) => values.supergraphUrl !== undefined },
-  retries: { enabledBy: 'SUBGRAPH_RETRIES above 0', isOn: (values) => (values.subgraphRetries as number) > 0 },
+  compression: { enabledBy: 'COMPRESSION=true (the default)', isOn: (values) => values['http.compression'] !== false },
+  'supergraph-url': { enabledBy: 'SUPERGRAPH_URL', isOn: (values) => values['supergraph.url'] !== undefined },
+  retries: {
+    enabledBy: 'SUBGRAPH_RETRIES above 0',
+    isOn: (values) => (values['subgraphDefaults.retries'] as number) > 0,
+  },
   'entity-cache': {
     enabledBy: 'ENTITY_CACHE=memory or redis',
     isOn: (values) => values['entityCache.store'] !== undefined && values['entityCache.store'] !== 'off',
@@ -44,7 +48,7 @@ export const FEATURES = {
   'trusted-proxies': { enabledBy: 'TRUSTED_PROXIES', isOn: (values) => values.trustedProxies !== undefined },
   'circuit-breaker': {
     enabledBy: 'SUBGRAPH_CIRCUIT_BREAKER=true',
-    isOn: (values) => values.subgraphCircuitBreaker === true,
+    isOn: (values) => values['subgraphDefaults.circuitBreaker'] === true,
   },
 } as const satisfies Record<string, Feature>;
 

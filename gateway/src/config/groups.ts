@@ -119,3 +119,13 @@ export function intoGroups(values: Record<string, unknown>): Record<string, unkn
   for (const [group, members] of Object.entries(groups)) tree[group] = Object.freeze(members);
   return tree;
 }
+
+/** The values read so far of one group (`tracing` → `{ sdkDisabled, … }`), for the checks across its settings. */
+export function groupIn(values: Readonly<Record<string, unknown>>, group: string): Record<string, unknown> {
+  const prefix = `${group}.`;
+  return Object.fromEntries(
+    Object.entries(values).flatMap(([key, value]) =>
+      key.startsWith(prefix) ? [[key.slice(prefix.length), value]] : [],
+    ),
+  );
+}

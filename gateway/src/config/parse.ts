@@ -3,14 +3,14 @@ import { dirname, resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
 import { checkOriginSettings } from '../origin-policy/settings.js';
 import { checkMetricsConfig } from '../plugins/metrics/config.js';
-import { checkTracingConfig, type TracingConfig } from '../plugins/tracing/options.js';
+import { checkTracingConfig } from '../plugins/tracing/options.js';
 import { defaultOf, type Parsed, readValue } from '../settings/values.js';
 import { checkSupergraphSource } from '../supergraph/options.js';
 import { checkEntityCache, checkPluginSettings, checkTrustedDocuments, checkWorkers } from './checks.js';
 import { closestName } from './closest-name.js';
 import { settingsWithoutTheirFeature } from './features.js';
 import { CONFIG_FIELDS, type FieldSpec, SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './fields.js';
-import { inFile, intoGroups, reportUnknownFileKeys } from './groups.js';
+import { groupIn, inFile, intoGroups, reportUnknownFileKeys } from './groups.js';
 import { takePluginModules } from './plugin-modules.js';
 import { hasServiceLinkName, isServiceLink, serviceLinkWarning } from './service-links.js';
 import { type GatewayConfig, type SubgraphOverride, subgraphKey } from './types.js';
@@ -76,18 +76,19 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
   }
 
   const subgraphs = parseSubgraphs(env, file.subgraphs, fileName, issues);
-  if ((values.headersTimeoutMs as number) > (values.requestTimeoutMs as number)) {
+  const [headersTimeoutMs, requestTimeoutMs] = [values['http.headersTimeoutMs'], values['http.requestTimeoutMs']];
+  if ((headersTimeoutMs as number) > (requestTimeoutMs as number)) {
     issues.push({
       field: 'HEADERS_TIMEOUT_MS',
-      message: `must not exceed REQUEST_TIMEOUT_MS (${values.headersTimeoutMs} > ${values.requestTimeoutMs})`,
+      message: `must not exceed REQUEST_TIMEOUT_MS (${headersTimeoutMs} > ${requestTimeoutMs})`,
     });
   }
   for (const warning of settingsWithoutTheirFeature(CONFIG_FIELDS, explicit, values)) options.onWarning?.(warning);
   checkPluginSettings(values, issues);
   checkTrustedDocuments(values, cwd, issues);
   checkEntityCache(values, issues);
-  checkTracingConfig(values as Partial<TracingConfig>, issues);
-  checkMetricsConfig(values, issues);
+  checkTracingConfig(groupIn(values, 'tracing'), issues);
+  checkMetricsConfig(groupIn(values, 'metrics'), values, issues);
   checkWorkers(values, issues);
   checkOriginSettings(values, issues);
   rejectRemovedSettings(env, file, fileName, issues);
@@ -95,9 +96,9 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
   reportTypos(env, issues);
   if (issues.length > 0) throw new GatewayConfigError(issues);
 
+  values['supergraph.path'] = resolve(cwd, values['supergraph.path'] as string);
   return Object.freeze({
     ...(intoGroups(values) as unknown as Omit<GatewayConfig, 'subgraphs'>),
-    supergraphPath: resolve(cwd, values.supergraphPath as string),
     subgraphs: Object.freeze(subgraphs),
     ...(pluginModules.length > 0 && { pluginModules: Object.freeze(pluginModules) }),
   });

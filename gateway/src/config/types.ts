@@ -28,7 +28,9 @@ export { LOG_LEVELS, subgraphKey };
  * The whole gateway configuration, every default filled in by `parseConfig`: its settings' keys
  * and types are derived from their specs (fields/*.ts, ConfigValues), never written twice.
  * The core, tracing and the logger read it through narrower interfaces of their own
- * (CoreSettings, TracingConfig, LoggerSettings); `ConfigServesItsReaders` checks that it is all three.
+ * (CoreSettings, TracingConfig, LoggerSettings), which type each group they read from the same
+ * schemas the specs parse it with (SettingsOf<typeof SUBSCRIPTION_VALUES>…), since nothing below
+ * config/ may import it; `ConfigServesItsReaders` checks that it is all three.
  */
 export interface GatewayConfig extends ConfigValues {
   readonly subgraphs: CoreSettings['subgraphs'];

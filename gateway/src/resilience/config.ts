@@ -1,4 +1,4 @@
-import { defaultsOf, type ValueParser } from '../settings/values.js';
+import { defaultsOf, type SettingsOf, type ValueParser } from '../settings/values.js';
 import type { SubgraphOverride } from '../subgraph-overrides.js';
 import type { CircuitBreakerOptions } from './circuit-breaker.js';
 import type { SubgraphRetryOptions } from './retry-policy.js';
@@ -7,35 +7,21 @@ import { RESILIENCE_VALUES } from './values.js';
 /** The production defaults, from their schemas (see RESILIENCE_VALUES for why these). */
 export const RESILIENCE_DEFAULTS = defaultsOf(RESILIENCE_VALUES);
 
-/** The gateway-wide settings (SUBGRAPH_RETRIES …), which each subgraph may override. */
-export interface ResilienceSettings {
-  /** Retries of a failed query fetch (never a mutation's), within its timeout; 0 turns them off. */
-  readonly subgraphRetries: number;
-  /** The first retry waits up to this (full jitter), doubling with each retry. */
-  readonly subgraphRetryBackoffMs: number;
-  /** Retries may be at most this share of a subgraph's requests over 10 s… */
-  readonly subgraphRetryBudget: number;
-  /** …plus this many per second. */
-  readonly subgraphRetryMinPerSec: number;
-  /** A circuit breaker per subgraph (SUBGRAPH_CIRCUIT_OPEN while open). */
-  readonly subgraphCircuitBreaker: boolean;
-  /** It opens when this share of the attempts over 10 s failed… */
-  readonly subgraphCircuitFailureRate: number;
-  /** …and there were at least this many. */
-  readonly subgraphCircuitMinRequests: number;
-  /** It lets one probe through this long after opening. */
-  readonly subgraphCircuitCooldownMs: number;
-}
+/**
+ * The gateway-wide retry and breaker settings (SUBGRAPH_RETRIES …, `subgraphDefaults.retries` …),
+ * which each subgraph may override: their part of the `subgraphDefaults` group.
+ */
+export type ResilienceSettings = SettingsOf<typeof RESILIENCE_VALUES>;
 
 /**
- * Each setting once, global (`SUBGRAPH_<SUFFIX>`, file key `configKey`) and per subgraph
+ * Each setting once, global (`SUBGRAPH_<SUFFIX>`, file key `subgraphDefaults.<key>`, before groups `formerKey`) and per subgraph
  * (`SUBGRAPH_<NAME>_<SUFFIX>`, file key `subgraphs.<name>.<key>`), in README order.
  */
 export const RESILIENCE_FIELDS = [
   {
     suffix: 'RETRIES',
     key: 'retries',
-    configKey: 'subgraphRetries',
+    formerKey: 'subgraphRetries',
     parse: RESILIENCE_VALUES.retries,
     meaning:
       'retries of a failed fetch that belongs to a query (never a mutation), within its timeout; `0` turns them off. See [Subgraph faults](operations.md#subgraph-faults-retries-and-circuit-breaker)',
@@ -43,7 +29,7 @@ export const RESILIENCE_FIELDS = [
   {
     suffix: 'RETRY_BACKOFF_MS',
     key: 'retryBackoffMs',
-    configKey: 'subgraphRetryBackoffMs',
+    formerKey: 'subgraphRetryBackoffMs',
     parse: RESILIENCE_VALUES.retryBackoffMs,
     meaning: 'the first retry waits a random time up to this (full jitter), doubling with each retry',
     feature: 'retries',
@@ -51,7 +37,7 @@ export const RESILIENCE_FIELDS = [
   {
     suffix: 'RETRY_BUDGET',
     key: 'retryBudget',
-    configKey: 'subgraphRetryBudget',
+    formerKey: 'subgraphRetryBudget',
     parse: RESILIENCE_VALUES.retryBudget,
     meaning: 'retries of a subgraph over 10 s may be at most this share of its requests…',
     feature: 'retries',
@@ -59,7 +45,7 @@ export const RESILIENCE_FIELDS = [
   {
     suffix: 'RETRY_MIN_PER_SEC',
     key: 'retryMinPerSec',
-    configKey: 'subgraphRetryMinPerSec',
+    formerKey: 'subgraphRetryMinPerSec',
     parse: RESILIENCE_VALUES.retryMinPerSec,
     meaning: '…plus this many per second, so a quiet subgraph can still be retried',
     feature: 'retries',
@@ -67,7 +53,7 @@ export const RESILIENCE_FIELDS = [
   {
     suffix: 'CIRCUIT_BREAKER',
     key: 'circuitBreaker',
-    configKey: 'subgraphCircuitBreaker',
+    formerKey: 'subgraphCircuitBreaker',
     parse: RESILIENCE_VALUES.circuitBreaker,
     meaning:
       "a circuit breaker per subgraph: while it is open, that subgraph's fields get `SUBGRAPH_CIRCUIT_OPEN` at once",
@@ -75,7 +61,7 @@ export const RESILIENCE_FIELDS = [
   {
     suffix: 'CIRCUIT_FAILURE_RATE',
     key: 'circuitFailureRate',
-    configKey: 'subgraphCircuitFailureRate',
+    formerKey: 'subgraphCircuitFailureRate',
     parse: RESILIENCE_VALUES.circuitFailureRate,
     meaning: "it opens when this share of a subgraph's attempts over 10 s failed…",
     feature: 'circuit-breaker',
@@ -83,7 +69,7 @@ export const RESILIENCE_FIELDS = [
   {
     suffix: 'CIRCUIT_MIN_REQUESTS',
     key: 'circuitMinRequests',
-    configKey: 'subgraphCircuitMinRequests',
+    formerKey: 'subgraphCircuitMinRequests',
     parse: RESILIENCE_VALUES.circuitMinRequests,
     meaning: '…and there were at least this many',
     feature: 'circuit-breaker',
@@ -91,7 +77,7 @@ export const RESILIENCE_FIELDS = [
   {
     suffix: 'CIRCUIT_COOLDOWN_MS',
     key: 'circuitCooldownMs',
-    configKey: 'subgraphCircuitCooldownMs',
+    formerKey: 'subgraphCircuitCooldownMs',
     parse: RESILIENCE_VALUES.circuitCooldownMs,
     meaning: 'after this, one probe goes through (half-open): its success closes the circuit, its failure reopens it',
     feature: 'circuit-breaker',
@@ -99,7 +85,7 @@ export const RESILIENCE_FIELDS = [
 ] as const satisfies readonly {
   suffix: string;
   key: keyof typeof RESILIENCE_DEFAULTS & keyof SubgraphOverride;
-  configKey: keyof ResilienceSettings;
+  formerKey: string;
   parse: ValueParser<unknown>;
   meaning: string;
   feature?: 'retries' | 'circuit-breaker';
@@ -107,22 +93,22 @@ export const RESILIENCE_FIELDS = [
 
 /** One subgraph's retry and breaker settings: its overrides over the global ones. */
 export function resilienceFor(
-  config: ResilienceSettings,
+  defaults: ResilienceSettings,
   override: SubgraphOverride | undefined,
 ): { retry: SubgraphRetryOptions; circuitBreaker?: CircuitBreakerOptions } {
   const retry: SubgraphRetryOptions = {
-    maxRetries: override?.retries ?? config.subgraphRetries,
-    backoffMs: override?.retryBackoffMs ?? config.subgraphRetryBackoffMs,
-    budgetRatio: override?.retryBudget ?? config.subgraphRetryBudget,
-    budgetMinPerSecond: override?.retryMinPerSec ?? config.subgraphRetryMinPerSec,
+    maxRetries: override?.retries ?? defaults.retries,
+    backoffMs: override?.retryBackoffMs ?? defaults.retryBackoffMs,
+    budgetRatio: override?.retryBudget ?? defaults.retryBudget,
+    budgetMinPerSecond: override?.retryMinPerSec ?? defaults.retryMinPerSec,
   };
-  if (!(override?.circuitBreaker ?? config.subgraphCircuitBreaker)) return { retry };
+  if (!(override?.circuitBreaker ?? defaults.circuitBreaker)) return { retry };
   return {
     retry,
     circuitBreaker: {
-      failureRate: override?.circuitFailureRate ?? config.subgraphCircuitFailureRate,
-      minRequests: override?.circuitMinRequests ?? config.subgraphCircuitMinRequests,
-      cooldownMs: override?.circuitCooldownMs ?? config.subgraphCircuitCooldownMs,
+      failureRate: override?.circuitFailureRate ?? defaults.circuitFailureRate,
+      minRequests: override?.circuitMinRequests ?? defaults.circuitMinRequests,
+      cooldownMs: override?.circuitCooldownMs ?? defaults.circuitCooldownMs,
     },
   };
 }

@@ -261,6 +261,20 @@ export function defaultOf<T>(schema: ValueParser<T>, env: 'production' | 'develo
   return v.getDefault(schema as never) as T | undefined;
 }
 
+/** Parsed lists and maps are shared by every reader of the config: typed read-only. */
+export type Frozen<T> = T extends readonly (infer U)[] ? readonly U[] : T extends object ? Readonly<T> : T;
+
+/**
+ * The settings a group of schemas reads into, by name: required where the schema has a default,
+ * optional otherwise, typed by its output. A part that reads a config group (`SUBSCRIPTION_VALUES`)
+ * types it this way from the schemas the config's specs parse it with, so the type is written once.
+ */
+export type SettingsOf<S extends Readonly<Record<string, ValueParser<unknown>>>> = {
+  readonly [K in keyof S as S[K] extends WithDefault<unknown> ? K : never]: Frozen<v.InferOutput<S[K]>>;
+} & {
+  readonly [K in keyof S as S[K] extends WithDefault<unknown> ? never : K]?: Frozen<v.InferOutput<S[K]>>;
+};
+
 /** The production defaults of a group of schemas, by name (`RATE_LIMIT_DEFAULTS`). */
 export function defaultsOf<const S extends Readonly<Record<string, ValueParser<unknown>>>>(
   schemas: S,

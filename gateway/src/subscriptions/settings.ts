@@ -1,4 +1,24 @@
-import type { SlowClientPolicy } from './slow-client.js';
+import { boolean, duration, integer, oneOf, type SettingsOf, withDefault } from '../settings/values.js';
+import { SLOW_CLIENT_POLICIES, type SlowClientPolicy } from './slow-client.js';
+
+/** The `subscriptions` group's schemas (SUBSCRIPTIONS, SUBSCRIPTION_*), by config name, which the config parses it with. */
+export const SUBSCRIPTION_VALUES = Object.freeze({
+  enabled: withDefault(boolean, true),
+  maxConnections: withDefault(integer(1, 1_000_000), 10_000),
+  maxConnectionsPerClient: integer(1, 1_000_000),
+  maxPerConnection: withDefault(integer(1, 10_000), 25),
+  maxPerClient: withDefault(integer(1, 1_000_000), 100),
+  maxOpen: withDefault(integer(1, 10_000_000), 100_000),
+  slowClient: withDefault(oneOf(SLOW_CLIENT_POLICIES), 'end'),
+  maxBufferedEvents: withDefault(integer(1, 100_000), 100),
+  deduplicate: withDefault(boolean, true),
+  heartbeatMs: withDefault(duration(1000, 600_000), 12_000),
+  multipartHeartbeatMs: withDefault(duration(100, 600_000), 5000),
+  connectionInitTimeoutMs: withDefault(duration(100, 60_000), 3000),
+  idleTimeoutMs: withDefault(duration(1000, 86_400_000), 60_000),
+});
+/** The `subscriptions` group of the configuration, as read. */
+export type SubscriptionConfig = SettingsOf<typeof SUBSCRIPTION_VALUES>;
 
 /** What the subscription transports and executor read of the configuration (SUBSCRIPTION_*). */
 export interface SubscriptionSettings {

@@ -34,8 +34,8 @@ export const SUPERGRAPH_VALUES = Object.freeze({
  * settings that were set (environment or config file), before defaults are filled in.
  */
 export function checkSupergraphSource(explicit: Readonly<Record<string, unknown>>, issues: ConfigIssue[]): void {
-  const hasUrl = explicit.supergraphUrl !== undefined;
-  if (hasUrl && explicit.supergraphPath !== undefined) {
+  const hasUrl = explicit['supergraph.url'] !== undefined;
+  if (hasUrl && explicit['supergraph.path'] !== undefined) {
     issues.push({
       field: 'SUPERGRAPH_PATH | SUPERGRAPH_URL',
       message: 'set one supergraph source: SUPERGRAPH_URL replaces the file, it is not a fallback',

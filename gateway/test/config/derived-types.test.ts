@@ -20,19 +20,19 @@ describe('the config type derived from the specs', () => {
     expectTypeOf(config.port).toEqualTypeOf<number>();
     expectTypeOf(config.env).toEqualTypeOf<'production' | 'development'>();
     expectTypeOf(config.cors.origins).toEqualTypeOf<readonly string[]>();
-    expectTypeOf(config.otelPropagators).toEqualTypeOf<
+    expectTypeOf(config.tracing.propagators).toEqualTypeOf<
       readonly ('tracecontext' | 'baggage' | 'b3' | 'b3multi' | 'none')[]
     >();
   });
 
   it('leaves a setting without a default optional', () => {
-    expectTypeOf(config.supergraphUrl).toEqualTypeOf<string | undefined>();
+    expectTypeOf(config.supergraph.url).toEqualTypeOf<string | undefined>();
     expectTypeOf<ConfigValues>().toHaveProperty('rateLimit');
-    expectTypeOf<Pick<ConfigValues, 'supergraphUrl'>>().toEqualTypeOf<{ readonly supergraphUrl?: string }>();
+    expectTypeOf<Pick<ConfigValues['supergraph'], 'url'>>().toEqualTypeOf<{ readonly url?: string }>();
   });
 
-  it('makes a value a check always fills in required (trustedDocumentsMode)', () => {
-    expectTypeOf(config.trustedDocumentsMode).toEqualTypeOf<'off' | 'allow-ids' | 'enforce'>();
+  it('makes a value a check always fills in required (trustedDocuments.mode)', () => {
+    expectTypeOf(config.trustedDocuments.mode).toEqualTypeOf<'off' | 'allow-ids' | 'enforce'>();
   });
 
   it('has no key that no spec declares', () => {

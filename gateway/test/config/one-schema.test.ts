@@ -76,7 +76,7 @@ describe('one schema per value', () => {
     expect(() => demandControl({ maxCost: '500' as unknown as number })).toThrow(
       /maxCost: expected an integer from 1 to 1000000000, got "500"/,
     );
-    expect(parseConfig({ MAX_COST: '500' }).maxCost).toBe(500);
+    expect(parseConfig({ MAX_COST: '500' }).limits.maxCost).toBe(500);
   });
 });
 
@@ -99,7 +99,7 @@ describe('defaults live in the schemas', () => {
     const production = parseConfig({});
     const development = parseConfig({ GATEWAY_ENV: 'development' });
     for (const { env, field, value } of withDefaults) {
-      if (field.key === 'supergraphPath' || field.key === 'env') continue;
+      if (field.key === 'supergraph.path' || field.key === 'env') continue;
       expect([field.env, settingOf(env === 'production' ? production : development, field.key)]).toEqual([
         field.env,
         value,

@@ -13,14 +13,14 @@ function parseWithWarnings(env: Record<string, string>) {
 
 // [old name, new name, config key, a value, what it reads as, another value (for both set)]
 const RENAMED = [
-  ['DEFAULT_LIST_SIZE', 'DEMAND_CONTROL_LIST_SIZE', 'defaultListSize', '3', 3, '7'],
+  ['DEFAULT_LIST_SIZE', 'DEMAND_CONTROL_LIST_SIZE', 'limits.defaultListSize', '3', 3, '7'],
   ['CLIENT_NAME_CLAIM', 'CLIENT_AWARENESS_NAME_CLAIM', 'clientAwareness.nameClaim', 'azp', 'azp', 'sub'],
   ['CLIENT_VERSION_CLAIM', 'CLIENT_AWARENESS_VERSION_CLAIM', 'clientAwareness.versionClaim', 'ver', 'ver', 'sub'],
   // ADR 039: generic names other software in the same environment also sets.
   ['HOST', 'GATEWAY_LISTEN_HOST', 'host', '127.0.0.1', '127.0.0.1', '::1'],
   ['PORT', 'GATEWAY_LISTEN_PORT', 'port', '8080', 8080, '9090'],
-  ['LOG_LEVEL', 'GATEWAY_LOG_LEVEL', 'logLevel', 'warn', 'warn', 'error'],
-  ['LOG_PRETTY', 'GATEWAY_LOG_PRETTY', 'logPretty', 'true', true, 'false'],
+  ['LOG_LEVEL', 'GATEWAY_LOG_LEVEL', 'log.level', 'warn', 'warn', 'error'],
+  ['LOG_PRETTY', 'GATEWAY_LOG_PRETTY', 'log.pretty', 'true', true, 'false'],
   ['API_KEYS', 'GATEWAY_API_KEYS', 'apiKey.keys', 'app:k1', [{ consumer: 'app', key: 'k1' }], 'other:k2'],
   ['API_KEY_HEADER', 'GATEWAY_API_KEY_HEADER', 'apiKey.header', 'x-key', 'x-key', 'x-other-key'],
   ['REDIS_URL', 'GATEWAY_REDIS_URL', 'rateLimit.redisUrl', 'redis://a:6379', 'redis://a:6379', 'redis://b:6379'],

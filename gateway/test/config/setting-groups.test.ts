@@ -1,8 +1,9 @@
 // A plugin's settings are one group in the config (config.jwt is jwtAuth's options) and one
 // object in the config file; the flat file keys they had before still work, with a warning.
 import { describe, expect, it } from 'vitest';
-import { type ConfigWarning, parseConfig } from '../../src/config/parse.js';
+import { CONFIG_FIELDS, type ConfigWarning, parseConfig, settingOf } from '../../src/config/parse.js';
 import type { GatewayConfigError } from '../../src/errors.js';
+import { defaultOf } from '../../src/settings/values.js';
 
 function fromFile(file: object, env: Record<string, string> = {}) {
   const warnings: ConfigWarning[] = [];
@@ -196,6 +197,118 @@ describe('setting groups', () => {
     it('still refuses "*" with credentials, however it was set', () => {
       expect(issuesOf({ cors: { origins: ['*'] }, corsAllowCredentials: true })).toEqual([
         expect.stringMatching(/^CORS_ORIGINS: "\*" cannot be combined with CORS_ALLOW_CREDENTIALS/),
+      ]);
+    });
+  });
+
+  describe('the core settings: subscriptions, limits, supergraph, subgraphDefaults, http, metrics, tracing, log, shutdown, trustedDocuments', () => {
+    it('reads each group from its object in the file, without a warning', () => {
+      const { config, warnings } = fromFile({
+        subscriptions: { maxOpen: 500, slowClient: 'drop-oldest' },
+        limits: { maxDepth: 9, maxCost: 300, batchingMaxOperations: 4, maxResponseBytes: '1mb' },
+        supergraph: { path: 'graph/supergraph.graphql', pollIntervalMs: 0 },
+        subgraphDefaults: { timeoutMs: 1500, retries: 2, circuitBreaker: false },
+        http: { bodyLimitBytes: '512kb', requestTimeoutMs: 20_000, compression: false },
+        metrics: { enabled: true, port: 9464 },
+        tracing: { exporterOtlpEndpoint: 'http://collector:4318', tracesSampler: 'always_on' },
+        log: { level: 'debug' },
+        shutdown: { graceMs: 3000 },
+        trustedDocuments: { manifestPath: 'pq.json', mode: 'allow-ids' },
+      });
+      expect(config).toMatchObject({
+        subscriptions: { maxOpen: 500, slowClient: 'drop-oldest', enabled: true },
+        limits: { maxDepth: 9, maxCost: 300, batchingMaxOperations: 4, maxResponseBytes: 1024 ** 2, maxTokens: 5000 },
+        supergraph: { path: '/srv/graph/supergraph.graphql', pollIntervalMs: 0 },
+        subgraphDefaults: { timeoutMs: 1500, retries: 2, circuitBreaker: false, poolConnections: 128 },
+        http: { bodyLimitBytes: 512 * 1024, requestTimeoutMs: 20_000, compression: false },
+        metrics: { enabled: true, port: 9464, path: '/metrics' },
+        tracing: { exporterOtlpEndpoint: 'http://collector:4318/', tracesSampler: 'always_on' },
+        log: { level: 'debug', pretty: false },
+        shutdown: { graceMs: 3000, delayMs: 0 },
+        trustedDocuments: { manifestPath: '/srv/pq.json', mode: 'allow-ids' },
+      });
+      expect(warnings.filter((warning) => warning.message.startsWith('deprecated'))).toEqual([]);
+    });
+
+    it('keeps the settings that name no feature group at the top (the process, the GraphQL endpoint)', () => {
+      const { config } = fromFile({ port: 5000, graphqlPath: '/api', maskErrors: false, queryPlanExecutor: 'apollo' });
+      expect(config).toMatchObject({ port: 5000, graphqlPath: '/api', maskErrors: false, queryPlanExecutor: 'apollo' });
+    });
+
+    // Every setting that moved into a group, read from its old flat key: same value, a warning naming the new place.
+    const moved = CONFIG_FIELDS.filter((field) => field.formerKey !== undefined)
+      .map((field) => ({ field, value: defaultOf(field.parse, 'production') }))
+      .filter(({ value }) => value !== undefined);
+
+    it('covers every setting of the core groups', () => {
+      const groups = new Set(moved.map(({ field }) => field.key.split('.')[0]));
+      for (const group of ['subscriptions', 'limits', 'supergraph', 'subgraphDefaults', 'http', 'metrics']) {
+        expect(groups).toContain(group);
+      }
+      for (const group of ['tracing', 'log', 'shutdown']) expect(groups).toContain(group);
+    });
+
+    it.each(moved.map(({ field, value }) => [field.formerKey as string, field.key, value] as const))(
+      'the flat key %s still sets %s, with a warning',
+      (formerKey, key, value) => {
+        const { config, warnings } = fromFile({ [formerKey]: value });
+        expect(settingOf(config, key as Parameters<typeof settingOf>[1])).toEqual(
+          key === 'supergraph.path' ? `/srv/${value}` : value,
+        );
+        expect(warnings).toContainEqual({
+          setting: `gateway.json: ${formerKey}`,
+          message: expect.stringMatching(new RegExp(`^deprecated: now ${key.replace('.', '\\.')} `)),
+        });
+      },
+    );
+
+    it('old flat keys of a real file keep their values; with both, the group wins', () => {
+      const { config, warnings } = fromFile({
+        subscriptionMaxOpen: 700,
+        maxDepth: 8,
+        subgraphTimeoutMs: 900,
+        subgraphRetries: 0,
+        logLevel: 'warn',
+        otelServiceName: 'edge',
+        trustedDocuments: 'pq.json',
+        trustedDocumentsMode: 'allow-ids',
+        metricsEnabled: true,
+        shutdown: { graceMs: 4000 },
+        shutdownGraceMs: 1000,
+      });
+      expect(config).toMatchObject({
+        subscriptions: { maxOpen: 700 },
+        limits: { maxDepth: 8 },
+        subgraphDefaults: { timeoutMs: 900, retries: 0 },
+        log: { level: 'warn' },
+        tracing: { serviceName: 'edge' },
+        trustedDocuments: { manifestPath: '/srv/pq.json', mode: 'allow-ids' },
+        metrics: { enabled: true },
+        shutdown: { graceMs: 4000 },
+      });
+      expect(warnings).toContainEqual({
+        setting: 'gateway.json: trustedDocuments',
+        message: expect.stringMatching(/^deprecated: now trustedDocuments\.manifestPath/),
+      });
+      expect(warnings).toContainEqual({
+        setting: 'gateway.json: shutdownGraceMs',
+        message: 'deprecated and ignored: shutdown.graceMs is set too, and wins',
+      });
+    });
+
+    it('the environment variables keep their names and still win over the file', () => {
+      const { config } = fromFile(
+        { subscriptions: { maxOpen: 10 }, http: { bodyLimitBytes: '1mb' } },
+        { SUBSCRIPTION_MAX_OPEN: '20', BODY_LIMIT: '2kb', MAX_DEPTH: '4', OTEL_SERVICE_NAME: 'gw' },
+      );
+      expect([config.subscriptions.maxOpen, config.http.bodyLimitBytes]).toEqual([20, 2048]);
+      expect([config.limits.maxDepth, config.tracing.serviceName]).toEqual([4, 'gw']);
+    });
+
+    it('refuses an unknown key inside a core group, and names a bad value by its group', () => {
+      expect(issuesOf({ limits: { maxDeep: 3 }, http: { bodyLimitBytes: 'lots' } }).sort()).toEqual([
+        expect.stringMatching(/^gateway\.json: http\.bodyLimitBytes: /),
+        expect.stringMatching(/^gateway\.json: limits\.maxDeep: unknown setting \(expected maxDepth, /),
       ]);
     });
   });

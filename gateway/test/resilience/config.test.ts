@@ -18,7 +18,7 @@ function issuesOf(run: () => unknown) {
 describe('retry and circuit-breaker settings', () => {
   it('default to the documented production values', () => {
     const config = parseConfig({}, { cwd });
-    expect(resilienceFor(config, undefined)).toEqual({
+    expect(resilienceFor(config.subgraphDefaults, undefined)).toEqual({
       retry: {
         maxRetries: RESILIENCE_DEFAULTS.retries,
         backoffMs: RESILIENCE_DEFAULTS.retryBackoffMs,
@@ -48,11 +48,11 @@ describe('retry and circuit-breaker settings', () => {
         readFile: () => JSON.stringify({ subgraphs: { reviews: { circuitMinRequests: 3, retryBackoffMs: 10 } } }),
       },
     );
-    expect(config.subgraphRetryBudget).toBe(0.2);
-    expect(resilienceFor(config, config.subgraphs.users)).toEqual({
+    expect(config.subgraphDefaults.retryBudget).toBe(0.2);
+    expect(resilienceFor(config.subgraphDefaults, config.subgraphs.users)).toEqual({
       retry: { maxRetries: 0, backoffMs: 50, budgetRatio: 0.2, budgetMinPerSecond: 10 },
     });
-    expect(resilienceFor(config, config.subgraphs.reviews)).toEqual({
+    expect(resilienceFor(config.subgraphDefaults, config.subgraphs.reviews)).toEqual({
       retry: { maxRetries: 2, backoffMs: 10, budgetRatio: 0.2, budgetMinPerSecond: 10 },
       circuitBreaker: { failureRate: 0.5, minRequests: 3, cooldownMs: 2000 },
     });

@@ -14,7 +14,7 @@ import { subscriptionExecutor } from '../../src/subscriptions/subscription-execu
 import { SubscriptionRegistry } from '../../src/subscriptions/subscription-registry.js';
 import { type SubgraphSocketServer, startSubgraphSocketServer } from './subgraph-server.js';
 
-const silent = createLogger({ logLevel: 'silent', logPretty: false });
+const silent = createLogger({ log: { level: 'silent', pretty: false } });
 
 const closers: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {

@@ -17,13 +17,13 @@ function issuesOf(env: Record<string, string>) {
 describe('supergraph source settings', () => {
   it('defaults to the file, polled every 10 s', () => {
     const config = parseConfig({}, { cwd });
-    expect(config).toMatchObject({
-      supergraphPath: '/srv/gateway/supergraph.graphql',
-      supergraphPollIntervalMs: 10_000,
-      supergraphUrlTimeoutMs: 5_000,
-      supergraphUrlMaxBytes: 50 * 1024 ** 2,
+    expect(config.supergraph).toMatchObject({
+      path: '/srv/gateway/supergraph.graphql',
+      pollIntervalMs: 10_000,
+      urlTimeoutMs: 5_000,
+      urlMaxBytes: 50 * 1024 ** 2,
     });
-    expect(config.supergraphUrl).toBeUndefined();
+    expect(config.supergraph.url).toBeUndefined();
   });
 
   it('takes a URL source with its limits, and 0 turns polling off', () => {
@@ -36,11 +36,11 @@ describe('supergraph source settings', () => {
       },
       { cwd },
     );
-    expect(config).toMatchObject({
-      supergraphUrl: 'https://artifacts.example/supergraph.graphql',
-      supergraphPollIntervalMs: 0,
-      supergraphUrlTimeoutMs: 2000,
-      supergraphUrlMaxBytes: 5 * 1024 ** 2,
+    expect(config.supergraph).toMatchObject({
+      url: 'https://artifacts.example/supergraph.graphql',
+      pollIntervalMs: 0,
+      urlTimeoutMs: 2000,
+      urlMaxBytes: 5 * 1024 ** 2,
     });
   });
 
@@ -73,7 +73,7 @@ describe('supergraph source settings', () => {
   });
 
   it('reads the same settings from the config file', () => {
-    const file = JSON.stringify({ supergraphUrl: 'http://registry.local/s', supergraphPath: 'x.graphql' });
+    const file = JSON.stringify({ supergraph: { url: 'http://registry.local/s', path: 'x.graphql' } });
     let issues: readonly { field: string }[] = [];
     try {
       parseConfig({ GATEWAY_CONFIG_FILE: 'gw.json' }, { cwd, readFile: () => file });

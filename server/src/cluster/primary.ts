@@ -71,7 +71,7 @@ export function runPrimary(config: GatewayConfig, logger: Logger, options: Prima
           worker.process.kill('SIGKILL');
         }
       },
-      config.shutdownDelayMs + config.shutdownGraceMs + STOP_MARGIN_MS,
+      config.shutdown.delayMs + config.shutdown.graceMs + STOP_MARGIN_MS,
     ).unref();
   };
 

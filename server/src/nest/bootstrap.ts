@@ -47,7 +47,7 @@ export async function listenNest(
   });
   const httpServer: Server = app.getHttpServer();
   // The same resolver the mounted gateway uses (one config): the listener's per-client turn keys on it.
-  applyServerTimeouts(httpServer, config, clientAddressResolver(config));
+  applyServerTimeouts(httpServer, { ...config.http, workers: config.workers }, clientAddressResolver(config));
   const connections = trackConnections(httpServer);
   await app.listen(config.port, config.host);
   const { port } = httpServer.address() as AddressInfo;

@@ -6,5 +6,5 @@ export type CapturedLogger = ReturnType<typeof captureLines> & { logger: Logger 
 /** The gateway's pino logger (redaction included), whose lines the test reads. */
 export function captureLogger(level: 'debug' | 'warn' = 'debug'): CapturedLogger {
   const captured = captureLines();
-  return { ...captured, logger: createLogger({ logLevel: level, logPretty: false }, captured.stream) };
+  return { ...captured, logger: createLogger({ log: { level, pretty: false } }, captured.stream) };
 }

@@ -30,7 +30,7 @@ export async function serveGateway(
     SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
     ...env,
   });
-  const logger = options.logger ?? createLogger({ logLevel: 'silent', logPretty: false });
+  const logger = options.logger ?? createLogger({ log: { level: 'silent', pretty: false } });
   const gateway = await createGatewayFromConfig(config, {
     logger,
     plugins: options.plugins ?? [],

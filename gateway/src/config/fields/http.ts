@@ -1,6 +1,7 @@
 import { CLIENT_ADDRESS_HEADERS, readTrustedProxies, TRUSTED_PROXIES_FORMAT } from '../../client-address/index.js';
+import { CORE_HTTP_VALUES } from '../../core-settings.js';
+import { LOG_VALUES } from '../../logger.js';
 import { boolean, byteSize, custom, integer, oneOf, withDefault } from '../../settings/values.js';
-import { LOG_LEVELS } from '../choices.js';
 
 import { defineFields } from './spec.js';
 
@@ -22,54 +23,62 @@ export const HTTP_FIELDS = defineFields([
     feature: 'trusted-proxies',
   },
   {
-    key: 'bodyLimitBytes',
+    key: 'http.bodyLimitBytes',
+    formerKey: 'bodyLimitBytes',
     env: 'BODY_LIMIT',
-    parse: withDefault(byteSize(1024, 100 * 1024 ** 2), 2 * 1024 ** 2),
+    parse: CORE_HTTP_VALUES.bodyLimitBytes,
     meaning: 'larger bodies get 413; bytes or `512kb`, `2mb`',
     docDefault: '`2mb`',
   },
   {
-    key: 'compression',
+    key: 'http.compression',
+    formerKey: 'compression',
     env: 'COMPRESSION',
-    parse: withDefault(boolean, true),
+    parse: CORE_HTTP_VALUES.compression,
     meaning:
       "answers in gzip or brotli as the client's `Accept-Encoding` asks (streamed ones, SSE and multipart, never); request bodies in gzip, deflate or br are accepted whatever this says (see [Compression](operations.md#compression))",
   },
   {
-    key: 'compressionMinBytes',
+    key: 'http.compressionMinBytes',
+    formerKey: 'compressionMinBytes',
     env: 'COMPRESSION_MIN_BYTES',
-    parse: withDefault(integer(0, 100 * 1024 ** 2), 1024),
+    parse: CORE_HTTP_VALUES.compressionMinBytes,
     meaning: 'smaller answers are sent uncompressed (compressing them costs more than it saves)',
     feature: 'compression',
   },
   {
-    key: 'requestTimeoutMs',
+    key: 'http.requestTimeoutMs',
+    formerKey: 'requestTimeoutMs',
     env: 'REQUEST_TIMEOUT_MS',
     parse: withDefault(integer(100, 3_600_000), 30_000),
     meaning:
       "a client must send its whole request within this, or gets 408 and the connection is closed (all four mounts; Fastify's own default is no limit)",
   },
   {
-    key: 'headersTimeoutMs',
+    key: 'http.headersTimeoutMs',
+    formerKey: 'headersTimeoutMs',
     env: 'HEADERS_TIMEOUT_MS',
     parse: withDefault(integer(100, 3_600_000), 10_000),
     meaning: 'the same for the request headers; at most `REQUEST_TIMEOUT_MS`',
   },
   {
-    key: 'keepAliveTimeoutMs',
+    key: 'http.keepAliveTimeoutMs',
+    formerKey: 'keepAliveTimeoutMs',
     env: 'KEEP_ALIVE_TIMEOUT_MS',
     parse: withDefault(integer(100, 3_600_000), 72_000),
     meaning: "idle client keep-alive connections close after this; keep it above your load balancer's idle timeout",
   },
   {
-    key: 'stalledWriteTimeoutMs',
+    key: 'http.stalledWriteTimeoutMs',
+    formerKey: 'stalledWriteTimeoutMs',
     env: 'STALLED_WRITE_TIMEOUT_MS',
     parse: withDefault(integer(100, 3_600_000), 30_000),
     meaning:
       'a client connection with answer bytes waiting to be written that makes no progress for this long (a client that does not read) is closed, freeing them; a connection with more than 8 unanswered pipelined requests is closed at once',
   },
   {
-    key: 'unreadBytesMaxTotal',
+    key: 'http.unreadBytesMaxTotal',
+    formerKey: 'unreadBytesMaxTotal',
     env: 'UNREAD_BYTES_MAX_TOTAL',
     parse: withDefault(byteSize(1024 ** 2, 64 * 1024 ** 3), 128 * 1024 ** 2),
     meaning:
@@ -77,7 +86,8 @@ export const HTTP_FIELDS = defineFields([
     docDefault: '`128mb`',
   },
   {
-    key: 'unreadBytesMaxPerClient',
+    key: 'http.unreadBytesMaxPerClient',
+    formerKey: 'unreadBytesMaxPerClient',
     env: 'UNREAD_BYTES_MAX_PER_CLIENT',
     parse: byteSize(1024 ** 2, 64 * 1024 ** 3),
     docDefault: 'a quarter of UNREAD_BYTES_MAX_TOTAL',
@@ -85,7 +95,8 @@ export const HTTP_FIELDS = defineFields([
       "the same for one client address: past it its connections holding the most are closed, largest first; while it holds more than half of it, its new requests get 429 `UNREAD_ANSWERS_LIMIT_EXCEEDED` before any work. Keep it above `MAX_RESPONSE_BYTES`. Behind a proxy that hides client addresses every client shares the proxy's: raise it to `UNREAD_BYTES_MAX_TOTAL` there",
   },
   {
-    key: 'unreadAnswersMaxPerClient',
+    key: 'http.unreadAnswersMaxPerClient',
+    formerKey: 'unreadAnswersMaxPerClient',
     env: 'UNREAD_ANSWERS_MAX_PER_CLIENT',
     parse: withDefault(integer(1, 100_000), 8),
     meaning:
@@ -110,30 +121,34 @@ export const HTTP_FIELDS = defineFields([
     meaning: 'see [Errors](security.md#errors-clients-see)',
   },
   {
-    key: 'shutdownGraceMs',
+    key: 'shutdown.graceMs',
+    formerKey: 'shutdownGraceMs',
     env: 'SHUTDOWN_GRACE_MS',
     parse: withDefault(integer(0, 600_000), 10_000),
     meaning: 'time in-flight requests get after SIGTERM',
   },
   {
-    key: 'shutdownDelayMs',
+    key: 'shutdown.delayMs',
+    formerKey: 'shutdownDelayMs',
     env: 'SHUTDOWN_DELAY_MS',
     parse: withDefault(integer(0, 600_000), 0),
     meaning:
       "time between `/ready` turning 503 and the listener closing (set it to your load balancer's probe interval)",
   },
   {
-    key: 'logLevel',
+    key: 'log.level',
+    formerKey: 'logLevel',
     env: 'GATEWAY_LOG_LEVEL',
     formerEnv: ['LOG_LEVEL'],
-    parse: withDefault(oneOf(LOG_LEVELS), 'info'),
+    parse: LOG_VALUES.level,
     meaning: '`fatal` … `trace`, `silent`',
   },
   {
-    key: 'logPretty',
+    key: 'log.pretty',
+    formerKey: 'logPretty',
     env: 'GATEWAY_LOG_PRETTY',
     formerEnv: ['LOG_PRETTY'],
-    parse: withDefault(boolean, false, { development: true }),
+    parse: LOG_VALUES.pretty,
     meaning: 'pino-pretty output',
   },
 ]);

@@ -1,6 +1,7 @@
+import { CORE_LIMIT_VALUES } from '../../core-settings.js';
 import { DEMAND_CONTROL_VALUES } from '../../plugins/demand-control/index.js';
 import { OPERATION_LIMIT_VALUES } from '../../plugins/operation-limits/index.js';
-import { boolean, byteSize, integer, nonEmpty, oneOf, withDefault } from '../../settings/values.js';
+import { boolean, nonEmpty, oneOf, withDefault } from '../../settings/values.js';
 import { TRUSTED_DOCUMENTS_MODES } from '../choices.js';
 
 import { defineFields } from './spec.js';
@@ -8,7 +9,8 @@ import { defineFields } from './spec.js';
 /** What every request is held to: trusted documents, operation limits, demand control, answer size, inbound deduplication; and Apollo telemetry. */
 export const LIMIT_FIELDS = defineFields([
   {
-    key: 'trustedDocuments',
+    key: 'trustedDocuments.manifestPath',
+    formerKey: 'trustedDocuments',
     env: 'TRUSTED_DOCUMENTS',
     parse: nonEmpty,
     meaning:
@@ -16,7 +18,8 @@ export const LIMIT_FIELDS = defineFields([
   },
   // Its default depends on TRUSTED_DOCUMENTS: checkTrustedDocuments fills it in.
   {
-    key: 'trustedDocumentsMode',
+    key: 'trustedDocuments.mode',
+    formerKey: 'trustedDocumentsMode',
     env: 'TRUSTED_DOCUMENTS_MODE',
     parse: oneOf(TRUSTED_DOCUMENTS_MODES),
     filledIn: true,
@@ -25,67 +28,77 @@ export const LIMIT_FIELDS = defineFields([
     docDefault: '`off`',
   },
   {
-    key: 'maxDepth',
+    key: 'limits.maxDepth',
+    formerKey: 'maxDepth',
     env: 'MAX_DEPTH',
     parse: OPERATION_LIMIT_VALUES.maxDepth,
     meaning:
       'deepest selection allowed (introspection fields not counted); see [Security](security.md#security-limits-on-every-request)',
   },
   {
-    key: 'maxAliases',
+    key: 'limits.maxAliases',
+    formerKey: 'maxAliases',
     env: 'MAX_ALIASES',
     parse: OPERATION_LIMIT_VALUES.maxAliases,
     meaning: 'aliases allowed in one operation',
   },
   {
-    key: 'maxRootFields',
+    key: 'limits.maxRootFields',
+    formerKey: 'maxRootFields',
     env: 'MAX_ROOT_FIELDS',
     parse: OPERATION_LIMIT_VALUES.maxRootFields,
     meaning: 'root fields allowed in one operation',
   },
   {
-    key: 'maxTokens',
+    key: 'limits.maxTokens',
+    formerKey: 'maxTokens',
     env: 'MAX_TOKENS',
-    parse: withDefault(integer(10, 1_000_000), 5000),
+    parse: CORE_LIMIT_VALUES.maxTokens,
     meaning: 'parser tokens allowed in one document (the parser stops at the limit)',
   },
   {
-    key: 'maxCharacters',
+    key: 'limits.maxCharacters',
+    formerKey: 'maxCharacters',
     env: 'MAX_CHARACTERS',
     parse: OPERATION_LIMIT_VALUES.maxCharacters,
     meaning: 'characters allowed in one document',
   },
   {
-    key: 'maxFields',
+    key: 'limits.maxFields',
+    formerKey: 'maxFields',
     env: 'MAX_FIELDS',
     parse: OPERATION_LIMIT_VALUES.maxFields,
     meaning:
       'field selections written in one document (a fragment counted once), checked before the document is validated: validation is quadratic in fields of one name',
   },
   {
-    key: 'maxCost',
+    key: 'limits.maxCost',
+    formerKey: 'maxCost',
     env: 'MAX_COST',
     parse: DEMAND_CONTROL_VALUES.maxCostSetting,
     meaning: 'largest estimated cost allowed (demand control); `0` turns demand control off',
   },
   {
-    key: 'defaultListSize',
+    key: 'limits.defaultListSize',
+    formerKey: 'defaultListSize',
     env: 'DEMAND_CONTROL_LIST_SIZE',
     formerEnv: ['DEFAULT_LIST_SIZE'],
     parse: DEMAND_CONTROL_VALUES.defaultListSize,
     meaning: 'list size assumed when neither a slicing argument nor `@listSize` gives one',
   },
   {
-    key: 'batchingMaxOperations',
+    key: 'limits.batchingMaxOperations',
+    formerKey: 'batchingMaxOperations',
     env: 'BATCHING_MAX_OPERATIONS',
-    parse: withDefault(integer(0, 1000), 0),
+    parse: CORE_LIMIT_VALUES.batchingMaxOperations,
     meaning:
       "operations one HTTP request may batch (a JSON array, as Apollo Client's `BatchHttpLink` sends); `0` turns batching off (a batch gets 400). A larger batch gets 400 `BATCH_TOO_LARGE` before any of it runs; each operation is rate limited and checked on its own. See [Batching](operations.md#batching)",
   },
   {
-    key: 'maxResponseBytes',
+    key: 'limits.maxResponseBytes',
+    formerKey: 'maxResponseBytes',
     env: 'MAX_RESPONSE_BYTES',
-    parse: withDefault(byteSize(1024, 1024 ** 3), 10 * 1024 ** 2),
+    parse: CORE_LIMIT_VALUES.maxResponseBytes,
     meaning: 'largest answer the gateway builds; past it `RESPONSE_TOO_LARGE`',
     docDefault: '`10mb`',
   },

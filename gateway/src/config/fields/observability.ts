@@ -1,19 +1,21 @@
 import { METRICS_VALUES } from '../../plugins/metrics/config.js';
-import { exporterHeaders, resourceAttributes, samplerRatio, TRACING_VALUES } from '../../plugins/tracing/options.js';
-import { boolean, httpUrl, nonEmpty, withDefault } from '../../settings/values.js';
+import { OTEL_VALUES } from '../../plugins/tracing/options.js';
+import { boolean, withDefault } from '../../settings/values.js';
 
 import { defineFields } from './spec.js';
 
 /** Prometheus metrics and OpenTelemetry tracing. */
 export const OBSERVABILITY_FIELDS = defineFields([
   {
-    key: 'metricsEnabled',
+    key: 'metrics.enabled',
+    formerKey: 'metricsEnabled',
     env: 'METRICS_ENABLED',
     parse: withDefault(boolean, false),
     meaning: 'Prometheus metrics; see [Metrics](operations.md#metrics-prometheus)',
   },
   {
-    key: 'metricsPort',
+    key: 'metrics.port',
+    formerKey: 'metricsPort',
     env: 'METRICS_PORT',
     parse: METRICS_VALUES.port,
     meaning:
@@ -21,14 +23,16 @@ export const OBSERVABILITY_FIELDS = defineFields([
     feature: 'metrics',
   },
   {
-    key: 'metricsPath',
+    key: 'metrics.path',
+    formerKey: 'metricsPath',
     env: 'METRICS_PATH',
     parse: METRICS_VALUES.path,
     meaning: 'where metrics are served',
     feature: 'metrics',
   },
   {
-    key: 'metricsMaxOperationNames',
+    key: 'metrics.maxOperationNames',
+    formerKey: 'metricsMaxOperationNames',
     env: 'METRICS_MAX_OPERATION_NAMES',
     parse: METRICS_VALUES.maxOperationNames,
     meaning:
@@ -36,7 +40,8 @@ export const OBSERVABILITY_FIELDS = defineFields([
     feature: 'metrics',
   },
   {
-    key: 'metricsOperationNameMinCount',
+    key: 'metrics.operationNameMinCount',
+    formerKey: 'metricsOperationNameMinCount',
     env: 'METRICS_OPERATION_NAME_MIN_COUNT',
     parse: METRICS_VALUES.operationNameMinCount,
     meaning:
@@ -46,77 +51,87 @@ export const OBSERVABILITY_FIELDS = defineFields([
 
   // OpenTelemetry's standard variables (tracing is on when an OTLP endpoint is set).
   {
-    key: 'otelSdkDisabled',
+    key: 'tracing.sdkDisabled',
+    formerKey: 'otelSdkDisabled',
     env: 'OTEL_SDK_DISABLED',
-    parse: withDefault(boolean, false),
+    parse: OTEL_VALUES.sdkDisabled,
     meaning: '`true` turns tracing off whatever else is set',
   },
   {
-    key: 'otelServiceName',
+    key: 'tracing.serviceName',
+    formerKey: 'otelServiceName',
     env: 'OTEL_SERVICE_NAME',
-    parse: nonEmpty,
+    parse: OTEL_VALUES.serviceName,
     meaning:
       'the `service.name` resource attribute; unset: the `service.name` of `OTEL_RESOURCE_ATTRIBUTES`, else `graphql-gateway`',
     docDefault: 'see meaning',
     feature: 'tracing',
   },
   {
-    key: 'otelResourceAttributes',
+    key: 'tracing.resourceAttributes',
+    formerKey: 'otelResourceAttributes',
     env: 'OTEL_RESOURCE_ATTRIBUTES',
-    parse: withDefault(resourceAttributes, {}),
+    parse: OTEL_VALUES.resourceAttributes,
     meaning: 'more resource attributes, `key=value,key=value` (`deployment.environment=prod`)',
     feature: 'tracing',
   },
   {
-    key: 'otelExporterOtlpEndpoint',
+    key: 'tracing.exporterOtlpEndpoint',
+    formerKey: 'otelExporterOtlpEndpoint',
     env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
-    parse: httpUrl,
+    parse: OTEL_VALUES.exporterOtlpEndpoint,
     meaning:
       'turns [tracing](operations.md#tracing-opentelemetry) on: the OTLP/HTTP base URL (spans go to `<base>/v1/traces`), or the collector over gRPC; unset (and no traces endpoint): no tracing, the SDK is not even loaded',
   },
   {
-    key: 'otelExporterOtlpTracesEndpoint',
+    key: 'tracing.exporterOtlpTracesEndpoint',
+    formerKey: 'otelExporterOtlpTracesEndpoint',
     env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
-    parse: httpUrl,
+    parse: OTEL_VALUES.exporterOtlpTracesEndpoint,
     meaning:
       'the full traces URL, used as it is; wins over `OTEL_EXPORTER_OTLP_ENDPOINT` (either one turns tracing on)',
   },
   {
-    key: 'otelExporterOtlpProtocol',
+    key: 'tracing.exporterOtlpProtocol',
+    formerKey: 'otelExporterOtlpProtocol',
     env: 'OTEL_EXPORTER_OTLP_PROTOCOL',
-    parse: TRACING_VALUES.protocol,
+    parse: OTEL_VALUES.exporterOtlpProtocol,
     meaning:
       '`http/protobuf`, `http/json` or `grpc` (then the endpoint names the collector, `http://collector:4317`; `https://` for TLS)',
     feature: 'tracing',
   },
   {
-    key: 'otelPropagators',
+    key: 'tracing.propagators',
+    formerKey: 'otelPropagators',
     env: 'OTEL_PROPAGATORS',
-    parse: TRACING_VALUES.propagators,
+    parse: OTEL_VALUES.propagators,
     meaning:
       "trace context read from requests and sent to subgraphs: a list of `tracecontext`, `baggage`, `b3` (single header), `b3multi`, or `none`. Not the spec's `tracecontext,baggage` default: `baggage` hands subgraphs what clients wrote in it; see [Tracing](operations.md#propagation)",
     feature: 'tracing',
   },
   {
-    key: 'otelExporterOtlpHeaders',
+    key: 'tracing.exporterOtlpHeaders',
+    formerKey: 'otelExporterOtlpHeaders',
     env: 'OTEL_EXPORTER_OTLP_HEADERS',
-    parse: withDefault(exporterHeaders, {}),
+    parse: OTEL_VALUES.exporterOtlpHeaders,
     meaning:
       'headers sent with every export, `name=value,name=value` (values percent-encoded): a secret, never logged or shown in config errors',
     feature: 'tracing',
   },
   {
-    key: 'otelTracesSampler',
+    key: 'tracing.tracesSampler',
+    formerKey: 'otelTracesSampler',
     env: 'OTEL_TRACES_SAMPLER',
-    parse: TRACING_VALUES.sampler,
+    parse: OTEL_VALUES.tracesSampler,
     meaning:
       '`always_on`, `always_off`, `traceidratio`, `parentbased_always_on`, `parentbased_always_off`, `parentbased_traceidratio`',
     feature: 'tracing',
   },
   {
-    key: 'otelTracesSamplerArg',
+    key: 'tracing.tracesSamplerArg',
+    formerKey: 'otelTracesSamplerArg',
     env: 'OTEL_TRACES_SAMPLER_ARG',
-    parse: samplerRatio,
+    parse: OTEL_VALUES.tracesSamplerArg,
     meaning:
       'the ratio (0 to 1) of the two `traceidratio` samplers; unset: 1. Set with another sampler, it fails startup (it would change nothing)',
     feature: 'tracing',

@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { ValueParser, WithDefault } from '../../settings/values.js';
+import type { Frozen, ValueParser, WithDefault } from '../../settings/values.js';
 import type { FeatureId } from '../features.js';
 
 export interface FieldSpec<K extends string = string, P extends ValueParser<unknown> = ValueParser<unknown>> {
@@ -36,9 +36,6 @@ export interface FieldSpec<K extends string = string, P extends ValueParser<unkn
 export function defineFields<const F extends readonly FieldSpec<string, ValueParser<unknown>>[]>(fields: F): F {
   return fields;
 }
-
-/** Parsed lists and maps are shared by every reader of the config: typed read-only. */
-type Frozen<T> = T extends readonly (infer U)[] ? readonly U[] : T extends object ? Readonly<T> : T;
 
 type Always<S> = S extends { readonly parse: WithDefault<unknown> }
   ? true

@@ -1,38 +1,39 @@
 import { RESILIENCE_FIELDS } from '../../resilience/config.js';
-import { boolean, byteSize, httpUrl, integer, type ValueParser, withDefault } from '../../settings/values.js';
-import type { SubgraphOverride } from '../../subgraph-overrides.js';
+import { httpUrl, type ValueParser } from '../../settings/values.js';
+import { SUBGRAPH_FETCH_VALUES, type SubgraphOverride } from '../../subgraph-overrides.js';
 
 import { defineFields, type FieldSpec } from './spec.js';
 
 /** The settings each subgraph may override (SUBGRAPH_<NAME>_TIMEOUT_MS…), read with the global ones' schemas. */
-const timeoutMs = withDefault(integer(1, 600_000), 30_000);
-// Below MAX_RESPONSE_BYTES, so one oversized subgraph costs its own fields, not the whole answer.
-const maxResponseBytes = withDefault(byteSize(1024, 1024 ** 3), 5 * 1024 ** 2);
-const deduplicate = withDefault(boolean, false);
+const { timeoutMs, maxResponseBytes, deduplicate } = SUBGRAPH_FETCH_VALUES;
 
 /** How subgraphs are asked: timeouts, pools, size limits, deduplication, retries and the breaker. */
 export const SUBGRAPH_FETCH_FIELDS = defineFields([
   {
-    key: 'subgraphTimeoutMs',
+    key: 'subgraphDefaults.timeoutMs',
+    formerKey: 'subgraphTimeoutMs',
     env: 'SUBGRAPH_TIMEOUT_MS',
     parse: timeoutMs,
     meaning:
       "fetch timeout: the request is aborted and the affected fields get `GATEWAY_TIMEOUT` (Apollo Router's code; `legacyCode`: `SUBGRAPH_TIMEOUT`)",
   },
   {
-    key: 'subgraphPoolConnections',
+    key: 'subgraphDefaults.poolConnections',
+    formerKey: 'subgraphPoolConnections',
     env: 'SUBGRAPH_POOL_CONNECTIONS',
-    parse: withDefault(integer(1, 10_000), 128),
+    parse: SUBGRAPH_FETCH_VALUES.poolConnections,
     meaning: 'max sockets per subgraph',
   },
   {
-    key: 'subgraphKeepAliveMs',
+    key: 'subgraphDefaults.keepAliveMs',
+    formerKey: 'subgraphKeepAliveMs',
     env: 'SUBGRAPH_KEEP_ALIVE_MS',
-    parse: withDefault(integer(100, 600_000), 30_000),
+    parse: SUBGRAPH_FETCH_VALUES.keepAliveMs,
     meaning: "idle pooled sockets close after this (keep it below the subgraphs' keep-alive timeout, 65 s for ours)",
   },
   {
-    key: 'subgraphMaxResponseBytes',
+    key: 'subgraphDefaults.maxResponseBytes',
+    formerKey: 'subgraphMaxResponseBytes',
     env: 'SUBGRAPH_MAX_RESPONSE_BYTES',
     parse: maxResponseBytes,
     meaning:
@@ -40,16 +41,18 @@ export const SUBGRAPH_FETCH_FIELDS = defineFields([
     docDefault: '`5mb`',
   },
   {
-    key: 'subgraphDeduplicate',
+    key: 'subgraphDefaults.deduplicate',
+    formerKey: 'subgraphDeduplicate',
     env: 'SUBGRAPH_DEDUPLICATE',
     parse: deduplicate,
     meaning:
       'identical query fetches in flight at once share one subgraph request (never mutations). Per subgraph: `SUBGRAPH_<NAME>_DEDUPLICATE` / `subgraphs.<name>.deduplicate`. See [Subgraph deduplication](operations.md#subgraph-deduplication)',
   },
   {
-    key: 'subgraphDeduplicateRepresentations',
+    key: 'subgraphDefaults.deduplicateRepresentations',
+    formerKey: 'subgraphDeduplicateRepresentations',
     env: 'SUBGRAPH_DEDUPLICATE_REPRESENTATIONS',
-    parse: withDefault(boolean, true),
+    parse: SUBGRAPH_FETCH_VALUES.deduplicateRepresentations,
     meaning:
       'repeated `_entities` representations in one fetch are sent once and the answers spread back over every position; `false` only to measure what it saves (bench §F `· no dedup`). See [Subgraph deduplication](operations.md#subgraph-deduplication)',
   },
@@ -57,7 +60,8 @@ export const SUBGRAPH_FETCH_FIELDS = defineFields([
   ...RESILIENCE_FIELDS.map(
     (field) =>
       ({
-        key: field.configKey,
+        key: `subgraphDefaults.${field.key}`,
+        formerKey: field.formerKey,
         env: `SUBGRAPH_${field.suffix}`,
         parse: field.parse,
         meaning: field.meaning,
@@ -67,8 +71,8 @@ export const SUBGRAPH_FETCH_FIELDS = defineFields([
 ]);
 
 /** One resilience field as a config field, keeping its own key and parser type (a union over them, not a mix). */
-type AsConfigField<F> = F extends { configKey: infer K extends string; parse: infer P extends ValueParser<unknown> }
-  ? FieldSpec<K, P>
+type AsConfigField<F> = F extends { key: infer K extends string; parse: infer P extends ValueParser<unknown> }
+  ? FieldSpec<`subgraphDefaults.${K}`, P>
   : never;
 
 export const SUBGRAPH_FIELDS: Record<string, { key: keyof SubgraphOverride; parse: ValueParser<unknown> }> = {

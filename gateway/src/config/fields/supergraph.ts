@@ -6,13 +6,15 @@ import { defineFields } from './spec.js';
 /** Where the supergraph comes from, and how often it is checked for a new one. */
 export const SUPERGRAPH_FIELDS = defineFields([
   {
-    key: 'supergraphPath',
+    key: 'supergraph.path',
+    formerKey: 'supergraphPath',
     env: 'SUPERGRAPH_PATH',
     parse: SUPERGRAPH_VALUES.path,
     meaning: 'supergraph SDL file (any valid supergraph), relative to the working directory',
   },
   {
-    key: 'supergraphUrl',
+    key: 'supergraph.url',
+    formerKey: 'supergraphUrl',
     env: 'SUPERGRAPH_URL',
     // Hidden in errors: a signed artifact URL carries its token in the query string.
     parse: secret(httpUrl, 'expected an http(s) URL'),
@@ -20,21 +22,24 @@ export const SUPERGRAPH_FIELDS = defineFields([
       'fetch the supergraph from this http(s) URL instead of the file (not both: startup refuses it); never logged. See [Supergraph hot reload](operations.md#supergraph-hot-reload)',
   },
   {
-    key: 'supergraphPollIntervalMs',
+    key: 'supergraph.pollIntervalMs',
+    formerKey: 'supergraphPollIntervalMs',
     env: 'SUPERGRAPH_POLL_INTERVAL_MS',
     parse: SUPERGRAPH_VALUES.pollIntervalMs,
     meaning:
       'how often the file (or URL) is checked for a new supergraph; `0` turns hot reload off, otherwise at least `100`',
   },
   {
-    key: 'supergraphUrlTimeoutMs',
+    key: 'supergraph.urlTimeoutMs',
+    formerKey: 'supergraphUrlTimeoutMs',
     env: 'SUPERGRAPH_URL_TIMEOUT_MS',
     parse: SUPERGRAPH_VALUES.urlTimeoutMs,
     meaning: 'bounds each fetch of `SUPERGRAPH_URL`, headers and body (only with `SUPERGRAPH_URL`)',
     feature: 'supergraph-url',
   },
   {
-    key: 'supergraphUrlMaxBytes',
+    key: 'supergraph.urlMaxBytes',
+    formerKey: 'supergraphUrlMaxBytes',
     env: 'SUPERGRAPH_URL_MAX_BYTES',
     parse: SUPERGRAPH_VALUES.urlMaxBytes,
     meaning: 'a larger answer from `SUPERGRAPH_URL` is abandoned mid-read (only with `SUPERGRAPH_URL`)',

@@ -18,19 +18,23 @@ export const METRICS_DEFAULTS = defaultsOf(METRICS_VALUES);
 /** Paths the adapters already answer on the main listener. */
 const PROBE_PATHS = ['/health', '/ready'];
 
+/** The `metrics` group's values, as read. */
 interface MetricsValues {
-  metricsEnabled?: boolean;
-  metricsPort?: number;
-  metricsPath?: string;
+  enabled?: boolean;
   port?: number;
-  graphqlPath?: string;
+  path?: string;
 }
 
-/** Run once every default is filled in; names each contradiction by its variable. */
-export function checkMetricsConfig(values: MetricsValues, issues: ConfigIssue[]): void {
-  const { metricsEnabled, metricsPort, metricsPath, port, graphqlPath } = values;
+/** Run once every default is filled in; names each contradiction by its variable. `main`: the main listener. */
+export function checkMetricsConfig(
+  metrics: MetricsValues,
+  main: { port?: unknown; graphqlPath?: unknown },
+  issues: ConfigIssue[],
+): void {
+  const { enabled, port: metricsPort, path: metricsPath } = metrics;
+  const { port, graphqlPath } = main;
   // Set while metrics are off, METRICS_* are reported as warnings (config/features.ts).
-  if (!metricsEnabled) return;
+  if (!enabled) return;
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
     issues.push({
       field: 'METRICS_PORT',

@@ -3,14 +3,17 @@
 
 import * as v from 'valibot';
 import {
+  boolean,
   type ConfigIssue,
   custom,
   defaultsOf,
+  httpUrl,
   list,
   nonEmpty,
   oneOf,
   type Parsed,
   readValue,
+  type SettingsOf,
   type ValueParser,
   withDefault,
 } from '../../contract/kit.js';
@@ -115,42 +118,47 @@ export const TRACING_VALUES = Object.freeze({
 });
 export const TRACING_DEFAULTS = defaultsOf(TRACING_VALUES);
 
-/** The OTEL_* settings (tracing is on when an OTLP endpoint is set). */
+/**
+ * The `tracing` group's schemas, by config name: the standard OTEL_* variables named without
+ * `OTEL_` (`exporterOtlpEndpoint`), which the config parses them with. Tracing is on when an OTLP
+ * endpoint is set. `serviceName` and `tracesSamplerArg` have no default of their own: unset, they
+ * are resolved from the resource attributes and the sampler (tracingSettings).
+ */
+export const OTEL_VALUES = Object.freeze({
+  sdkDisabled: withDefault(boolean, false),
+  serviceName: nonEmpty,
+  resourceAttributes: withDefault(resourceAttributes, {}),
+  exporterOtlpEndpoint: httpUrl,
+  exporterOtlpTracesEndpoint: httpUrl,
+  exporterOtlpProtocol: TRACING_VALUES.protocol,
+  propagators: TRACING_VALUES.propagators,
+  exporterOtlpHeaders: withDefault(exporterHeaders, {}),
+  tracesSampler: TRACING_VALUES.sampler,
+  tracesSamplerArg: samplerRatio,
+});
+type TracingGroup = SettingsOf<typeof OTEL_VALUES>;
+
+/** What tracing reads of the configuration (a GatewayConfig is one): its `tracing` group. */
 export interface TracingConfig {
-  readonly otelSdkDisabled: boolean;
-  /** Unset: `service.name` of `otelResourceAttributes`, else `graphql-gateway`. */
-  readonly otelServiceName?: string;
-  readonly otelResourceAttributes: Readonly<Record<string, string>>;
-  /** A base URL: spans go to `<base>/v1/traces`. */
-  readonly otelExporterOtlpEndpoint?: string;
-  /** The full traces URL; wins over `otelExporterOtlpEndpoint`. */
-  readonly otelExporterOtlpTracesEndpoint?: string;
-  readonly otelExporterOtlpProtocol: OtlpProtocol;
-  /** How trace context enters with a request and leaves with each subgraph request. */
-  readonly otelPropagators: readonly OtelPropagator[];
-  /** Sent with every export (a secret: usually an API key). */
-  readonly otelExporterOtlpHeaders: Readonly<Record<string, string>>;
-  readonly otelTracesSampler: OtelSampler;
-  /** The ratio of the `traceidratio` samplers (0 to 1); unset: 1. */
-  readonly otelTracesSamplerArg?: number;
+  readonly tracing: TracingGroup;
 }
 
 /**
  * An argument for a sampler that reads none would silently change nothing (a ratio of
  * 0.01 with the default `parentbased_always_on` samples everything), so it is an error.
  */
-export function checkTracingConfig(values: Partial<TracingConfig>, issues: ConfigIssue[]): void {
+export function checkTracingConfig(values: Partial<TracingGroup>, issues: ConfigIssue[]): void {
   // Tracing off: its settings are reported as warnings instead (config/features.ts).
   const on =
-    values.otelSdkDisabled !== true &&
-    (values.otelExporterOtlpEndpoint !== undefined || values.otelExporterOtlpTracesEndpoint !== undefined);
+    values.sdkDisabled !== true &&
+    (values.exporterOtlpEndpoint !== undefined || values.exporterOtlpTracesEndpoint !== undefined);
   if (!on) return;
-  const propagators = values.otelPropagators ?? [];
+  const propagators = values.propagators ?? [];
   if (propagators.includes('none') && propagators.length > 1) {
     issues.push({ field: 'OTEL_PROPAGATORS', message: '`none` cannot be combined with other propagators' });
   }
-  const sampler = values.otelTracesSampler ?? TRACING_DEFAULTS.sampler;
-  if (values.otelTracesSamplerArg !== undefined && !RATIO_SAMPLERS.includes(sampler)) {
+  const sampler = values.tracesSampler ?? TRACING_DEFAULTS.sampler;
+  if (values.tracesSamplerArg !== undefined && !RATIO_SAMPLERS.includes(sampler)) {
     issues.push({
       field: 'OTEL_TRACES_SAMPLER_ARG',
       message: `only read by ${RATIO_SAMPLERS.join(' and ')}; OTEL_TRACES_SAMPLER is ${sampler}`,
@@ -180,23 +188,21 @@ export interface TracingSettings {
  * the collector, the method is in the protocol); OTEL_SERVICE_NAME wins over a `service.name`
  * in OTEL_RESOURCE_ATTRIBUTES.
  */
-export function tracingSettings(config: TracingConfig): TracingSettings | undefined {
-  if (config.otelSdkDisabled) return undefined;
-  const base = config.otelExporterOtlpEndpoint;
-  const grpc = config.otelExporterOtlpProtocol === 'grpc';
+export function tracingSettings({ tracing: config }: TracingConfig): TracingSettings | undefined {
+  if (config.sdkDisabled) return undefined;
+  const base = config.exporterOtlpEndpoint;
+  const grpc = config.exporterOtlpProtocol === 'grpc';
   const url =
-    config.otelExporterOtlpTracesEndpoint ??
-    (base === undefined || grpc ? base : `${base.replace(/\/*$/, '')}/v1/traces`);
+    config.exporterOtlpTracesEndpoint ?? (base === undefined || grpc ? base : `${base.replace(/\/*$/, '')}/v1/traces`);
   if (url === undefined) return undefined;
   return {
     url,
-    protocol: config.otelExporterOtlpProtocol,
-    propagators: config.otelPropagators.filter((name) => name !== 'none'),
-    headers: config.otelExporterOtlpHeaders,
-    serviceName:
-      config.otelServiceName ?? config.otelResourceAttributes['service.name'] ?? TRACING_DEFAULTS.serviceName,
-    resourceAttributes: config.otelResourceAttributes,
-    sampler: config.otelTracesSampler,
-    ratio: config.otelTracesSamplerArg ?? TRACING_DEFAULTS.ratio,
+    protocol: config.exporterOtlpProtocol,
+    propagators: config.propagators.filter((name) => name !== 'none'),
+    headers: config.exporterOtlpHeaders,
+    serviceName: config.serviceName ?? config.resourceAttributes['service.name'] ?? TRACING_DEFAULTS.serviceName,
+    resourceAttributes: config.resourceAttributes,
+    sampler: config.tracesSampler,
+    ratio: config.tracesSamplerArg ?? TRACING_DEFAULTS.ratio,
   };
 }

@@ -26,14 +26,14 @@ async function scrapeOf(plugin: MetricsPlugin): Promise<ParsedMetrics> {
 describe('metrics configuration', () => {
   it('is off by default, on /metrics of the main port, with 100 operation names', () => {
     const config = parseConfig({}, { cwd });
-    expect(config).toMatchObject({
-      metricsEnabled: false,
-      metricsPath: '/metrics',
-      metricsMaxOperationNames: 100,
-      metricsOperationNameMinCount: 10,
+    expect(config.metrics).toMatchObject({
+      enabled: false,
+      path: '/metrics',
+      maxOperationNames: 100,
+      operationNameMinCount: 10,
     });
-    expect(config.metricsPort).toBeUndefined();
-    expect([config.metricsPath, config.metricsMaxOperationNames]).toEqual([
+    expect(config.metrics.port).toBeUndefined();
+    expect([config.metrics.path, config.metrics.maxOperationNames]).toEqual([
       METRICS_DEFAULTS.path,
       METRICS_DEFAULTS.maxOperationNames,
     ]);
@@ -74,7 +74,7 @@ describe('metrics configuration', () => {
       'METRICS_PATH',
     );
     const own = parseConfig({ METRICS_ENABLED: 'true', METRICS_PORT: '9100', METRICS_PATH: '/health' }, { cwd });
-    expect([own.metricsPort, own.metricsPath]).toEqual([9100, '/health']);
+    expect([own.metrics.port, own.metrics.path]).toEqual([9100, '/health']);
   });
 });
 

@@ -8,7 +8,7 @@ import { GatewayConfigError, PluginOptionsError } from '../../../src/errors.js';
 import { createLogger } from '../../../src/logger.js';
 import { apolloManifest, manifestFile } from './fixtures.js';
 
-const silent = createLogger({ logLevel: 'silent', logPretty: false });
+const silent = createLogger({ log: { level: 'silent', pretty: false } });
 
 function configError(env: Record<string, string>): GatewayConfigError {
   try {
@@ -22,14 +22,13 @@ function configError(env: Record<string, string>): GatewayConfigError {
 
 describe('TRUSTED_DOCUMENTS settings', () => {
   it('are off without a manifest, and enforce one given without a mode (its path resolved)', () => {
-    expect(parseConfig({})).toMatchObject({ trustedDocumentsMode: 'off' });
-    expect(parseConfig({}).trustedDocuments).toBeUndefined();
-    expect(parseConfig({ TRUSTED_DOCUMENTS: 'pq/manifest.json' }, { cwd: '/srv/gateway' })).toMatchObject({
-      trustedDocuments: '/srv/gateway/pq/manifest.json',
-      trustedDocumentsMode: 'enforce',
+    expect(parseConfig({}).trustedDocuments).toEqual({ mode: 'off' });
+    expect(parseConfig({ TRUSTED_DOCUMENTS: 'pq/manifest.json' }, { cwd: '/srv/gateway' }).trustedDocuments).toEqual({
+      manifestPath: '/srv/gateway/pq/manifest.json',
+      mode: 'enforce',
     });
     expect(
-      parseConfig({ TRUSTED_DOCUMENTS: '/m.json', TRUSTED_DOCUMENTS_MODE: 'allow-ids' }).trustedDocumentsMode,
+      parseConfig({ TRUSTED_DOCUMENTS: '/m.json', TRUSTED_DOCUMENTS_MODE: 'allow-ids' }).trustedDocuments.mode,
     ).toBe('allow-ids');
   });
 
@@ -56,7 +55,7 @@ describe('createGateway with TRUSTED_DOCUMENTS', () => {
       },
     );
     // Built without reading the (invalid) manifest; the gateway keeps the whole config it was given.
-    expect((off.config as GatewayConfig).trustedDocumentsMode).toBe('off');
+    expect((off.config as GatewayConfig).trustedDocuments.mode).toBe('off');
   });
 
   it("reports the manifest's load to every plugin that observes events", async () => {
