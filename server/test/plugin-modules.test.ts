@@ -2,7 +2,7 @@
 // its `plugins` list, resolved from the file's folder; `pnpm start` (scripts/launch.mjs running
 // server/dist/main.js, as the package script does) loads them at start, and refuses to start,
 // naming the entry and the reason, when one cannot make a plugin.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type GatewayError, parseConfig } from '@fedgw/gateway';
@@ -36,12 +36,15 @@ describe('`pnpm start` with plugin modules in GATEWAY_CONFIG_FILE', () => {
   let gateway: RunningProcess;
   let url: string;
   beforeAll(async () => {
+    // As docs/plugins.md lays it out: the module in `plugins/` beside the file, named relatively.
     const file = configFile({
       plugins: [
         'client-awareness',
-        { module: `${FIXTURES}/maintenance.mjs`, options: { subgraphs: ['products'], message: 'back at noon' } },
+        { module: './plugins/maintenance.mjs', options: { subgraphs: ['products'], message: 'back at noon' } },
       ],
     });
+    mkdirSync(join(file, '..', 'plugins'));
+    copyFileSync(`${FIXTURES}/maintenance.mjs`, join(file, '..', 'plugins', 'maintenance.mjs'));
     const started = await pnpmStart({ GATEWAY_CONFIG_FILE: file });
     gateway = started.process;
     url = started.match[1] as string;
