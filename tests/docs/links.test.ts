@@ -80,9 +80,9 @@ function lineOf(text: string, index: number): number {
   return text.slice(0, index).split('\n').length;
 }
 
-/** Relative Markdown links whose file or anchor does not exist. */
-function linkProblems(page: string): Problem[] {
-  const text = prose(readFileSync(join(ROOT, page), 'utf8'));
+/** Relative Markdown links whose file or anchor does not exist (`page` as the repository has it, or `content`). */
+function linkProblems(page: string, content = readFileSync(join(ROOT, page), 'utf8')): Problem[] {
+  const text = prose(content);
   const problems: Problem[] = [];
   for (const match of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
     const target = match[1] as string;
@@ -103,8 +103,8 @@ function linkProblems(page: string): Problem[] {
  * Backticked paths of ours that do not exist: `top-level/...` with no wildcard or placeholder.
  * A trailing `:12` (a line) is dropped; a trailing `/` must be a folder.
  */
-function pathProblems(page: string): Problem[] {
-  const text = prose(readFileSync(join(ROOT, page), 'utf8'));
+function pathProblems(page: string, content = readFileSync(join(ROOT, page), 'utf8')): Problem[] {
+  const text = prose(content);
   const problems: Problem[] = [];
   for (const match of text.matchAll(/`([^`\s]+)`/g)) {
     const named = (match[1] as string).replace(/:\d+(-\d+)?$/, '');
@@ -125,11 +125,11 @@ const format = (problems: Problem[]) => problems.map(({ page, line, problem }) =
 
 describe('docs: links and named paths', () => {
   it('every relative link reaches a file, and its anchor a heading of that file', () => {
-    expect(format(PAGES.flatMap(linkProblems))).toEqual([]);
+    expect(format(PAGES.flatMap((page) => linkProblems(page)))).toEqual([]);
   });
 
   it('every repository path named in backticks exists', () => {
-    expect(format(PAGES.flatMap(pathProblems))).toEqual([]);
+    expect(format(PAGES.flatMap((page) => pathProblems(page)))).toEqual([]);
   });
 
   it('the checks find what they look for (a dead anchor, a dead path, GitHub slugs)', () => {
@@ -137,5 +137,19 @@ describe('docs: links and named paths', () => {
     expect(slug('Security: limits on every request')).toBe('security-limits-on-every-request');
     expect(anchorsOf(join(ROOT, 'README.md')).has('two-commands')).toBe(true);
     expect(anchorsOf(join(ROOT, 'README.md')).has('no-such-heading')).toBe(false);
+    // The two checks on a page with one of each fault (issue 35's own two), and their good twins.
+    const page = [
+      'See [results](../README.md#results) and [two commands](../README.md#two-commands).',
+      'Spans: `gateway/src/tracing/`, `gateway/src/plugins/tracing/`.',
+      '```sh',
+      'ls `gateway/test/plugins/metrics.test.ts`  # code, not a claim',
+      '```',
+    ].join('\n');
+    expect(format(linkProblems('docs/page.md', page))).toEqual([
+      'docs/page.md:1: link to ../README.md#results: README.md has no heading #results',
+    ]);
+    expect(format(pathProblems('docs/page.md', page))).toEqual([
+      'docs/page.md:2: `gateway/src/tracing/` does not exist',
+    ]);
   });
 });
