@@ -1,0 +1,10 @@
+import { createRequire } from 'node:module';
+const require = createRequire(new URL('../../../adapters/package.json', import.meta.url));
+const Fastify = require('fastify');
+const { ApolloServer } = await import(require.resolve('@apollo/server'));
+const { fastifyApolloHandler } = await import(require.resolve('@as-integrations/fastify'));
+const server = new ApolloServer({ typeDefs: 'type Query { hello: String }', resolvers: { Query: { hello: () => 'x' } } });
+await server.start();
+const app = Fastify({ logger: false, keepAliveTimeout: 72000 });
+app.post('/graphql', fastifyApolloHandler(server));
+await app.listen({ port: 4990, host: '127.0.0.1' });
