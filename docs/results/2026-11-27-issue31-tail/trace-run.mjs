@@ -5,6 +5,8 @@
 // Usage (repository root, after `pnpm build`):
 //   node_modules/.bin/node docs/results/2026-11-27-issue31-tail/trace-run.mjs <out.log> [node flags…]
 // Env: RATE (500), DUR (20), WARMUP (5), BASE_PORT (4860), LAG (1: preload lag-probe.mjs). Pinned as `pnpm bench` pins.
+// Added for ../2026-11-27-issue31-retention (defaults as before): TARGET (nest-fastify), BODY (a request
+// body instead of GetUserWithProducts), CONNS (the load pool's connections, 512), EXTRA (JSON: more gateway env).
 import { createWriteStream } from 'node:fs';
 import { GET_USER_WITH_PRODUCTS_QUERY, requestBody } from '../../../bench/dist/load/queries.js';
 import { runOpenLoop } from '../../../bench/dist/load/open-loop.js';
@@ -27,9 +29,11 @@ const MARK = '=== measured window ===';
 
 const { layout } = resolveLayout({ pin: true, cpus: {} });
 if (layout) pinProcess(process.pid, layout.load);
-const setup = (await createSetups()).none;
+const none = (await createSetups()).none;
+const extra = JSON.parse(process.env.EXTRA ?? '{}');
+const setup = { ...none, gatewayEnv: (context) => ({ ...none.gatewayEnv(context), ...extra }) };
 const subgraphs = await startSubgraphs(basePort + 1, layout?.subgraphs);
-const target = await startTarget({ name: 'nest-fastify', kind: 'mount' }, setup, {
+const target = await startTarget({ name: process.env.TARGET ?? 'nest-fastify', kind: 'mount' }, setup, {
   port: basePort,
   subgraphUrls: subgraphs.urls,
   cpus: layout?.gateway,
@@ -39,7 +43,9 @@ const target = await startTarget({ name: 'nest-fastify', kind: 'mount' }, setup,
 });
 const file = createWriteStream(out);
 target.process.onStdout((chunk) => file.write(chunk));
-const load = (sec) => runOpenLoop({ url: target.url, rate, durationSec: sec, body: () => requestBody(GET_USER_WITH_PRODUCTS_QUERY) });
+const connections = Number(process.env.CONNS ?? 512);
+const body = () => process.env.BODY ?? requestBody(GET_USER_WITH_PRODUCTS_QUERY);
+const load = (sec) => runOpenLoop({ url: target.url, rate, durationSec: sec, connections, body });
 await load(warmupSec);
 file.write(`\n${MARK}\n`);
 const measured = await load(durationSec);
