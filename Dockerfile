@@ -14,6 +14,8 @@ ENV CI=true
 RUN npm install -g pnpm@10.34.9
 # Manifests first: the install layer is reused until a manifest or the lockfile changes.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .pnpmfile.cjs ./
+# pnpm applies patches/ (patchedDependencies, ADR 041) at install: without it the install fails.
+COPY patches patches
 COPY adapters/package.json adapters/
 COPY gateway/package.json gateway/
 COPY server/package.json server/
@@ -33,6 +35,8 @@ WORKDIR /app
 ENV CI=true
 RUN npm install -g pnpm@10.34.9
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .pnpmfile.cjs ./
+# pnpm applies patches/ (patchedDependencies, ADR 041) at install: without it the install fails.
+COPY patches patches
 COPY adapters/package.json adapters/
 COPY gateway/package.json gateway/
 COPY server/package.json server/
@@ -44,6 +48,8 @@ WORKDIR /app
 ENV CI=true
 RUN npm install -g pnpm@10.34.9
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .pnpmfile.cjs ./
+# pnpm applies patches/ (patchedDependencies, ADR 041) at install: without it the install fails.
+COPY patches patches
 COPY subgraphs/package.json subgraphs/
 RUN pnpm install --frozen-lockfile --prod --filter-prod @fedgw/subgraphs...
 
