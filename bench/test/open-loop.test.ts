@@ -23,12 +23,13 @@ describe('open-loop generator', () => {
     expect(result.schedule?.sent).toBe(200);
     expect(result.ok).toBe(200);
     expect(result.errors).toBe(0);
-    // Arrivals follow the schedule (5 ms apart), not the answers: about half in the first half
-    // second (wide bounds: a loaded CI machine delays some sends; a burst would put all 200 there).
+    // Arrivals follow the schedule (5 ms apart over 1 s), not the answers: a burst would put all
+    // 200 within a few ms. Measured as the spread from first to last arrival, not as a count in
+    // the first half second: on a loaded CI machine a late first send makes the sends due by then
+    // go at once (as an open loop must), which moved that count past any fixed bound.
     const first = server.arrivals[0] as bigint;
-    const inFirstHalf = server.arrivals.filter((t) => t - first < 500_000_000n).length;
-    expect(inFirstHalf).toBeGreaterThan(50);
-    expect(inFirstHalf).toBeLessThan(150);
+    const last = server.arrivals[server.arrivals.length - 1] as bigint;
+    expect(Number(last - first) / 1e6).toBeGreaterThan(300);
 
     const latency = summarize(result.samples);
     expect(latency).not.toBeNull();
