@@ -5,6 +5,7 @@ import { clusterWorker } from './cluster/worker.js';
 import { logFatalAndExit } from './fatal.js';
 import { serveGateway } from './serve.js';
 import { installShutdown } from './shutdown.js';
+import { lowerV8WorkerPriority } from './v8-worker-priority.js';
 
 // The gateway process (loaded by main.ts once the Node version is known to be right): the only
 // module that reads process.env.
@@ -18,6 +19,8 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.code}: ${error.message}\n`);
     process.exit(1);
   }
+  // Before any load: every process of a cluster has its own threads.
+  const v8Workers = lowerV8WorkerPriority(config.v8WorkerNice);
   // GATEWAY_WORKERS > 1: this process is the cluster primary (it forks workers that run this
   // same file and serves nothing itself), or one of its workers.
   if (config.workers > 1 && cluster.isPrimary) {
@@ -38,7 +41,14 @@ async function main(): Promise<void> {
     const running = await serveGateway(config, logger, worker ? [worker.plugin] : []);
     installShutdown(running, logger, config.shutdown);
     logger.info(
-      { url: `${running.url}${config.graphqlPath}`, runtime: config.runtime, adapter: config.adapter, env: config.env },
+      {
+        url: `${running.url}${config.graphqlPath}`,
+        runtime: config.runtime,
+        adapter: config.adapter,
+        env: config.env,
+        v8WorkerNice: config.v8WorkerNice,
+        v8WorkersNiced: v8Workers,
+      },
       'gateway listening',
     );
     worker?.reportReady();

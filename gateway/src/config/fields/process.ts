@@ -46,6 +46,13 @@ export const PROCESS_FIELDS = defineFields([
       'processes serving under `node:cluster` (an integer from 1, or `auto`: the cores this process may use); `1` is a single process. See [Cluster mode](operations.md#cluster-mode)',
   },
   {
+    key: 'v8WorkerNice',
+    env: 'GATEWAY_V8_WORKER_NICE',
+    parse: withDefault(integer(0, 19), 10),
+    meaning:
+      "Linux: the nice value of V8's background threads (garbage collection helpers, concurrent compilers), so that on a core they share with the request thread they take about 30% of it instead of four fifths during a full collection; `0` leaves them as Node starts them (19 starves them under saturation: the heap doubled). See [Performance: V8's helper threads](performance.md#issue-31-v8s-helper-threads-on-the-gateways-core)",
+  },
+  {
     key: 'host',
     env: 'GATEWAY_LISTEN_HOST',
     formerEnv: ['HOST'],
