@@ -10,7 +10,16 @@ import { repoPath } from './paths.js';
 import { GENERATED_DOCUMENTS, namedFolders, regenerate } from './readme/documents.js';
 import { formatMarkdown } from './readme/format-markdown.js';
 
-const { values, positionals } = parseArgs({ options: { check: { type: 'boolean' } }, allowPositionals: true });
+const USAGE = 'usage: pnpm bench:readme <results-folder> [--check]   (e.g. docs/results/2026-11-23-full)';
+let parsed: ReturnType<typeof parseOptions>;
+try {
+  parsed = parseOptions();
+} catch (error) {
+  // An unknown option (--help included) gets the usage line, not a stack trace.
+  console.error(`${(error as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+const { values, positionals } = parsed;
 // pnpm runs scripts from the repository root; a path given from elsewhere is made relative to it.
 const given = positionals[0]
   ? [relative(repoPath(), resolve(process.env.INIT_CWD ?? process.cwd(), positionals[0]))]
@@ -29,9 +38,13 @@ for (const { path, linkPrefix } of GENERATED_DOCUMENTS) {
   else writeFileSync(repoPath(path), updated);
 }
 if (used.size === 0) {
-  console.error('usage: pnpm bench:readme <results-folder> [--check]   (e.g. docs/results/2026-11-23-full)');
+  console.error(USAGE);
   process.exit(2);
 }
 const named = [...used].map((folder) => `${folder}/results.json`).join(' and ');
 if (values.check && differs) process.exit(1);
 console.log(`generated sections ${values.check ? 'match' : 'regenerated from'} ${named}`);
+
+function parseOptions() {
+  return parseArgs({ options: { check: { type: 'boolean' } }, allowPositionals: true });
+}
