@@ -7,6 +7,7 @@
 // Env: RATE (500), DUR (20), WARMUP (5), BASE_PORT (4860), LAG (1: preload lag-probe.mjs). Pinned as `pnpm bench` pins.
 // Added for ../2026-11-27-issue31-retention (defaults as before): TARGET (nest-fastify), BODY (a request
 // body instead of GetUserWithProducts), CONNS (the load pool's connections, 512), EXTRA (JSON: more gateway env).
+// Added for ../2026-11-27-issue31-gc-threads: KIND (mount; `router` with TARGET=apollo-router runs the Router).
 import { createWriteStream } from 'node:fs';
 import { GET_USER_WITH_PRODUCTS_QUERY, requestBody } from '../../../bench/dist/load/queries.js';
 import { runOpenLoop } from '../../../bench/dist/load/open-loop.js';
@@ -14,6 +15,7 @@ import { summarize } from '../../../bench/dist/measure/samples.js';
 import { pinProcess } from '../../../bench/dist/measure/pinning.js';
 import { resolveLayout } from '../../../bench/dist/run/layout.js';
 import { createSetups } from '../../../bench/dist/targets/setups.js';
+import { findRouterBinary } from '../../../bench/dist/targets/router-binary.js';
 import { startTarget } from '../../../bench/dist/targets/start-target.js';
 import { startSubgraphs } from '../../../bench/dist/targets/subgraph-processes.js';
 
@@ -33,12 +35,12 @@ const none = (await createSetups()).none;
 const extra = JSON.parse(process.env.EXTRA ?? '{}');
 const setup = { ...none, gatewayEnv: (context) => ({ ...none.gatewayEnv(context), ...extra }) };
 const subgraphs = await startSubgraphs(basePort + 1, layout?.subgraphs);
-const target = await startTarget({ name: process.env.TARGET ?? 'nest-fastify', kind: 'mount' }, setup, {
+const target = await startTarget({ name: process.env.TARGET ?? 'nest-fastify', kind: process.env.KIND ?? 'mount' }, setup, {
   port: basePort,
   subgraphUrls: subgraphs.urls,
   cpus: layout?.gateway,
   nodeFlags,
-  router: null,
+  router: process.env.KIND === 'router' ? await findRouterBinary() : null,
   setupContext: {},
 });
 const file = createWriteStream(out);
