@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
-/** The name Node gives V8's platform threads (garbage collection helpers, concurrent compilers). */
-const V8_WORKER_THREAD = 'V8Worker';
+/** How Node names V8's platform threads (garbage collection helpers, concurrent compilers): `V8Worker` on Node 24, `node-V8Worker` on Node 26. */
+export const V8_WORKER_THREAD = /^(node-)?V8Worker$/;
 
 /**
  * Gives V8's background threads the nice value `nice` (Linux only; elsewhere nothing changes) and
@@ -24,7 +24,7 @@ export function lowerV8WorkerPriority(nice: number, tasks = '/proc/self/task'): 
   let changed = 0;
   for (const tid of threads) {
     try {
-      if (readFileSync(`${tasks}/${tid}/comm`, 'utf8').trim() !== V8_WORKER_THREAD) continue;
+      if (!V8_WORKER_THREAD.test(readFileSync(`${tasks}/${tid}/comm`, 'utf8').trim())) continue;
       // Never raises a thread's priority (a process started niced stays as niced). On Linux,
       // PRIO_PROCESS with a thread id sets that thread alone; raising one's own nice value
       // needs no privilege.

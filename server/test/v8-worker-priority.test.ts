@@ -5,6 +5,7 @@ import { getPriority } from 'node:os';
 import { parseConfig } from '@fedgw/gateway';
 import { startGateway } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
+import { V8_WORKER_THREAD } from '../src/v8-worker-priority.js';
 
 /** Each thread of `pid` as [name, nice value] (/proc/<pid>/task/<tid>/stat, field 19). */
 function threadNices(pid: number): [string, number][] {
@@ -24,14 +25,14 @@ describe.runIf(process.platform === 'linux')("V8's helper threads yield to the r
     const gateway = await startGateway('fastify', {});
     try {
       const threads = threadNices(gateway.child.pid as number);
-      const workers = threads.filter(([name]) => name === 'V8Worker');
+      const workers = threads.filter(([name]) => V8_WORKER_THREAD.test(name));
       expect(workers.length).toBeGreaterThan(0);
       // A runner started above nice 10 is left as it is: the gateway never raises a priority.
       expect(
         workers.every(([, nice]) => nice === Math.max(10, inherited)),
         JSON.stringify(threads),
       ).toBe(true);
-      expect(threads.find(([name]) => name === 'MainThread')?.[1]).toBe(inherited);
+      expect(threads.find(([name]) => /MainThread$/.test(name))?.[1]).toBe(inherited);
       const listening = gateway.logLines().find((line) => line.msg === 'gateway listening');
       expect(listening).toMatchObject({ v8WorkerNice: 10, v8WorkersNiced: inherited < 10 ? workers.length : 0 });
     } finally {
@@ -42,7 +43,7 @@ describe.runIf(process.platform === 'linux')("V8's helper threads yield to the r
   it('GATEWAY_V8_WORKER_NICE=0 leaves them as Node starts them', async () => {
     const gateway = await startGateway('express', { GATEWAY_V8_WORKER_NICE: '0' });
     try {
-      const workers = threadNices(gateway.child.pid as number).filter(([name]) => name === 'V8Worker');
+      const workers = threadNices(gateway.child.pid as number).filter(([name]) => V8_WORKER_THREAD.test(name));
       expect(workers.length).toBeGreaterThan(0);
       expect(workers.every(([, nice]) => nice === inherited)).toBe(true);
       expect(gateway.logLines().find((line) => line.msg === 'gateway listening')).toMatchObject({ v8WorkersNiced: 0 });
