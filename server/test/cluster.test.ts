@@ -19,6 +19,8 @@ import {
   type TestHttpServer,
 } from '@fedgw/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { V8_WORKER_THREAD } from '../src/v8-worker-priority.js';
+import { threadNices } from './helpers/thread-nices.js';
 
 const USER = { query: '{ user(id: "user-1") { id } }' };
 type LogLine = Record<string, unknown>;
@@ -149,6 +151,12 @@ describe('cluster mode (GATEWAY_WORKERS=2)', () => {
     const pids = running.workerPids();
     expect(pids).toHaveLength(2);
     for (const pid of pids) expect(parentOf(pid)).toBe(running.process.child.pid);
+    // Every process of the tree lowers its own V8 helper threads (ADR 043), not only the primary.
+    for (const pid of [running.process.child.pid as number, ...pids]) {
+      const helpers = threadNices(pid).filter(([name]) => V8_WORKER_THREAD.test(name));
+      expect(helpers.length).toBeGreaterThan(0);
+      expect(helpers.every(([, nice]) => nice >= 10)).toBe(true);
+    }
     expect(await readyStatus(running)).toBe(200);
     const statuses = await Promise.all([1, 2, 3, 4].map(() => postOnNewConnection(running.url, USER)));
     expect(statuses).toEqual([200, 200, 200, 200]);

@@ -1,21 +1,11 @@
 // The gateway process lowers V8's background threads below its request thread (issue 31: on a
 // core they share, a full collection's helper threads took half of it from requests).
-import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { parseConfig } from '@fedgw/gateway';
 import { startGateway } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 import { V8_WORKER_THREAD } from '../src/v8-worker-priority.js';
-
-/** Each thread of `pid` as [name, nice value] (/proc/<pid>/task/<tid>/stat, field 19). */
-function threadNices(pid: number): [string, number][] {
-  return readdirSync(`/proc/${pid}/task`).map((tid) => {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return [name, Number(fields[16])];
-  });
-}
+import { threadNices } from './helpers/thread-nices.js';
 
 describe.runIf(process.platform === 'linux')("V8's helper threads yield to the request thread", () => {
   // What this test runner itself runs at (a CI job may be niced): the gateway inherits it.
