@@ -8,11 +8,11 @@
 // ARMS=";--v8-pool-size=1;--import=<abs path>/nice-preload.mjs;--v8-pool-size=1 --import=<…>/nice-preload.mjs"
 // PAIRS=3 (arms-2.txt), on the build before ADR 043 (today: add EXTRA='{"GATEWAY_V8_WORKER_NICE":"0"}').
 import { GET_USER_WITH_PRODUCTS_QUERY, requestBody } from '../../../bench/dist/load/queries.js';
-import { readFileSync } from 'node:fs';
 import { runClosedLoop } from '../../../bench/dist/load/closed-loop.js';
 import { runOpenLoop } from '../../../bench/dist/load/open-loop.js';
 import { summarize } from '../../../bench/dist/measure/samples.js';
 import { pinProcess } from '../../../bench/dist/measure/pinning.js';
+import { readCpuSeconds, readPeakRssMb } from '../../../bench/dist/measure/proc-stats.js';
 import { resolveLayout } from '../../../bench/dist/run/layout.js';
 import { createSetups } from '../../../bench/dist/targets/setups.js';
 import { findRouterBinary } from '../../../bench/dist/targets/router-binary.js';
@@ -44,11 +44,6 @@ const arms = process.env.ARMS?.split(';').map((a) => a.trim());
 // LOAD=closed: §A's shape instead (100 closed-loop connections), with the target's peak RSS (VmHWM)
 // and CPU-ms per request over the measured window.
 const closed = process.env.LOAD === 'closed';
-const cpuMs = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, at 100 ticks/s
-};
-const peakRssMb = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 async function window(key, warm, measured, arm = []) {
   const flags = arm.filter((token) => token.startsWith('--'));
   const env = Object.fromEntries(arm.filter((token) => !token.startsWith('--')).map((token) => token.split('=')));
@@ -69,12 +64,12 @@ async function window(key, warm, measured, arm = []) {
     await load(warm);
     if (measured === 0) return;
     const [pid] = target.pids();
-    const cpuBefore = cpuMs(pid);
+    const cpuBefore = readCpuSeconds(pid);
     const result = await load(measured);
     const usage = closed && {
       reqPerSec: Math.round(result.ok / measured),
-      cpuMsPerRequest: Number(((cpuMs(pid) - cpuBefore) / result.ok).toFixed(3)),
-      peakRssMb: Math.round(peakRssMb(pid)),
+      cpuMsPerRequest: Number((((readCpuSeconds(pid) - cpuBefore) * 1000) / result.ok).toFixed(3)),
+      peakRssMb: Math.round(readPeakRssMb(pid)),
     };
     const l = summarize(result.samples);
     console.log(JSON.stringify({ target: key, ...(arm.length > 0 && { arm: arm.join(' ') }), ...usage, ok: result.ok, errors: result.errors, p50: l?.p50, p99: l?.p99, p999: l?.p999 }));
