@@ -20,7 +20,7 @@ import {
 } from '@fedgw/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { V8_WORKER_THREAD } from '../src/v8-worker-priority.js';
-import { threadNices } from './helpers/thread-nices.js';
+import { readProcStat, threadNices } from './helpers/proc-stat.js';
 
 const USER = { query: '{ user(id: "user-1") { id } }' };
 type LogLine = Record<string, unknown>;
@@ -96,8 +96,8 @@ const servedBy = (cluster: Cluster) =>
       .map((line) => line.pid),
   );
 
-/** The parent pid, from /proc (field 4 of stat; the name in field 2 has no spaces here). */
-const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[3]);
+/** The parent pid (field 4 of /proc/<pid>/stat). */
+const parentOf = (pid: number) => Number(readProcStat(`/proc/${pid}/stat`).fields[1]);
 
 const alive = (pid: number) => {
   try {

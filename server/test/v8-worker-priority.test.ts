@@ -5,7 +5,7 @@ import { parseConfig } from '@fedgw/gateway';
 import { startGateway } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 import { V8_WORKER_THREAD } from '../src/v8-worker-priority.js';
-import { threadNices } from './helpers/thread-nices.js';
+import { threadNices } from './helpers/proc-stat.js';
 
 describe.runIf(process.platform === 'linux')("V8's helper threads yield to the request thread", () => {
   // What this test runner itself runs at (a CI job may be niced): the gateway inherits it.
