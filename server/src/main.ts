@@ -2,8 +2,10 @@
 // memory defaults are imported statically: on an older Node the gateway's own modules crash
 // while loading, with a stack trace instead of a sentence.
 import { exitOnUnsupportedNode } from '@fedgw/gateway/node-version';
-import { applyMemoryDefaults } from './memory-defaults.js';
+import { applyMemoryDefaults, relaunchWithStartupDefaults } from './memory-defaults.js';
 
 exitOnUnsupportedNode('server/dist/main.js', '`npx pnpm start` (or node_modules/node/bin/node server/dist/main.js)');
+// Before anything else runs: the relaunched process starts here again, with the flags named.
+relaunchWithStartupDefaults();
 applyMemoryDefaults();
 await import('./gateway-process.js');

@@ -1,25 +1,59 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * V8 flags the gateway sets on itself unless the operator's command line names them, chosen from
- * a measured table (ADR 027; the figures are in docs/performance.md, "Memory"). Set here, not on
- * each command line, so `pnpm start`, the image, the manifests, cluster workers and the bench all
- * run the same defaults. `node --heap-growing-percent=0 server/dist/main.js` gives V8's own
- * heuristic back.
+ * V8 flags the gateway sets on itself unless the operator names them (on the command line or in
+ * NODE_OPTIONS), chosen from measured tables (docs/performance.md, "Memory"). Set here, not on each
+ * command line, so `pnpm start`, the image, the manifests, cluster workers and the bench all run
+ * the same defaults.
+ *
+ * V8 reads these at each collection, so the running process sets them (ADR 027).
+ * `node --heap-growing-percent=0 server/dist/main.js` gives V8's own heuristic back.
  */
-export const MEMORY_DEFAULTS: readonly string[] = ['--heap-growing-percent=100'];
+export const RUNTIME_MEMORY_DEFAULTS: readonly string[] = ['--heap-growing-percent=100'];
 
-/** The defaults whose flag the command line does not already set (`--flag=value`, `--flag value`). */
-export function memoryDefaultsToApply(execArgv: readonly string[]): string[] {
-  const named = new Set(execArgv.map((argument) => flagName(argument)));
-  return MEMORY_DEFAULTS.filter((flag) => !named.has(flagName(flag)));
+/**
+ * V8 reads these only when it creates its heap, so the entry point re-executes itself with them
+ * (same PID, ADR 044). A 32 MB semi-space instead of Node 24's 64 MB on a large machine.
+ * `node --max-semi-space-size=0 server/dist/main.js` gives V8's own size back.
+ */
+export const STARTUP_MEMORY_DEFAULTS: readonly string[] = ['--max-semi-space-size=32'];
+
+/** The defaults whose flag the operator's flags do not already set (`--flag=value`, `--flag value`). */
+export function memoryDefaultsToApply(defaults: readonly string[], operatorFlags: readonly string[]): string[] {
+  const named = new Set(operatorFlags.map((argument) => flagName(argument)));
+  return defaults.filter((flag) => !named.has(flagName(flag)));
 }
 
-/** Applies them to this process's V8; they take effect at its next collections. */
-export function applyMemoryDefaults(execArgv: readonly string[] = process.execArgv): string[] {
-  const applied = memoryDefaultsToApply(execArgv);
+/** The flags the operator gave Node: its command line, then NODE_OPTIONS (not in execArgv). */
+export function operatorFlags(execArgv: readonly string[], nodeOptions = ''): string[] {
+  return [...execArgv, ...nodeOptions.split(/\s+/).filter((token) => token.startsWith('-'))];
+}
+
+/**
+ * Replaces this process with the same command plus the startup defaults it lacks; returns only
+ * when there is nothing to add or the platform cannot (Windows, Node's permission model): the
+ * gateway then runs with V8's own young generation.
+ */
+export function relaunchWithStartupDefaults(): void {
+  const missing = memoryDefaultsToApply(STARTUP_MEMORY_DEFAULTS, currentOperatorFlags());
+  if (missing.length === 0 || typeof process.execve !== 'function') return;
+  try {
+    const [node, ...rest] = [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)];
+    process.execve(node as string, [node as string, ...rest], process.env);
+  } catch {
+    // Refused before anything was replaced: carry on as started.
+  }
+}
+
+/** Applies the run-time defaults to this process's V8; they take effect at its next collections. */
+export function applyMemoryDefaults(): string[] {
+  const applied = memoryDefaultsToApply(RUNTIME_MEMORY_DEFAULTS, currentOperatorFlags());
   for (const flag of applied) setFlagsFromString(flag);
   return applied;
+}
+
+function currentOperatorFlags(): string[] {
+  return operatorFlags(process.execArgv, process.env.NODE_OPTIONS);
 }
 
 /** `--heap_growing_percent=5` and `--heap-growing-percent` name the same V8 flag. */

@@ -1,11 +1,20 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { startGateway } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
-import { MEMORY_DEFAULTS, memoryDefaultsToApply } from '../src/memory-defaults.js';
+import {
+  memoryDefaultsToApply,
+  operatorFlags,
+  RUNTIME_MEMORY_DEFAULTS,
+  STARTUP_MEMORY_DEFAULTS,
+} from '../src/memory-defaults.js';
 
 describe('the V8 memory defaults', () => {
-  it('chooses the measured defaults when the command line names none of them', () => {
-    expect(memoryDefaultsToApply([])).toEqual(['--heap-growing-percent=100']);
-    expect(memoryDefaultsToApply(['--max-old-space-size=512', '--enable-source-maps'])).toEqual([...MEMORY_DEFAULTS]);
+  it('chooses the measured defaults when the operator names none of them', () => {
+    expect(memoryDefaultsToApply(RUNTIME_MEMORY_DEFAULTS, [])).toEqual(['--heap-growing-percent=100']);
+    expect(memoryDefaultsToApply(STARTUP_MEMORY_DEFAULTS, ['--max-old-space-size=512'])).toEqual([
+      '--max-semi-space-size=32',
+    ]);
   });
 
   it("leaves a flag the operator set alone, in any of V8's spellings", () => {
@@ -14,12 +23,51 @@ describe('the V8 memory defaults', () => {
       ['--heap_growing_percent=50'],
       ['--heap-growing-percent', '25'],
     ]) {
-      expect(memoryDefaultsToApply(execArgv)).toEqual([]);
+      expect(memoryDefaultsToApply(RUNTIME_MEMORY_DEFAULTS, execArgv)).toEqual([]);
     }
+  });
+
+  it('counts NODE_OPTIONS as the operator’s too (Node does not list it in execArgv)', () => {
+    const flags = operatorFlags(['--enable-source-maps'], ' --max-semi-space-size=16  --import=./guard.mjs ');
+    expect(memoryDefaultsToApply(STARTUP_MEMORY_DEFAULTS, flags)).toEqual([]);
+    expect(memoryDefaultsToApply(RUNTIME_MEMORY_DEFAULTS, flags)).toEqual([...RUNTIME_MEMORY_DEFAULTS]);
   });
 
   it('every default is a flag this V8 knows (an unknown one would only print an error)', () => {
     const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;
-    for (const flag of MEMORY_DEFAULTS) expect(options).toContain(`  ${flag.split('=')[0]} (`);
+    for (const flag of [...RUNTIME_MEMORY_DEFAULTS, ...STARTUP_MEMORY_DEFAULTS]) {
+      expect(options).toContain(`  ${flag.split('=')[0]} (`);
+    }
+  });
+});
+
+/** The command line the kernel holds for a process now (after any execve). */
+function commandLine(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+}
+
+describe.runIf(process.platform === 'linux')('the entry point relaunches itself with the startup defaults', () => {
+  it('same PID, serving, with the young-generation cap on its command line', async () => {
+    const gateway = await startGateway('fastify', {});
+    try {
+      const pid = gateway.child.pid as number;
+      const argv = commandLine(pid);
+      expect(argv).toContain('--max-semi-space-size=32');
+      expect(argv.at(-1)).toMatch(/server\/dist\/main\.js$/);
+      expect((await fetch(`${gateway.origin}/health`)).status).toBe(200);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it("keeps the operator's own size from NODE_OPTIONS and does not relaunch", async () => {
+    const gateway = await startGateway('express', { NODE_OPTIONS: '--max-semi-space-size=16' });
+    try {
+      expect(commandLine(gateway.child.pid as number).some((arg) => arg.startsWith('--max-semi-space-size'))).toBe(
+        false,
+      );
+    } finally {
+      await gateway.stop();
+    }
   });
 });
