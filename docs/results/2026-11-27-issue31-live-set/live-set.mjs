@@ -2,7 +2,7 @@
 // only), with --expose-gc and live-set-preload.mjs; after ~6 s idle the preload runs gc() and
 // reports memory and every module loaded. Prints RSS, heapUsed after gc, module count and MB of
 // module source, then the source bytes per package, largest first.
-// Usage (from the repository root): node_modules/.bin/node docs/results/2026-11-27-issue31-live-set/live-set.mjs [--no-hooks] [--modules] [--why <path text>] [--dump <file>]
+// Usage (from the repository root): node_modules/.bin/node docs/results/2026-11-27-issue31-live-set/live-set.mjs [--no-hooks] [--request] [--modules] [--why <path text>] [--dump <file>]
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -15,6 +15,9 @@ const listModules = process.argv.includes('--modules');
 // --why <text>: for each loaded module whose path contains <text>, the chain of first importers.
 // --no-hooks: memory only (the module list is empty), as the gateway runs without the preload's hooks.
 const hooks = !process.argv.includes('--no-hooks');
+// --request: at ~4 s, two POSTs to /graphql ({ __typename }, and a query that fetches from a
+// subgraph, which is not running: the error path) to show what the first requests load.
+const sendRequests = process.argv.includes('--request');
 const why = process.argv.includes('--why') ? process.argv[process.argv.indexOf('--why') + 1] : undefined;
 
 const port = await new Promise((resolve) => {
@@ -36,6 +39,18 @@ child.stdio[3].on('data', (chunk) => {
   if (report.includes('\n')) child.kill('SIGTERM');
 });
 const timer = setTimeout(() => child.kill('SIGKILL'), 14000);
+if (sendRequests) {
+  setTimeout(async () => {
+    for (const query of ['{ __typename }', '{ topProducts(first: 1) { name } }']) {
+      const answer = await fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+      console.log(`request ${query}: ${answer.status} ${(await answer.text()).slice(0, 100)}`);
+    }
+  }, 4000);
+}
 await new Promise((resolve) => child.on('exit', resolve));
 clearTimeout(timer);
 if (!report) throw new Error('no report from the gateway (did it start?)');
