@@ -2,7 +2,7 @@
 // only), with --expose-gc and live-set-preload.mjs; after ~6 s idle the preload runs gc() and
 // reports memory and every module loaded. Prints RSS, heapUsed after gc, module count and MB of
 // module source, then the source bytes per package, largest first.
-// Usage (from the repository root): node_modules/.bin/node docs/results/2026-11-27-issue31-live-set/live-set.mjs [--no-hooks] [--request] [--modules] [--why <path text>] [--dump <file>]
+// Usage (from the repository root): node_modules/.bin/node docs/results/2026-11-27-issue31-live-set/live-set.mjs [--no-hooks] [--request] [--modules] [--why <path text>] [--dump <file>] [--snapshot <file>]
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -17,6 +17,8 @@ const listModules = process.argv.includes('--modules');
 const hooks = !process.argv.includes('--no-hooks');
 // --request: at ~4 s, two POSTs to /graphql ({ __typename }, and a query that fetches from a
 // subgraph, which is not running: the error path) to show what the first requests load.
+// --snapshot <file>: the preload also writes a heap snapshot there after its gc.
+const snapshot = process.argv.includes('--snapshot') ? process.argv[process.argv.indexOf('--snapshot') + 1] : '';
 const sendRequests = process.argv.includes('--request');
 const why = process.argv.includes('--why') ? process.argv[process.argv.indexOf('--why') + 1] : undefined;
 
@@ -30,7 +32,7 @@ const port = await new Promise((resolve) => {
 const child = spawn(
   process.execPath,
   ['--expose-gc', '--import', join(here, 'live-set-preload.mjs'), 'server/dist/main.js'],
-  { cwd: root, env: { PATH: process.env.PATH, PORT: String(port), LIVE_SET_HOOKS: hooks ? '1' : '0' }, stdio: ['ignore', 'ignore', 'inherit', 'pipe'] },
+  { cwd: root, env: { PATH: process.env.PATH, PORT: String(port), LIVE_SET_HOOKS: hooks ? '1' : '0', LIVE_SET_SNAPSHOT: snapshot }, stdio: ['ignore', 'ignore', 'inherit', 'pipe'] },
 );
 let report = '';
 child.stdio[3].setEncoding('utf8');
@@ -38,7 +40,7 @@ child.stdio[3].on('data', (chunk) => {
   report += chunk;
   if (report.includes('\n')) child.kill('SIGTERM');
 });
-const timer = setTimeout(() => child.kill('SIGKILL'), 14000);
+const timer = setTimeout(() => child.kill('SIGKILL'), snapshot ? 30000 : 14000);
 if (sendRequests) {
   setTimeout(async () => {
     for (const query of ['{ __typename }', '{ topProducts(first: 1) { name } }']) {
