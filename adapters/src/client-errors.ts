@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ClientErrorCode } from '@fedgw/gateway/contract';
 import { errorBody } from './http-errors.js';
+import { STATUS_CODES } from './node-http.js';
 
 /** Node's parser errors and timeouts, by the status Node itself answers them with. */
 const ANSWERS: Record<string, { status: number; code: ClientErrorCode; message: string }> = {

@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BaseContext } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -24,6 +23,7 @@ import { errorBody, httpErrorResponse } from './http-errors.js';
 import { httpRequestObserver } from './http-request-metrics.js';
 import { listenUrl } from './listen-url.js';
 import { mainListenerMetrics } from './metrics-route.js';
+import { createServer } from './node-http.js';
 import { trackConnections } from './open-connections.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';

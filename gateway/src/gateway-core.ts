@@ -1,4 +1,7 @@
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { GraphQLError } from 'graphql';
 import { newApolloGateway } from './apollo-telemetry.js';
@@ -156,6 +159,9 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
         : ApolloServerPluginLandingPageDisabled(),
       retired.apolloPlugin(),
       deferredDeliveryPlugin(formatError),
+      // Apollo Server adds inline tracing (ftv1) only for a subgraph's schema, never a gateway's; said
+      // here, it does not load the plugin and its protobuf code (~400 KB of source) to find that out.
+      ApolloServerPluginInlineTraceDisabled(),
       ...plugins.flatMap((plugin) => (plugin.apollo ? [plugin.apollo] : [])),
     ],
   });

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { closeGracefully, type ListeningServer, listenUrl, trackConnections } from '@fedgw/adapters';
 import type { Logger } from '@fedgw/gateway';
@@ -7,6 +8,9 @@ import type { AdminRoute, MetricsEndpoint, MountableGateway } from '@fedgw/gatew
 
 /** An admin route's body is small JSON: more is refused (413) before it is read further. */
 const MAX_ADMIN_BODY_BYTES = 64 * 1024;
+
+// By require(), not an ESM import, which would load Node's bundled undici (adapters/src/node-http.ts).
+const { createServer } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 /**
  * METRICS_PORT: a small listener of its own that serves only the metrics path, so metrics

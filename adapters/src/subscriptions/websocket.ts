@@ -1,4 +1,4 @@
-import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { MountableGateway, StreamOutcome } from '@fedgw/gateway/contract';
 import { GraphQLError, GraphQLSchema } from 'graphql';
@@ -6,6 +6,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { clientAddressOf } from '../client-address.js';
 import { crossOriginStreamRefusal } from '../cross-origin.js';
+import { STATUS_CODES } from '../node-http.js';
 import { closeWhenIdle } from './close-when-idle.js';
 import { connectionHeaders, isRefusal, refusalErrors, STAND_IN, streamScope } from './stream-scope.js';
 

@@ -1,10 +1,10 @@
-import { Pool } from 'undici';
 import type { GatewayContext } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { isRetryableConnectionError } from '../resilience/retry-policy.js';
 import { AnswerReader } from './answer-reader.js';
 import { type Attempt, badResponse, type Failure, parseGraphQLResponse, tooLarge } from './outcomes.js';
 import type { AttemptControl, Attempter } from './retrying-fetch.js';
+import { Pool } from './undici-pool.js';
 
 /**
  * Request bodies of more bytes than this go on a connection that is closed after the answer.

@@ -1,4 +1,4 @@
-import { RemoteGraphQLDataSource } from '@apollo/gateway';
+import type { GraphQLDataSource } from '@apollo/gateway';
 import type { GraphQLSchema } from 'graphql';
 import { newApolloGateway } from '../apollo-telemetry.js';
 import { type SubgraphOverride, subgraphKey } from '../subgraph-overrides.js';
@@ -15,6 +15,9 @@ export interface ValidateOptions {
 }
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
+const NEVER_USED: GraphQLDataSource = {
+  process: () => Promise.reject(new Error('a supergraph validation gateway does not execute')),
+};
 
 /**
  * Loads `sdl` into a throwaway ApolloGateway, the same code path the serving gateway takes
@@ -33,11 +36,12 @@ export async function validateSupergraph(sdl: string, options: ValidateOptions =
       supergraphSdl: sdl,
       validateSupergraph: true,
       logger: silent,
-      // Records the subgraphs; a RemoteGraphQLDataSource opens nothing until used, and this one never is.
+      // Records the subgraphs; the trial never executes, so its data sources are inert (a
+      // RemoteGraphQLDataSource would load make-fetch-happen and its ~40 modules for nothing).
       buildService: ({ name, url }) => {
         seen.push(subgraphKey(name));
         if (!url && !overrides[subgraphKey(name)]?.url) missingUrl.push(name);
-        return new RemoteGraphQLDataSource({ url: url ?? 'http://unused.invalid' });
+        return NEVER_USED;
       },
     },
     options.apolloTelemetry ?? false,

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { request } from 'undici';
 import { discardBody, readBoundedBody, TOO_LARGE } from '../read-bounded-body.js';
 
 export interface FetchTextOptions {
@@ -25,6 +24,8 @@ export class FetchTextError extends Error {
  * text the caller holds is current. Redirects are not followed (a 3xx is an error).
  */
 export async function fetchText(options: FetchTextOptions, etag?: string): Promise<Fetched> {
+  // undici's index loads all of undici (fetch, WebSocket…): only a gateway that polls a URL pays for it.
+  const { request } = await import('undici');
   const signal = AbortSignal.timeout(options.timeoutMs);
   try {
     const response = await request(options.url, {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 // per-request object literal with get/set closures (V8 kept those closures, and the whole
 // request context they hold, through every scavenge: each request was promoted). Behaviour is
 // unchanged: the executor's status reaches the HTTP answer.
+// The same patch (ADR 044) requires @graphql-tools/schema only when a schema is built from typeDefs.
 
 const schema: GraphQLSchema = buildSchema('type Query { hello: String }');
 
@@ -68,5 +69,21 @@ describe('the patched Apollo Server gateway request context', () => {
     });
     expect(answer.status).toBe(203);
     expect(answer.headers.get('x-from-executor')).toBe('yes');
+  });
+});
+
+describe('the patched Apollo Server given typeDefs', () => {
+  it('still builds its schema from them (@graphql-tools/schema, required when needed)', async () => {
+    const server = new ApolloServer({
+      typeDefs: 'type Query { hello: String }',
+      resolvers: { Query: { hello: () => 'from typeDefs' } },
+    });
+    await server.start();
+    try {
+      const answer = await server.executeOperation({ query: '{ hello }' });
+      expect(answer.body).toEqual({ kind: 'single', singleResult: { data: { hello: 'from typeDefs' } } });
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -1,0 +1,41 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// ADR 044: an ESM `import … from 'node:http'` reads every export of the module, and `http`'s lazy
+// WebSocket getters then load Node's bundled undici (fetch, WebSocket: ~2 MB of heap). The
+// adapters, the metrics listener and the patched Nest packages take `http` by require().
+
+const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
+const BUNDLED_UNDICI = 'NativeModule internal/deps/undici/undici';
+
+/** Imports `specifiers` in a fresh process from server/: did Node's bundled undici load? */
+function loadsBundledUndici(specifiers: readonly string[]): boolean {
+  const body = `${specifiers.map((specifier) => `await import(${JSON.stringify(specifier)});`).join('\n')}
+    console.log(process.moduleLoadList.includes(${JSON.stringify(BUNDLED_UNDICI)}));`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', body], { cwd: SERVER_DIR, encoding: 'utf8' });
+  expect(child.stderr).toBe('');
+  return JSON.parse(child.stdout);
+}
+
+describe("Node's bundled undici", () => {
+  it('is loaded by an ESM import of node:http (what the check below would see)', () => {
+    expect(loadsBundledUndici(['node:http'])).toBe(true);
+  });
+
+  it('is not loaded by the adapters, the metrics listener or Nest on Fastify and Express', () => {
+    expect(
+      loadsBundledUndici([
+        '@fedgw/adapters',
+        '@fedgw/adapters/fastify',
+        '@fedgw/adapters/express',
+        './dist/metrics-server.js',
+        'reflect-metadata',
+        '@nestjs/core',
+        '@nestjs/platform-fastify',
+        '@nestjs/platform-express',
+        './dist/nest/index.js',
+      ]),
+    ).toBe(false);
+  });
+});
