@@ -13,7 +13,7 @@ export const RUNTIME_MEMORY_DEFAULTS: readonly string[] = ['--heap-growing-perce
 
 /**
  * V8 reads these only when it creates its heap, so the entry point re-executes itself with them
- * (same PID, ADR 044). A 32 MB semi-space instead of Node 24's 64 MB on a large machine.
+ * (same PID, ADR 045). A 32 MB semi-space instead of Node 24's 64 MB on a large machine.
  * `node --max-semi-space-size=0 server/dist/main.js` gives V8's own size back.
  */
 export const STARTUP_MEMORY_DEFAULTS: readonly string[] = ['--max-semi-space-size=32'];
