@@ -3,6 +3,7 @@ import { type ConfigWarning, createLogger, GatewayError, parseConfig } from '@fe
 import { runPrimary } from './cluster/primary.js';
 import { clusterWorker } from './cluster/worker.js';
 import { logFatalAndExit } from './fatal.js';
+import { memoryFlagsInEffect } from './memory-defaults.js';
 import { serveGateway } from './serve.js';
 import { installShutdown } from './shutdown.js';
 import { lowerV8WorkerPriority } from './v8-worker-priority.js';
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
         env: config.env,
         v8WorkerNice: config.v8WorkerNice,
         v8WorkersNiced: v8Workers,
+        v8MemoryFlags: memoryFlagsInEffect(),
       },
       'gateway listening',
     );

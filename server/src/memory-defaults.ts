@@ -52,6 +52,21 @@ export function applyMemoryDefaults(): string[] {
   return applied;
 }
 
+/**
+ * The memory flags this process runs with, the operator's and ours (`--name=value`), for the
+ * listening log line: after a relaunch ours are on the command line, the run-time ones are not.
+ */
+export function memoryFlagsInEffect(): string[] {
+  const names = new Set([...STARTUP_MEMORY_DEFAULTS, ...RUNTIME_MEMORY_DEFAULTS].map(flagName));
+  const given = currentOperatorFlags();
+  const named = given.flatMap((argument, index) => {
+    if (!names.has(flagName(argument))) return [];
+    const next = given[index + 1];
+    return argument.includes('=') || next === undefined ? [argument] : [`${argument}=${next}`];
+  });
+  return [...named, ...memoryDefaultsToApply(RUNTIME_MEMORY_DEFAULTS, given)];
+}
+
 function currentOperatorFlags(): string[] {
   return operatorFlags(process.execArgv, process.env.NODE_OPTIONS);
 }

@@ -55,6 +55,9 @@ describe.runIf(process.platform === 'linux')('the entry point relaunches itself 
       expect(argv).toContain('--max-semi-space-size=32');
       expect(argv.at(-1)).toMatch(/server\/dist\/main\.js$/);
       expect((await fetch(`${gateway.origin}/health`)).status).toBe(200);
+      expect(gateway.logLines().find((line) => line.msg === 'gateway listening')).toMatchObject({
+        v8MemoryFlags: ['--max-semi-space-size=32', '--heap-growing-percent=100'],
+      });
     } finally {
       await gateway.stop();
     }
@@ -66,6 +69,9 @@ describe.runIf(process.platform === 'linux')('the entry point relaunches itself 
       expect(commandLine(gateway.child.pid as number).some((arg) => arg.startsWith('--max-semi-space-size'))).toBe(
         false,
       );
+      expect(gateway.logLines().find((line) => line.msg === 'gateway listening')).toMatchObject({
+        v8MemoryFlags: ['--max-semi-space-size=16', '--heap-growing-percent=100'],
+      });
     } finally {
       await gateway.stop();
     }
