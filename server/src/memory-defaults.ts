@@ -26,7 +26,7 @@ export function memoryDefaultsToApply(defaults: readonly string[], operatorFlags
 
 /** The flags the operator gave Node: its command line, then NODE_OPTIONS (not in execArgv). */
 export function operatorFlags(execArgv: readonly string[], nodeOptions = ''): string[] {
-  return [...execArgv, ...nodeOptions.split(/\s+/).filter((token) => token.startsWith('-'))];
+  return [...execArgv, ...nodeOptions.split(/\s+/).filter(Boolean)];
 }
 
 /**
@@ -38,8 +38,8 @@ export function relaunchWithStartupDefaults(): void {
   const missing = memoryDefaultsToApply(STARTUP_MEMORY_DEFAULTS, currentOperatorFlags());
   if (missing.length === 0 || typeof process.execve !== 'function') return;
   try {
-    const [node, ...rest] = [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)];
-    process.execve(node as string, [node as string, ...rest], process.env);
+    const argv = [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)];
+    process.execve(process.execPath, argv, process.env);
   } catch {
     // Refused before anything was replaced: carry on as started.
   }

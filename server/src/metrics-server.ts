@@ -1,16 +1,12 @@
 import { once } from 'node:events';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { closeGracefully, type ListeningServer, listenUrl, trackConnections } from '@fedgw/adapters';
+import { closeGracefully, createHttpServer, type ListeningServer, listenUrl, trackConnections } from '@fedgw/adapters';
 import type { Logger } from '@fedgw/gateway';
 import type { AdminRoute, MetricsEndpoint, MountableGateway } from '@fedgw/gateway/contract';
 
 /** An admin route's body is small JSON: more is refused (413) before it is read further. */
 const MAX_ADMIN_BODY_BYTES = 64 * 1024;
-
-// By require(), not an ESM import, which would load Node's bundled undici (adapters/src/node-http.ts).
-const { createServer } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 /**
  * METRICS_PORT: a small listener of its own that serves only the metrics path, so metrics
@@ -23,7 +19,7 @@ export async function listenMetrics(
   port: number,
   adminRoutes: readonly AdminRoute[] = [],
 ): Promise<ListeningServer> {
-  const server: Server = createServer((request, response) => {
+  const server: Server = createHttpServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     const admin = adminRoutes.find((route) => route.path === path);
     if (admin) {
