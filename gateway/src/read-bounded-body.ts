@@ -6,24 +6,34 @@ type Body = Dispatcher.ResponseData['body'];
 export const TOO_LARGE = Symbol('too large');
 
 /**
- * Reads a subgraph response body as text, never holding more than `limit` bytes. A body
- * announced (content-length) or found to be larger is destroyed at once: undici then
- * closes that connection instead of returning a half-read socket to the pool.
+ * What a response's content-length says of its body, against `limit`: `over` (abandon it
+ * unread); `within`, a finite length (undici never reads past it, so the body can be read
+ * whole, as `body.text()` reads it); `unknown`, none or not a number (count bytes as they come).
+ * The one rule for both readers: this file's, and the subgraph fetch's dispatch handler.
+ */
+export function declaredLength(length: string | string[] | undefined, limit: number): 'over' | 'within' | 'unknown' {
+  const declared = Number(length);
+  if (declared > limit) return 'over';
+  return length !== undefined && Number.isFinite(declared) ? 'within' : 'unknown';
+}
+
+/**
+ * Reads a response body (a polled supergraph document) as text, never holding more than
+ * `limit` bytes. A body announced (content-length) or found to be larger is destroyed at
+ * once: undici then closes that connection instead of returning a half-read socket to the pool.
  */
 export async function readBoundedBody(
   body: Body,
   headers: Dispatcher.ResponseData['headers'],
   limit: number,
 ): Promise<{ text: string; bytes: number } | typeof TOO_LARGE> {
-  const declared = Number(headers['content-length']);
-  if (declared > limit) {
+  const length = headers['content-length'];
+  const declared = declaredLength(length, limit);
+  if (declared === 'over') {
     discardBody(body);
     return TOO_LARGE;
   }
-  // undici never reads past a content-length, so a declared length within the limit is safe to read whole.
-  if (headers['content-length'] !== undefined && Number.isFinite(declared)) {
-    return { text: await body.text(), bytes: declared };
-  }
+  if (declared === 'within') return { text: await body.text(), bytes: Number(length) };
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {

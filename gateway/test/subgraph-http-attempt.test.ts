@@ -36,6 +36,11 @@ const cases: Record<string, (req: IncomingMessage, res: ServerResponse) => void>
       setImmediate(() => res.end(`${'x'.repeat(1024)}"}}`));
     });
   },
+  // A content-length over a 2 KB limit, the start of the body, then nothing more.
+  announces(_req, res) {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': 4096 });
+    res.write('{"data":');
+  },
   // Headers and the start of a body, then nothing more.
   stalls(_req, res) {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -185,6 +190,27 @@ describe('SubgraphHttp: reading an answer', () => {
     expect(await http.send(request('chunked'), ctl)).toHaveProperty('received.text', ANSWER);
     expect(connections).toBe(2);
     expect(getEventListeners(ctl.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('abandons an answer whose content-length is over the limit without waiting for its body', async () => {
+    const http = subgraph(1);
+    const ctl = control();
+    // Only if the content-length were ignored: the body never comes, the deadline ends the wait.
+    const deadline = setTimeout(() => ctl.deadline.abort(new Error('waited for the body')), 2_000);
+
+    const attempt = await http.send(request('announces', 2048), ctl);
+    clearTimeout(deadline);
+
+    expect(failureOf(attempt)).toEqual({
+      failure: {
+        code: 'SUBGRAPH_RESPONSE_TOO_LARGE',
+        what: 'answered with more than 2048 bytes',
+        detail: { status: 200 },
+      },
+      unhealthy: false,
+    });
+    expect(await http.send(request('chunked'), ctl)).toHaveProperty('received.text', ANSWER);
+    expect(connections).toBe(2);
   });
 });
 

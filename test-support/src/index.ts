@@ -1,7 +1,8 @@
 // What the test suites (and the bench's process helpers) share: free ports, GraphQL over
 // HTTP, a recording HTTP server, a chaos subgraph (faults on demand), JWT signing keys,
-// real child processes (subgraphs, the compiled gateway, redis-server), and a body that
-// never ends. The reference answers are the subgraphs' own: `@fedgw/subgraphs`.
+// real child processes (subgraphs, the compiled gateway, redis-server, a module script in a
+// fresh Node), and a body that never ends. The reference answers are the subgraphs' own:
+// `@fedgw/subgraphs`.
 export { type CapturedLines, captureLines } from './captured-lines.js';
 export * from './chaos-subgraph.js';
 export { type HeadlessChromium, headlessChromium } from './chromium.js';
@@ -11,6 +12,7 @@ export { type Gate, startGate } from './gate.js';
 export { type GraphQLResult, postGraphQL, send } from './graphql.js';
 export * from './http-server.js';
 export * from './jwt-keys.js';
+export { type ModuleScriptOptions, runModuleScript } from './module-script.js';
 export * from './multipart.js';
 export { available, ENABLE, findRedisServer, onPath, type Program, SKIP_LOG_ENV } from './needs.js';
 export { closedPortUrl, freePort } from './ports.js';

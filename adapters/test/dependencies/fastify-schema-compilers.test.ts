@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runModuleScript } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 
 // ADR 044: patches/@fastify__ajv-compiler and @fastify__fast-json-stringify-compiler load Ajv and
@@ -10,15 +10,12 @@ import { describe, expect, it } from 'vitest';
 const ADAPTERS_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 const SCRIPT = `
-import { registerHooks } from 'node:module';
-const files = [];
-registerHooks({ load(url, context, next) { files.push(url); return next(url, context); } });
-const loaded = () => ['/ajv/', '/fast-json-stringify/index.js'].filter((text) => files.some((url) => url.includes(text)));
+const compilers = () => ['/ajv/', '/fast-json-stringify/index.js'].filter(loaded);
 const { fastify } = await import('fastify');
 const bare = fastify();
 bare.post('/echo', async (request) => request.body);
 await bare.ready();
-const atReady = loaded();
+const atReady = compilers();
 const app = fastify();
 app.post('/strict', {
   schema: {
@@ -29,18 +26,13 @@ app.post('/strict', {
 await app.ready();
 const refused = await app.inject({ method: 'POST', url: '/strict', payload: { b: 1 } });
 const served = await app.inject({ method: 'POST', url: '/strict', payload: { a: 'x' } });
-console.log(JSON.stringify({ atReady, refused: refused.statusCode, served: served.body, afterSchemas: loaded() }));
+console.log(JSON.stringify({ atReady, refused: refused.statusCode, served: served.body, afterSchemas: compilers() }));
 await Promise.all([bare.close(), app.close()]);
 `;
 
 describe("fastify's schema compilers, patched", () => {
   it('are loaded by the first route schema, not by fastify, and still validate and serialize', () => {
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', SCRIPT], {
-      cwd: ADAPTERS_DIR,
-      encoding: 'utf8',
-    });
-    expect(child.stderr).toBe('');
-    expect(JSON.parse(child.stdout)).toEqual({
+    expect(runModuleScript(ADAPTERS_DIR, SCRIPT, { recordLoads: true })).toEqual({
       atReady: [],
       refused: 400,
       served: '{"a":"x"}',

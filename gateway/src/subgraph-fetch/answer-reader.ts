@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { declaredLength } from '../read-bounded-body.js';
 import { isRetryableStatus } from '../resilience/retry-policy.js';
 import type { AttemptControl } from './retrying-fetch.js';
 
@@ -96,14 +97,13 @@ export class AnswerReader implements Dispatcher.DispatchHandler {
         return;
       }
     }
-    const length = headers['content-length'];
-    const declared = Number(length);
-    if (declared > this.#limit) {
+    const declared = declaredLength(headers['content-length'], this.#limit);
+    if (declared === 'over') {
       this.#abandon(controller, 'too large');
       return;
     }
     // undici never reads past a content-length, so the count below only matters without one.
-    this.#skipsBom = length !== undefined && Number.isFinite(declared);
+    this.#skipsBom = declared === 'within';
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runModuleScript } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 
 // ADR 044: the patched dependencies (patches/) and the gateway's own imports load what only an
@@ -10,21 +10,9 @@ import { describe, expect, it } from 'vitest';
 
 const GATEWAY_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
-const PRELUDE = `
-import { registerHooks } from 'node:module';
-const files = [];
-registerHooks({ load(url, context, next) { files.push(url); return next(url, context); } });
-const loaded = (text) => files.some((url) => url.includes(text));
-`;
-
-/** Runs `body` (an ES module, after the prelude) from gateway/; it prints one JSON value. */
+/** Runs `body` (an ES module, with `loaded(text)`) from gateway/; it prints one JSON value. */
 function run(body: string): unknown {
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', `${PRELUDE}\n${body}`], {
-    cwd: GATEWAY_DIR,
-    encoding: 'utf8',
-  });
-  expect(child.stderr).toBe('');
-  return JSON.parse(child.stdout);
+  return runModuleScript(GATEWAY_DIR, body, { recordLoads: true });
 }
 
 const OPTIONAL_IN_APOLLO_GATEWAY = [

@@ -50,6 +50,11 @@ describe('fetchText', () => {
       (s: TestHttpServer) => s.respondWith((_q, r) => r.writeHead(200).end('x'.repeat(5000))),
     ],
     [
+      'a body announced over the limit (refused unread: the rest never comes)',
+      'larger than 1024 bytes',
+      (s: TestHttpServer) => s.respondWith((_q, r) => r.writeHead(200, { 'content-length': 5000 }).write('x')),
+    ],
+    [
       'a redirect',
       'HTTP 302',
       (s: TestHttpServer) => s.respondWith((_q, r) => r.writeHead(302, { location: '/' }).end()),

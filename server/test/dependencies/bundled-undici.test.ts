@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runModuleScript } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 
 // ADR 044: an ESM `import … from 'node:http'` reads every export of the module, and `http`'s lazy
@@ -13,9 +13,7 @@ const BUNDLED_UNDICI = 'NativeModule internal/deps/undici/undici';
 function loadsBundledUndici(specifiers: readonly string[]): boolean {
   const body = `${specifiers.map((specifier) => `await import(${JSON.stringify(specifier)});`).join('\n')}
     console.log(process.moduleLoadList.includes(${JSON.stringify(BUNDLED_UNDICI)}));`;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', body], { cwd: SERVER_DIR, encoding: 'utf8' });
-  expect(child.stderr).toBe('');
-  return JSON.parse(child.stdout);
+  return runModuleScript<boolean>(SERVER_DIR, body);
 }
 
 describe("Node's bundled undici", () => {
