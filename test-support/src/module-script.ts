@@ -15,6 +15,8 @@ const loaded = (text) => files.some((url) => url.includes(text));
 export interface ModuleScriptOptions {
   /** Run `body` after a load hook recording each file loaded: `files`, `loaded(text)`. */
   readonly recordLoads?: boolean;
+  /** Variables added to this process's environment for the script. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -23,7 +25,8 @@ export interface ModuleScriptOptions {
  */
 export function runModuleScript<T = unknown>(cwd: string, body: string, options: ModuleScriptOptions = {}): T {
   const script = options.recordLoads ? `${RECORD_LOADS_PRELUDE}\n${body}` : body;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd, encoding: 'utf8' });
+  const env = { ...process.env, ...options.env };
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd, env, encoding: 'utf8' });
   if (child.error) throw child.error;
   if (child.stderr !== '') {
     throw new Error(`the module script wrote to stderr (exit ${child.status ?? child.signal}):\n${child.stderr}`);

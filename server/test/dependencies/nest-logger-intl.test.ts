@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runModuleScript } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 
 // ADR 044: patches/@nestjs__common builds the console logger's Intl.DateTimeFormat at its first
@@ -26,13 +26,8 @@ console.log(JSON.stringify({ atImport, afterLogging, afterStatic: built, stamps:
 
 describe("Nest's console logger, patched", () => {
   it('builds its date formatter at the first timestamp, once, and still stamps each line', () => {
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', SCRIPT], {
-      cwd: SERVER_DIR,
-      encoding: 'utf8',
-      env: { ...process.env, LANG: 'en_US.UTF-8', TZ: 'UTC' },
-    });
-    expect(child.stderr).toBe('');
-    expect(JSON.parse(child.stdout)).toEqual({
+    const result = runModuleScript(SERVER_DIR, SCRIPT, { env: { LANG: 'en_US.UTF-8', TZ: 'UTC' } });
+    expect(result).toEqual({
       atImport: 0,
       afterLogging: 1,
       afterStatic: 1,
