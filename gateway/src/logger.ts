@@ -1,21 +1,26 @@
 import { createRequire } from 'node:module';
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import { type Logger, pino } from 'pino';
-import { boolean, oneOf, type SettingsOf, withDefault } from './settings/values.js';
+import { boolean, byteSize, oneOf, type SettingsOf, withDefault } from './settings/values.js';
 
 export type { Logger };
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** The `log` group's schemas (GATEWAY_LOG_LEVEL, GATEWAY_LOG_PRETTY), which the config parses it with. */
+/** The `log` group's schemas (GATEWAY_LOG_LEVEL, GATEWAY_LOG_PRETTY, GATEWAY_LOG_BUFFER_BYTES), which the config parses it with. */
 export const LOG_VALUES = Object.freeze({
   level: withDefault(oneOf(LOG_LEVELS), 'info'),
   pretty: withDefault(boolean, false, { development: true }),
+  // Below sonic-boom's largest single write (16 KiB), which it requires of a buffer.
+  bufferBytes: withDefault(byteSize(0, 16_000), 4096),
 });
 
-/** What the logger reads of the configuration (a GatewayConfig is one): its `log` group. */
+/** At most this long between a line's logging and its write, when lines are buffered. */
+export const LOG_FLUSH_MS = 100;
+
+/** What the logger reads of the configuration (a GatewayConfig is one): its `log` group (no buffer when `bufferBytes` is absent). */
 export interface LoggerSettings {
-  readonly log: SettingsOf<typeof LOG_VALUES>;
+  readonly log: Omit<SettingsOf<typeof LOG_VALUES>, 'bufferBytes'> & { readonly bufferBytes?: number };
 }
 
 /** Header values that must never reach a log line, wherever they are nested. */
@@ -65,7 +70,7 @@ export function createLogger(
     mixinMergeStrategy: (fields: object, trace: object) => (trace === NO_TRACE ? fields : Object.assign(trace, fields)),
     ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } } : {}),
   };
-  const logger = destination ? pino(options, destination as pino.DestinationStream) : pino(options);
+  const logger = pino(options, (destination as pino.DestinationStream | undefined) ?? stdoutFor(config, pretty));
   if (config.log.pretty && !destination && !pretty) {
     logger.warn(
       { setting: 'GATEWAY_LOG_PRETTY' },
@@ -73,6 +78,18 @@ export function createLogger(
     );
   }
   return logger;
+}
+
+/**
+ * Standard output, as pino writes it by default (sonic-boom, asynchronous), but with lines
+ * gathered up to GATEWAY_LOG_BUFFER_BYTES and written at least every LOG_FLUSH_MS: one write
+ * per request log line was a twentieth of the gateway's CPU under load (ADR 046). pino writes
+ * what is buffered synchronously when the process exits, the fatal line's exit included.
+ */
+function stdoutFor(config: LoggerSettings, pretty: boolean): pino.DestinationStream | undefined {
+  const bufferBytes = config.log.bufferBytes ?? 0;
+  if (pretty || bufferBytes === 0) return undefined;
+  return pino.destination({ dest: process.stdout.fd ?? 1, minLength: bufferBytes, periodicFlush: LOG_FLUSH_MS });
 }
 
 function canResolvePinoPretty(): boolean {

@@ -2,12 +2,12 @@
 // subgraphs started once, as `pnpm bench` starts them once per run, so both targets meet
 // subgraphs of the same age. Prints one JSON line per window.
 // Usage: node_modules/.bin/node docs/results/2026-11-27-issue31-gc-threads/pairs-shared.mjs
-// Env: PAIRS (rounds, 4), RATE (500), DUR (20), WARMUP (5), SUBGRAPH_WARMUP (20 s of load through our
+// Env: QUERY (complex: ComplexQuery), PAIRS (rounds, 4), RATE (500), DUR (20), WARMUP (5), SUBGRAPH_WARMUP (20 s of load through our
 // gateway first), BASE_PORT (4860); ARMS (below); ONLY=ours|router (one target per round, no arms).
 // The arms of README.md: ARMS=";--no-concurrent-marking;--v8-pool-size=1" PAIRS=3 (arms-1.txt) and
 // ARMS=";--v8-pool-size=1;--import=<abs path>/nice-preload.mjs;--v8-pool-size=1 --import=<…>/nice-preload.mjs"
 // PAIRS=3 (arms-2.txt), on the build before ADR 043 (today: add EXTRA='{"GATEWAY_V8_WORKER_NICE":"0"}').
-import { GET_USER_WITH_PRODUCTS_QUERY, requestBody } from '../../../bench/dist/load/queries.js';
+import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY, requestBody } from '../../../bench/dist/load/queries.js';
 import { runClosedLoop } from '../../../bench/dist/load/closed-loop.js';
 import { runOpenLoop } from '../../../bench/dist/load/open-loop.js';
 import { summarize } from '../../../bench/dist/measure/samples.js';
@@ -36,7 +36,9 @@ const TARGETS = {
   ours: { name: 'nest-fastify', kind: 'mount' },
   router: { name: 'apollo-router', kind: 'router' },
 };
-const body = () => requestBody(GET_USER_WITH_PRODUCTS_QUERY);
+// QUERY=complex: §A's ComplexQuery instead of GetUserWithProducts.
+const query = process.env.QUERY === 'complex' ? COMPLEX : GET_USER_WITH_PRODUCTS_QUERY;
+const body = () => requestBody(query);
 // ARMS: settings for our gateway separated by ';', each node flags (`--…`) and env (`NAME=value`);
 // an empty arm is the build as it is. Each window ours; the arms alternate in a rotating order.
 // Without ARMS: ours against the Router.

@@ -1,6 +1,6 @@
 import { CLIENT_ADDRESS_HEADERS, readTrustedProxies, TRUSTED_PROXIES_FORMAT } from '../../client-address/index.js';
 import { CORE_HTTP_VALUES } from '../../core-settings.js';
-import { LOG_VALUES } from '../../logger.js';
+import { LOG_FLUSH_MS, LOG_VALUES } from '../../logger.js';
 import { boolean, byteSize, custom, integer, oneOf, withDefault } from '../../settings/values.js';
 
 import { defineFields } from './spec.js';
@@ -150,5 +150,11 @@ export const HTTP_FIELDS = defineFields([
     formerEnv: ['LOG_PRETTY'],
     parse: LOG_VALUES.pretty,
     meaning: 'pino-pretty output',
+  },
+  {
+    key: 'log.bufferBytes',
+    env: 'GATEWAY_LOG_BUFFER_BYTES',
+    parse: LOG_VALUES.bufferBytes,
+    meaning: `log lines gathered before one write to standard output; each line is written within ${LOG_FLUSH_MS} ms, and what is buffered when the process exits is written then; \`0\` writes each line at once`,
   },
 ]);
