@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { operationFromDocument } from '@apollo/federation-internals';
 import type { ApolloGateway } from '@apollo/gateway';
 import { executeQueryPlan } from '@apollo/gateway/dist/executeQueryPlan.js';
@@ -135,11 +135,13 @@ interface Compiled {
   readonly deferred: WeakMap<CompiledPlan, DeferredDelivery | null>;
 }
 
-/** The plan store's key for a request, @apollo/gateway's: the query's hash, and its operation name when it has one. */
+/**
+ * The plan store's key for a request, @apollo/gateway's: the query's hash, and its operation name
+ * when it has one (the digest of the two one after the other; the one-shot `hash` costs a fifth
+ * of a `createHash` object's).
+ */
 export function planStoreKey({ request, queryHash }: RequestContext): string {
-  return request.operationName
-    ? createHash('sha256').update(queryHash).update(request.operationName).digest('hex')
-    : queryHash;
+  return request.operationName ? hash('sha256', queryHash + request.operationName) : queryHash;
 }
 
 /** The stored plan, or a new one (stored, as @apollo/gateway does; a failed store write is only logged). */
