@@ -92,7 +92,7 @@ export function sseHandler(
       const token = tokenOf(req);
       if (req.method === 'PUT')
         return reserve(req, endpoint, gateway, reservations, limits.connectionInitTimeoutMs, forget);
-      if (token && !reservations.has(token)) return [null, { status: 404, statusText: 'Not Found' }];
+      if (token && !isLive(reservations.get(token))) return [null, { status: 404, statusText: 'Not Found' }];
       return token ?? null;
     },
     // Reached only for an accepted stream (a distinct one, or a known token's): any refusal is
@@ -233,6 +233,16 @@ export function sseHandler(
     });
     await writeStream(res, responseBody, flow);
   };
+}
+
+/**
+ * A reservation still to be opened, or opened and not cut. Its stream is forgotten when the
+ * response closes, a turn of the event loop or more after the gateway cut it (idle, or a client
+ * too far behind): a request with its token in that instant is answered as after it (404), not
+ * with graphql-sse's 409 for a stream still open.
+ */
+function isLive(reservation: Reservation | undefined): reservation is Reservation {
+  return reservation !== undefined && reservation.flow?.res.destroyed !== true;
 }
 
 /** `then` once the response is closed: at once when its client left while graphql-sse was still answering. */
