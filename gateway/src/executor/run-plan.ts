@@ -3,7 +3,6 @@ import { applyRewrites, isObjectOfType } from '@apollo/gateway/dist/dataRewrites
 import type { GraphQLDataSource } from '@apollo/gateway/dist/datasources/types.js';
 import { GraphQLDataSourceRequestKind } from '@apollo/gateway/dist/datasources/types.js';
 import { generateHydratedPaths } from '@apollo/gateway/dist/executeQueryPlan.js';
-import { deepMerge } from '@apollo/gateway/dist/utilities/deepMerge.js';
 import { type OpenTelemetryConfig, OpenTelemetrySpanNames } from '@apollo/gateway/dist/utilities/opentelemetry.js';
 import {
   evaluateCondition,
@@ -13,8 +12,8 @@ import {
   type QueryPlanSelectionNode,
 } from '@apollo/query-planner';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema, Kind } from 'graphql';
-
 import type { RequestContext } from './apollo-internals.js';
+import { deepMerge } from './deep-merge.js';
 import { inSpan } from './spans.js';
 
 type Path = (string | number)[];
