@@ -111,10 +111,19 @@ async function fetchInto(run: PlanRun, fetch: FetchNode, cursor: Cursor): Promis
   await fetchEntities(run, service, fetch, cursor, variables, entities as Json[], fetch.requires);
 }
 
-/** `data.filter((entity) => entity !== null && entity !== undefined)`, without the closure. */
-function presentEntities(data: readonly unknown[]): unknown[] {
-  const present: unknown[] = [];
-  for (const entity of data) if (entity !== null && entity !== undefined) present.push(entity);
+/**
+ * `data.filter((entity) => entity !== null && entity !== undefined)`, without the closure, and
+ * `data` itself when nothing is left out (the usual case; the list is only read from here on).
+ */
+function presentEntities(data: readonly unknown[]): readonly unknown[] {
+  let first = 0;
+  while (first < data.length && data[first] !== null && data[first] !== undefined) first++;
+  if (first === data.length) return data;
+  const present = data.slice(0, first);
+  for (let index = first + 1; index < data.length; index++) {
+    const entity = data[index];
+    if (entity !== null && entity !== undefined) present.push(entity);
+  }
   return present;
 }
 
