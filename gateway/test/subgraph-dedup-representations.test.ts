@@ -1,5 +1,6 @@
 import { json, startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
+import { dedupeRepresentations } from '../src/dedup/representations.js';
 import { SubgraphDataSource } from '../src/subgraph-fetch/data-source.js';
 import { incomingOperation } from './helpers/operation.js';
 
@@ -131,5 +132,34 @@ describe('representation deduplication', () => {
     const response = await source.process(entitiesFetch(REPRESENTATIONS));
 
     expect(response.data).toEqual({ _entities: [{ name: 'Ann' }] });
+  });
+});
+
+describe('which representations are one (dedupeRepresentations)', () => {
+  const query = 'query($representations:[_Any!]!){_entities(representations:$representations){...on User{name}}}';
+  const uniqueOf = (representations: unknown[]) =>
+    dedupeRepresentations(query, { representations })?.variables.representations ?? representations;
+
+  it('merges equal JSON texts only: the key order, the value types and any further field tell them apart', () => {
+    const representations = [
+      { __typename: 'User', id: '1' },
+      { id: '1', __typename: 'User' },
+      { __typename: 'User', id: 1 },
+      { __typename: 'User', id: '1', extra: true },
+      { __typename: 'Admin', id: '1' },
+      { __typename: 'User', id: '1' },
+      { id: '1', __typename: 'User' },
+      { __typename: 'User', id: 1 },
+    ];
+    expect(uniqueOf(representations)).toEqual(representations.slice(0, 5));
+  });
+
+  it('keys a representation with other fields by its whole JSON text', () => {
+    const representations = [
+      { __typename: 'Product', upc: 'a', sku: { id: 'x' } },
+      { __typename: 'Product', upc: 'a', sku: { id: 'y' } },
+      { __typename: 'Product', upc: 'a', sku: { id: 'x' } },
+    ];
+    expect(uniqueOf(representations)).toEqual(representations.slice(0, 2));
   });
 });

@@ -27,8 +27,18 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse, sett
     // writeHead(status, [reason], [headers]): Fastify passes its headers here rather than setting them.
     const reason = typeof rest[0] === 'string' ? rest[0] : undefined;
     const headers = rest[reason === undefined ? 0 : 1];
-    if (headers !== undefined) setAll(this, headers as OutgoingHttpHeaders | unknown[]);
-    const coding = chooseCoding(req, this, statusCode, settings);
+    const fields = headers !== undefined ? passedOn(this, headers) : undefined;
+    if (fields) {
+      // Fastify's own header object, holding every header: decided from it and handed to Node as Fastify
+      // would, without copying each header onto the response first (an array per header, issue 31).
+      const coding = chooseCoding(req, fieldReader(fields), statusCode, settings);
+      if (!coding)
+        return reason === undefined
+          ? writeHead.call(this, statusCode, fields)
+          : writeHead.call(this, statusCode, reason, fields);
+      setAll(this, fields);
+    } else if (headers !== undefined) setAll(this, headers as OutgoingHttpHeaders | unknown[]);
+    const coding = chooseCoding(req, responseReader(this), statusCode, settings);
     if (coding) {
       encoder = startEncoder(this, coding, Number(this.getHeader('content-length')), write, end);
       this.setHeader('content-encoding', coding);
@@ -59,20 +69,52 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse, sett
 /** The response's own methods, called with whatever arguments the framework passed. */
 type Loose = (this: ServerResponse, ...args: unknown[]) => unknown;
 
+/** Where `chooseCoding` reads the answer's headers and adds Vary: the response, or a header object not yet on it. */
+interface HeaderAccess {
+  get(name: string): OutgoingHttpHeaders[string];
+  set(name: string, value: string): void;
+}
+
+function responseReader(res: ServerResponse): HeaderAccess {
+  return { get: (name) => res.getHeader(name), set: (name, value) => res.setHeader(name, value) };
+}
+
+function fieldReader(fields: OutgoingHttpHeaders): HeaderAccess {
+  return {
+    get: (name) => fields[name],
+    set: (name, value) => {
+      fields[name] = value;
+    },
+  };
+}
+
+/**
+ * `headers` when Node would send them as they are: a plain object whose names are all lower
+ * case (Fastify's), and nothing set on the response itself (which Node would merge them into).
+ */
+const UPPER_CASE = /[A-Z]/;
+
+function passedOn(res: ServerResponse, headers: unknown): OutgoingHttpHeaders | undefined {
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) return undefined;
+  if (Object.getPrototypeOf(headers) !== Object.prototype || res.getHeaderNames().length > 0) return undefined;
+  for (const name in headers) if (!Object.hasOwn(headers, name) || UPPER_CASE.test(name)) return undefined;
+  return headers as OutgoingHttpHeaders;
+}
+
 /** The coding for this answer, or undefined; adds `Vary: Accept-Encoding` to every compressible one. */
 function chooseCoding(
   req: IncomingMessage,
-  res: ServerResponse,
+  headers: HeaderAccess,
   statusCode: number,
   settings: ResponseCompression,
 ): ResponseCoding | undefined {
   if (req.method === 'HEAD' || statusCode < 200 || statusCode === 204 || statusCode === 304) return undefined;
-  if (res.hasHeader('content-encoding')) return undefined;
-  if (!COMPRESSIBLE.test(String(res.getHeader('content-type') ?? ''))) return undefined;
+  if (headers.get('content-encoding') !== undefined) return undefined;
+  if (!COMPRESSIBLE.test(String(headers.get('content-type') ?? ''))) return undefined;
   // Whether it is compressed depends on Accept-Encoding, so a cache must key on it, whatever the size.
-  addVary(res, 'Accept-Encoding');
-  if (/\bno-transform\b/i.test(String(res.getHeader('cache-control') ?? ''))) return undefined;
-  const length = Number(res.getHeader('content-length') ?? Number.NaN);
+  addVary(headers, 'Accept-Encoding');
+  if (/\bno-transform\b/i.test(String(headers.get('cache-control') ?? ''))) return undefined;
+  const length = Number(headers.get('content-length') ?? Number.NaN);
   if (!Number.isFinite(length) || length < settings.minBytes) return undefined;
   return negotiateCoding(req.headers['accept-encoding']);
 }
@@ -108,12 +150,16 @@ function setAll(res: ServerResponse, headers: OutgoingHttpHeaders | unknown[]): 
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value);
 }
 
-function addVary(res: ServerResponse, field: string): void {
-  const existing = res.getHeader('vary');
+function addVary(headers: HeaderAccess, field: string): void {
+  const existing = headers.get('vary');
+  if (existing === undefined) {
+    headers.set('vary', field);
+    return;
+  }
   const current = (Array.isArray(existing) ? existing.join(',') : String(existing ?? ''))
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
   if (current.some((name) => name === '*' || name.toLowerCase() === field.toLowerCase())) return;
-  res.setHeader('vary', [...current, field].join(', '));
+  headers.set('vary', [...current, field].join(', '));
 }

@@ -22,6 +22,8 @@ export interface HeapOptions {
   readonly basePort: number;
   readonly out?: string;
   readonly pin: boolean;
+  /** Also write each every-allocation window's raw sampling profile (`<query>.heapprofile`, DevTools' format). */
+  readonly profiles: boolean;
 }
 
 export const HEAP_HELP = `Usage: node bench/dist/heap-cli.js [options]   (pnpm bench:heap)
@@ -52,6 +54,8 @@ Options:
   --base-port <n>       the gateway on n, the subgraphs on n+1..n+3 (default 4100)
   --out <dir>           where the files go
   --no-pin              do not pin processes with taskset
+  --profiles            also write window 2's raw profile per query (<query>.heapprofile: whole stacks,
+                        for DevTools or a script; not for committing)
   -h, --help            this text
 `;
 
@@ -72,6 +76,7 @@ export function parseHeapOptions(argv: readonly string[]): HeapOptions | 'help' 
       'base-port': { type: 'string' },
       out: { type: 'string' },
       'no-pin': { type: 'boolean' },
+      profiles: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -110,6 +115,7 @@ export function parseHeapOptions(argv: readonly string[]): HeapOptions | 'help' 
     basePort: number(values['base-port'], 'base-port', 4100, 1),
     ...(values.out ? { out: values.out } : {}),
     pin: !values['no-pin'],
+    profiles: values.profiles === true,
   };
   if (problems.length > 0) throw new Error(problems.join('\n'));
   return options;

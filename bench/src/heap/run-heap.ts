@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort } from '@fedgw/test-support';
 import { checkAnswers } from '../load/answer-check.js';
@@ -87,7 +87,7 @@ export async function runHeap(options: HeapOptions, outDir: string, log: (line: 
       await inspector.call('HeapProfiler.enable');
       const results: QueryHeap[] = [];
       for (const name of options.queries)
-        results.push(await measureQuery(name, options, target.url, trace, inspector, log));
+        results.push(await measureQuery(name, options, target.url, trace, inspector, outDir, log));
       const last = QUERIES[options.queries.at(-1) as HeapQuery];
       const snapshots = await takeSnapshots(last, options, target.url, inspector, outDir, log);
       return { options, layout: note, queries: results, snapshots };
@@ -106,6 +106,7 @@ async function measureQuery(
   url: string,
   trace: GcTraceReader,
   inspector: Inspector,
+  outDir: string,
   log: (line: string) => void,
 ): Promise<QueryHeap> {
   const query = QUERIES[name];
@@ -134,6 +135,7 @@ async function measureQuery(
   const sampled = await load(options.durationSec);
   const all = await inspector.call<{ profile: SamplingProfile }>('HeapProfiler.stopSampling');
   const allocated = summarizeSampling(all.profile, finished(trace, sampledMark, sampled.ok));
+  if (options.profiles) await writeFile(join(outDir, `${name}.heapprofile`), JSON.stringify(all.profile));
   log(`${name}: sampled ${allocated.totalKbPerRequest} KB allocated per request`);
 
   // Marked once the forced collection's own lines are in: its promotions are not the window's.

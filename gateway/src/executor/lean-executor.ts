@@ -24,7 +24,7 @@ import { acceptsDeferSpec, deferNotAccepted, leaveDeferredParts } from './deferr
 import { compileDeferred, type DeferredDelivery } from './deferred-plan.js';
 import { runIncrementally } from './deferred-run.js';
 import { runPlan } from './plan-result.js';
-import { inSpan, markFailed } from './spans.js';
+import { inSpan, markFailed, NO_SPAN, tracingOff } from './spans.js';
 
 /**
  * QUERY_PLAN_EXECUTOR=lean: @apollo/gateway's `executor`, step for step (the same spans,
@@ -39,16 +39,28 @@ export function leanExecutor(gateway: ApolloGateway, logger: Logger): Executor {
   // Compiled when a plan is first run; a supergraph update empties the plan store, so its plans go too.
   const compiled = new WeakMap<QueryPlan, CompiledPlan | null>();
   const deferred = new WeakMap<CompiledPlan, DeferredDelivery | null>();
-  return (requestContext) => {
-    const internals = gateway as unknown as GatewayInternals;
-    const { telemetry } = internals.config;
-    return inSpan(
-      OpenTelemetrySpanNames.REQUEST,
-      { attributes: requestContextSpanAttributes(requestContext, telemetry) },
-      telemetry,
-      (span) => execute(internals, requestContext, span, { compiled, deferred }, logger),
-    );
-  };
+  const plans: Compiled = { compiled, deferred };
+  const internals = gateway as unknown as GatewayInternals;
+  return (requestContext) =>
+    tracingOff()
+      ? execute(internals, requestContext, NO_SPAN, plans, logger)
+      : tracedExecute(internals, requestContext, plans, logger);
+}
+
+/** `execute` in the `gateway.request` span (a function of its own: no closure on the untraced path). */
+function tracedExecute(
+  internals: GatewayInternals,
+  requestContext: RequestContext,
+  plans: Compiled,
+  logger: Logger,
+): Promise<ExecutionResult> {
+  const { telemetry } = internals.config;
+  return inSpan(
+    OpenTelemetrySpanNames.REQUEST,
+    { attributes: requestContextSpanAttributes(requestContext, telemetry) },
+    telemetry,
+    (span) => execute(internals, requestContext, span, plans, logger),
+  );
 }
 
 async function execute(
@@ -65,7 +77,8 @@ async function execute(
     operationDocument: document,
     operationName: request.operationName,
   });
-  span.setAttributes(operationContextSpanAttributes(operationContext));
+  // Built only for a span that keeps them (a no-op span drops them).
+  if (span.isRecording()) span.setAttributes(operationContextSpanAttributes(operationContext));
   const validationErrors = internals.validateIncomingRequest(requestContext, operationContext);
   if (validationErrors.length > 0) {
     markFailed(span, validationErrors, internals.config.telemetry);

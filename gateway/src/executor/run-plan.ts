@@ -1,9 +1,8 @@
-import { assert, ERRORS, errorCodeDef, type VariableDefinitions } from '@apollo/federation-internals';
+import { ERRORS, errorCodeDef, type VariableDefinitions } from '@apollo/federation-internals';
 import { applyRewrites, isObjectOfType } from '@apollo/gateway/dist/dataRewrites.js';
 import type { GraphQLDataSource } from '@apollo/gateway/dist/datasources/types.js';
 import { GraphQLDataSourceRequestKind } from '@apollo/gateway/dist/datasources/types.js';
 import { generateHydratedPaths } from '@apollo/gateway/dist/executeQueryPlan.js';
-import { deepMerge } from '@apollo/gateway/dist/utilities/deepMerge.js';
 import { type OpenTelemetryConfig, OpenTelemetrySpanNames } from '@apollo/gateway/dist/utilities/opentelemetry.js';
 import {
   evaluateCondition,
@@ -13,9 +12,9 @@ import {
   type QueryPlanSelectionNode,
 } from '@apollo/query-planner';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema, Kind } from 'graphql';
-
 import type { RequestContext } from './apollo-internals.js';
-import { inSpan } from './spans.js';
+import { deepMerge } from './deep-merge.js';
+import { inSpan, tracingOff } from './spans.js';
 
 type Path = (string | number)[];
 type Json = Record<string, unknown>;
@@ -48,7 +47,7 @@ export async function runNode(run: PlanRun, node: PlanNode, cursor: Cursor | und
       for (const child of node.nodes) await runNode(run, child, cursor);
       return;
     case 'Parallel':
-      await Promise.all(node.nodes.map((child) => runNode(run, child, cursor)));
+      await Promise.all(runEach(run, node.nodes, cursor));
       return;
     case 'Flatten':
       await runNode(run, node.node, moveIntoCursor(cursor, node.path));
@@ -75,32 +74,57 @@ export async function runNode(run: PlanRun, node: PlanNode, cursor: Cursor | und
   }
 }
 
+/** `nodes.map((child) => runNode(run, child, cursor))` without a closure (and its context) per Parallel node. */
+function runEach(run: PlanRun, nodes: readonly PlanNode[], cursor: Cursor): Promise<void>[] {
+  const running = new Array<Promise<void>>(nodes.length);
+  for (let index = 0; index < nodes.length; index++) running[index] = runNode(run, nodes[index] as PlanNode, cursor);
+  return running;
+}
+
 export function rootCursor(data: Json): Cursor {
   return { path: [], data, fullResult: data };
 }
 
 function runFetch(run: PlanRun, fetch: FetchNode, cursor: Cursor): Promise<void> {
-  const service = run.serviceMap[fetch.serviceName];
-  return inSpan(
-    OpenTelemetrySpanNames.FETCH,
-    { attributes: { service: fetch.serviceName } },
-    run.telemetry,
-    async () => {
-      if (!service) throw new Error(`Couldn't find service with name "${fetch.serviceName}"`);
-      const entities = Array.isArray(cursor.data)
-        ? (cursor.data as unknown[]).filter((entity) => entity !== null && entity !== undefined)
-        : [cursor.data];
-      if (entities.length < 1) return;
-      const variables = usedVariables(run, fetch);
-      if (!fetch.requires) {
-        const received = await send(run, service, fetch, cursor, variables);
-        if (received) applyRewrites(run.supergraphSchema, fetch.outputRewrites, received);
-        for (const entity of entities) deepMerge(entity, received);
-        return;
-      }
-      await fetchEntities(run, service, fetch, cursor, variables, entities as Json[], fetch.requires);
-    },
+  return tracingOff() ? fetchInto(run, fetch, cursor) : tracedFetch(run, fetch, cursor);
+}
+
+/** In its own function: its closure would otherwise make runFetch allocate a context on every call. */
+function tracedFetch(run: PlanRun, fetch: FetchNode, cursor: Cursor): Promise<void> {
+  return inSpan(OpenTelemetrySpanNames.FETCH, { attributes: { service: fetch.serviceName } }, run.telemetry, () =>
+    fetchInto(run, fetch, cursor),
   );
+}
+
+async function fetchInto(run: PlanRun, fetch: FetchNode, cursor: Cursor): Promise<void> {
+  const service = run.serviceMap[fetch.serviceName];
+  if (!service) throw new Error(`Couldn't find service with name "${fetch.serviceName}"`);
+  const entities = Array.isArray(cursor.data) ? presentEntities(cursor.data) : [cursor.data];
+  if (entities.length < 1) return;
+  const variables = usedVariables(run, fetch);
+  if (!fetch.requires) {
+    const received = await send(run, service, fetch, cursor, variables);
+    if (received) applyRewrites(run.supergraphSchema, fetch.outputRewrites, received);
+    for (const entity of entities) deepMerge(entity, received);
+    return;
+  }
+  await fetchEntities(run, service, fetch, cursor, variables, entities as Json[], fetch.requires);
+}
+
+/**
+ * `data.filter((entity) => entity !== null && entity !== undefined)`, without the closure, and
+ * `data` itself when nothing is left out (the usual case; the list is only read from here on).
+ */
+function presentEntities(data: readonly unknown[]): readonly unknown[] {
+  let first = 0;
+  while (first < data.length && data[first] !== null && data[first] !== undefined) first++;
+  if (first === data.length) return data;
+  const present = data.slice(0, first);
+  for (let index = first + 1; index < data.length; index++) {
+    const entity = data[index];
+    if (entity !== null && entity !== undefined) present.push(entity);
+  }
+  return present;
 }
 
 async function fetchEntities(
@@ -114,14 +138,14 @@ async function fetchEntities(
 ): Promise<void> {
   const representations: Json[] = [];
   const entityOf: number[] = [];
-  entities.forEach((entity, index) => {
-    const representation = selectRepresentation(run.supergraphSchema, entity, requires);
+  for (let index = 0; index < entities.length; index++) {
+    const representation = selectRepresentation(run.supergraphSchema, entities[index] as Json, requires);
     if (representation?.__typename) {
       applyRewrites(run.supergraphSchema, fetch.inputRewrites, representation);
       representations.push(representation);
       entityOf.push(index);
     }
-  });
+  }
   if (representations.length < 1) return;
   if ('representations' in variables) throw new Error(`Variables cannot contain key "representations"`);
   const received = await send(run, service, fetch, cursor, { ...variables, representations });
@@ -226,7 +250,9 @@ function selectRepresentation(
   if (source === null) return null;
   // A plain object, not Object.create(null) (a dictionary-mode object, several times larger):
   // its keys are the plan's key fields, schema names, so never `__proto__`.
-  const result: Json = {};
+  let result: Json = {};
+  /** Nothing written to `result` yet: a fragment's selection can become it, where deepMerge would copy it. */
+  let empty = true;
   for (const selection of selections) {
     if (selection.kind === Kind.FIELD) {
       const responseName = getResponseName(selection);
@@ -234,20 +260,35 @@ function selectRepresentation(
       const value = source[responseName];
       if (!Object.hasOwn(source, responseName) || typeof value === 'undefined') return null;
       if (Array.isArray(value)) {
-        result[responseName] = value.map((item) => (nested ? selectRepresentation(schema, item, nested) : item));
+        result[responseName] = nested ? selectEach(schema, value, nested) : value.slice();
       } else if (nested) {
         result[responseName] = selectRepresentation(schema, value as Json | null, nested);
       } else {
         result[responseName] = value;
       }
+      empty = false;
     } else {
       if (!selection.typeCondition || !source) continue;
       if (isObjectOfType(schema, source, selection.typeCondition)) {
-        deepMerge(result, selectRepresentation(schema, source, selection.selections));
+        // deepMerge into an empty object copies each key of a fresh object of ours: the same object, one fewer.
+        const selected = selectRepresentation(schema, source, selection.selections);
+        if (selected === null) continue; // as deepMerge(result, null)
+        if (empty) result = selected;
+        else deepMerge(result, selected);
+        empty = false;
       }
     }
   }
   return result;
+}
+
+/** `items.map((item) => selectRepresentation(schema, item, nested))` without a closure per call. */
+function selectEach(schema: GraphQLSchema, items: unknown[], nested: readonly QueryPlanSelectionNode[]): unknown[] {
+  const selected = new Array(items.length);
+  for (let index = 0; index < items.length; index++) {
+    selected[index] = selectRepresentation(schema, items[index] as Json | null, nested);
+  }
+  return selected;
 }
 
 function moveIntoCursor(cursor: Cursor, pathInCursor: Path): Cursor | undefined {
@@ -255,14 +296,58 @@ function moveIntoCursor(cursor: Cursor, pathInCursor: Path): Cursor | undefined 
   return data ? { path: cursor.path.concat(pathInCursor), data, fullResult: cursor.fullResult } : undefined;
 }
 
-/** executeQueryPlan.js's `flattenResultsAtPath`, walking `path` from `from` rather than copying its rest at every step. */
+/**
+ * executeQueryPlan.js's `flattenResultsAtPath`, walking `path` from `from` rather than copying its
+ * rest at every step, and at a list (`@`) pushing into one array where `flatMap` built one per
+ * level and a closure (with its context) per call.
+ */
 function flattenResultsAtPath(value: unknown, path: Path, from = 0): unknown {
-  if (from >= path.length) return value;
-  if (value === undefined || value === null) return value;
-  const current = path[from];
-  if (current === '@') return (value as unknown[]).flatMap((element) => flattenResultsAtPath(element, path, from + 1));
-  assert(typeof current === 'string', () => `Unexpected ${typeof current} found in path`);
-  assert(!Array.isArray(value), () => `Unexpected array in result for path element ${current}`);
+  for (; from < path.length; from++) {
+    if (value === undefined || value === null) return value;
+    const current = path[from];
+    if (current === '@') {
+      if (!Array.isArray(value)) return flatMapAtPath(value, path, from);
+      const flattened: unknown[] = [];
+      for (const element of value) pushFlattened(element, path, from + 1, flattened);
+      return flattened;
+    }
+    value = childAt(value, current);
+  }
+  return value;
+}
+
+/** Pushes what `flattenResultsAtPath(value, path, from)` returns, spread one level as `flatMap` spreads it. */
+function pushFlattened(value: unknown, path: Path, from: number, into: unknown[]): void {
+  for (; from < path.length; from++) {
+    if (value === undefined || value === null) break;
+    const current = path[from];
+    if (current === '@') {
+      if (!Array.isArray(value)) {
+        pushSpread(flatMapAtPath(value, path, from), into);
+        return;
+      }
+      for (const element of value) pushFlattened(element, path, from + 1, into);
+      return;
+    }
+    value = childAt(value, current);
+  }
+  pushSpread(value, into);
+}
+
+function pushSpread(value: unknown, into: unknown[]): void {
+  if (Array.isArray(value)) for (const element of value) into.push(element);
+  else into.push(value);
+}
+
+/** One step of the walk: the path element's own property (the same assertions as executeQueryPlan.js). */
+function childAt(value: unknown, current: string | number | undefined): unknown {
+  if (typeof current !== 'string') throw new Error(`Unexpected ${typeof current} found in path`);
+  if (Array.isArray(value)) throw new Error(`Unexpected array in result for path element ${current}`);
   const object = value as Json;
-  return flattenResultsAtPath(Object.hasOwn(object, current) ? object[current] : undefined, path, from + 1);
+  return Object.hasOwn(object, current) ? object[current] : undefined;
+}
+
+/** `@` over something that is not an array: what `flatMap` does then (an array-like's, or its TypeError). */
+function flatMapAtPath(value: unknown, path: Path, from: number): unknown {
+  return (value as unknown[]).flatMap((element) => flattenResultsAtPath(element, path, from + 1));
 }

@@ -75,6 +75,16 @@ function newObject(walk: Walk): Record<string, unknown> {
   return walk.plain ? {} : Object.create(null);
 }
 
+/**
+ * `assert`'s failure (the same Error and message). The checks below call it in an `if` rather
+ * than pass `assert` a message closure: a closure capturing locals makes V8 allocate a context
+ * for every call of the function that creates it, on every field of every answer (issue 31:
+ * most of what shaping allocated).
+ */
+function fail(message: string): never {
+  throw new Error(message);
+}
+
 const NULL_BUBBLE_UP = 1;
 const OK = 0;
 const TYPENAME = '__typename';
@@ -205,7 +215,7 @@ function applySelections(
       if (walk.invalid) return NULL_BUBBLE_UP;
     } else {
       const typename = input[TYPENAME];
-      assert(!typename || typeof typename === 'string', () => `Got unexpected value for __typename: ${typename}`);
+      if (typename && typeof typename !== 'string') fail(`Got unexpected value for __typename: ${typename}`);
       if (typeConditionApplies(walk.schema, step, typename as string | undefined, parentType)) {
         const result = applySelections(walk, input, step.selections, output, path, step.typeCondition ?? parentType);
         if (result === NULL_BUBBLE_UP) return NULL_BUBBLE_UP;
@@ -276,20 +286,17 @@ function updateOutputValue(
   }
   if (inputValue === null) return null;
   if (type.kind === 'list') {
-    assert(
-      Array.isArray(inputValue),
-      () => `Invalid non-list value ${inputValue} returned by subgraph for list type ${type.name}`,
-    );
-    assert(
-      outputValue === undefined || Array.isArray(outputValue),
-      () => `Invalid non-list value ${outputValue} returned by subgraph for list type ${type.name}`,
-    );
+    if (!Array.isArray(inputValue)) {
+      fail(`Invalid non-list value ${inputValue} returned by subgraph for list type ${type.name}`);
+    }
+    if (outputValue !== undefined && !Array.isArray(outputValue)) {
+      fail(`Invalid non-list value ${outputValue} returned by subgraph for list type ${type.name}`);
+    }
     // No list yet: every element's output is undefined (computeResponse fills a throwaway array with them).
     const outputList = outputValue as unknown[] | undefined;
-    assert(
-      outputList === undefined || inputValue.length === outputList.length,
-      () => `[${inputValue}].length (${inputValue.length}) !== [${outputList}].length (${outputList?.length})`,
-    );
+    if (outputList !== undefined && inputValue.length !== outputList.length) {
+      fail(`[${inputValue}].length (${inputValue.length}) !== [${outputList}].length (${outputList?.length})`);
+    }
     let nullify = false;
     let hasErrors = false;
     const length = inputValue.length;
@@ -314,21 +321,18 @@ function updateOutputValue(
     return nullify ? null : updated;
   }
   if (type.kind === 'composite') {
-    assert(selections, () => `Invalid empty selection set for composite type ${type.name}`);
-    assert(
-      typeof inputValue === 'object',
-      () => `Invalid non-object value ${inputValue} returned by subgraph for composite type ${type.name}`,
-    );
-    assert(
-      outputValue === undefined || typeof outputValue === 'object',
-      () => `Invalid non-object value ${inputValue} returned by subgraph for composite type ${type.name}`,
-    );
+    if (!selections) fail(`Invalid empty selection set for composite type ${type.name}`);
+    if (typeof inputValue !== 'object') {
+      fail(`Invalid non-object value ${inputValue} returned by subgraph for composite type ${type.name}`);
+    }
+    if (outputValue !== undefined && typeof outputValue !== 'object') {
+      fail(`Invalid non-object value ${inputValue} returned by subgraph for composite type ${type.name}`);
+    }
     const object = inputValue as Record<string, unknown>;
     const inputTypename = object[TYPENAME];
-    assert(
-      inputTypename === undefined || typeof inputTypename === 'string',
-      () => `Invalid non-string value ${inputTypename} for __typename at ${path}`,
-    );
+    if (inputTypename !== undefined && typeof inputTypename !== 'string') {
+      fail(`Invalid non-string value ${inputTypename} for __typename at ${path}`);
+    }
     let objectType = type.type;
     if (inputTypename) {
       const named = walk.schema.type(inputTypename);
@@ -351,7 +355,7 @@ function updateOutputValue(
     walk.hasErrors = result === NULL_BUBBLE_UP;
     return walk.hasErrors ? null : output;
   }
-  assert(outputValue === undefined, () => `Excepted output to be undefined but got ${type.name} for type ${type.name}`);
+  if (outputValue !== undefined) fail(`Excepted output to be undefined but got ${type.name} for type ${type.name}`);
   const valid = type.check(inputValue);
   if (!valid) {
     walk.errors.push(
