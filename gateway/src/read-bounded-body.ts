@@ -44,7 +44,8 @@ export async function readBoundedBody(
     }
     chunks.push(chunk);
   }
-  return { text: Buffer.concat(chunks, size).toString('utf8'), bytes: size };
+  // Decoded as `body.text()` decodes a body of known length: a leading byte order mark skipped.
+  return { text: new TextDecoder().decode(Buffer.concat(chunks, size)), bytes: size };
 }
 
 /**

@@ -27,6 +27,17 @@ const cases: Record<string, (req: IncomingMessage, res: ServerResponse) => void>
     res.write(bytes.subarray(0, cut));
     setImmediate(() => res.end(bytes.subarray(cut)));
   },
+  // A UTF-8 byte order mark before the JSON, framed both ways a body can be.
+  'bom-chunked'(_req, res) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write(Buffer.from([0xef, 0xbb]));
+    setImmediate(() => res.end(Buffer.concat([Buffer.from([0xbf]), Buffer.from(ANSWER)])));
+  },
+  'bom-length'(_req, res) {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(ANSWER)]);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
+  },
   // 3 KB in 1 KB chunks with no content-length: only counting finds it over a 2 KB limit.
   endless(_req, res) {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -171,6 +182,14 @@ describe('SubgraphHttp: reading an answer', () => {
     expect(withoutDate(second)).toEqual(withoutDate(first));
     expect(connections).toBe(1);
     expect(getEventListeners(ctl.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('skips a leading byte order mark, chunked (split across chunks) or with a content-length', async () => {
+    const http = subgraph();
+    for (const framing of ['bom-chunked', 'bom-length']) {
+      const attempt = await http.send(request(framing), control());
+      expect(attempt, framing).toMatchObject({ received: { bytes: Buffer.byteLength(ANSWER) + 3, text: ANSWER } });
+    }
   });
 
   it('abandons an answer found over the limit without a content-length, and does not reuse its connection', async () => {

@@ -16,7 +16,7 @@ export type ReadEnd = 'read' | 'discarded' | 'too large' | 'failed';
 /** Given to `controller.abort` when the reader itself abandons a body; nobody reads it. */
 const ABANDONED = new Error('subgraph answer abandoned by the gateway');
 const NO_HEADERS: IncomingHttpHeaders = Object.freeze({});
-/** A UTF-8 byte order mark, which undici's `body.text()` skipped. */
+/** A UTF-8 byte order mark: skipped at the start of a body, framed by content-length or chunked, as undici's `body.text()` skips it. */
 const BOM = [0xef, 0xbb, 0xbf] as const;
 
 /**
@@ -47,8 +47,6 @@ export class AnswerReader implements Dispatcher.DispatchHandler {
   /** The first chunk on its own: most answers come in one, so no array for them. */
   #first: Buffer | undefined = undefined;
   #more: Buffer[] | undefined = undefined;
-  /** The body was read as undici's `body.text()` read it (content-length given), which skipped a BOM. */
-  #skipsBom = false;
 
   constructor(limit: number, control: AttemptControl) {
     this.#limit = limit;
@@ -103,7 +101,6 @@ export class AnswerReader implements Dispatcher.DispatchHandler {
       return;
     }
     // undici never reads past a content-length, so the count below only matters without one.
-    this.#skipsBom = declared === 'within';
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -133,7 +130,7 @@ export class AnswerReader implements Dispatcher.DispatchHandler {
     const body = this.#more ? Buffer.concat(this.#more, this.bytes) : this.#first;
     this.#first = this.#more = undefined;
     if (!body) return '';
-    const start = this.#skipsBom && body[0] === BOM[0] && body[1] === BOM[1] && body[2] === BOM[2] ? 3 : 0;
+    const start = body[0] === BOM[0] && body[1] === BOM[1] && body[2] === BOM[2] ? 3 : 0;
     return body.toString('utf8', start);
   }
 

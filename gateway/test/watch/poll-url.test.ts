@@ -42,6 +42,21 @@ describe('fetchText', () => {
     expect(server.requests.map((request) => request.headers['if-none-match'])).toEqual([undefined, '"a"', '"old"']);
   });
 
+  it('skips a leading byte order mark, chunked or with a content-length', async () => {
+    const { server, url } = await serve({ text: 'v1' });
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    server.respondWith((_q, r) => {
+      r.writeHead(200);
+      r.write(bom);
+      r.end('type Query { a: Int }');
+    });
+    expect(await fetchText({ url, ...limits })).toMatchObject({ modified: true, text: 'type Query { a: Int }' });
+    server.respondWith((_q, r) =>
+      r.writeHead(200, { 'content-length': 24 }).end(Buffer.concat([bom, Buffer.from('type Query { a: Int }')])),
+    );
+    expect(await fetchText({ url, ...limits })).toMatchObject({ modified: true, text: 'type Query { a: Int }' });
+  });
+
   it.each([
     ['an error status', 'HTTP 503', (s: TestHttpServer) => s.respondWith((_q, r) => r.writeHead(503).end('down'))],
     [
