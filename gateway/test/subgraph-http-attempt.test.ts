@@ -160,6 +160,12 @@ const withoutDate = (attempt: Attempt) => {
   return { ...attempt, received: { ...attempt.received, headers } };
 };
 
+/** An answer over a 2 KB read limit: refused as too large, the subgraph not marked unhealthy. */
+const TOO_LARGE_FOR_2048 = {
+  failure: { code: 'SUBGRAPH_RESPONSE_TOO_LARGE', what: 'answered with more than 2048 bytes', detail: { status: 200 } },
+  unhealthy: false,
+};
+
 describe('SubgraphHttp: reading an answer', () => {
   it('gives status, headers as undici request() parsed them, bytes and text, and reuses the connection', async () => {
     const http = subgraph(1);
@@ -198,14 +204,7 @@ describe('SubgraphHttp: reading an answer', () => {
 
     const attempt = await http.send(request('endless', 2048), ctl);
 
-    expect(failureOf(attempt)).toEqual({
-      failure: {
-        code: 'SUBGRAPH_RESPONSE_TOO_LARGE',
-        what: 'answered with more than 2048 bytes',
-        detail: { status: 200 },
-      },
-      unhealthy: false,
-    });
+    expect(failureOf(attempt)).toEqual(TOO_LARGE_FOR_2048);
     expect(await http.send(request('chunked'), ctl)).toHaveProperty('received.text', ANSWER);
     expect(connections).toBe(2);
     expect(getEventListeners(ctl.signal, 'abort')).toHaveLength(0);
@@ -220,14 +219,7 @@ describe('SubgraphHttp: reading an answer', () => {
     const attempt = await http.send(request('announces', 2048), ctl);
     clearTimeout(deadline);
 
-    expect(failureOf(attempt)).toEqual({
-      failure: {
-        code: 'SUBGRAPH_RESPONSE_TOO_LARGE',
-        what: 'answered with more than 2048 bytes',
-        detail: { status: 200 },
-      },
-      unhealthy: false,
-    });
+    expect(failureOf(attempt)).toEqual(TOO_LARGE_FOR_2048);
     expect(await http.send(request('chunked'), ctl)).toHaveProperty('received.text', ANSWER);
     expect(connections).toBe(2);
   });
