@@ -28,17 +28,20 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse, sett
     const reason = typeof rest[0] === 'string' ? rest[0] : undefined;
     const headers = rest[reason === undefined ? 0 : 1];
     const fields = headers !== undefined ? passedOn(this, headers) : undefined;
+    let coding: ResponseCoding | undefined;
     if (fields) {
       // Fastify's own header object, holding every header: decided from it and handed to Node as Fastify
       // would, without copying each header onto the response first (an array per header, issue 31).
-      const coding = chooseCoding(req, fieldReader(fields), statusCode, settings);
+      coding = chooseCoding(req, fieldReader(fields), statusCode, settings);
       if (!coding)
         return reason === undefined
           ? writeHead.call(this, statusCode, fields)
           : writeHead.call(this, statusCode, reason, fields);
       setAll(this, fields);
-    } else if (headers !== undefined) setAll(this, headers as OutgoingHttpHeaders | unknown[]);
-    const coding = chooseCoding(req, responseReader(this), statusCode, settings);
+    } else {
+      if (headers !== undefined) setAll(this, headers as OutgoingHttpHeaders | unknown[]);
+      coding = chooseCoding(req, responseReader(this), statusCode, settings);
+    }
     if (coding) {
       encoder = startEncoder(this, coding, Number(this.getHeader('content-length')), write, end);
       this.setHeader('content-encoding', coding);
