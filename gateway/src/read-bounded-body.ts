@@ -44,8 +44,19 @@ export async function readBoundedBody(
     }
     chunks.push(chunk);
   }
-  // Decoded as `body.text()` decodes a body of known length: a leading byte order mark skipped.
-  return { text: new TextDecoder().decode(Buffer.concat(chunks, size)), bytes: size };
+  return { text: utf8Text(Buffer.concat(chunks, size)), bytes: size };
+}
+
+/** A UTF-8 byte order mark. */
+const BOM = [0xef, 0xbb, 0xbf] as const;
+
+/**
+ * A body as text, decoded as undici's `body.text()` decodes one: UTF-8, a leading byte order
+ * mark skipped. For both readers, whether the body came with a content-length or chunked.
+ */
+export function utf8Text(body: Buffer): string {
+  const start = body[0] === BOM[0] && body[1] === BOM[1] && body[2] === BOM[2] ? 3 : 0;
+  return body.toString('utf8', start);
 }
 
 /**

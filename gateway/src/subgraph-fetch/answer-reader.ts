@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { declaredLength } from '../read-bounded-body.js';
+import { declaredLength, utf8Text } from '../read-bounded-body.js';
 import { isRetryableStatus } from '../resilience/retry-policy.js';
 import type { AttemptControl } from './retrying-fetch.js';
 
@@ -16,8 +16,6 @@ export type ReadEnd = 'read' | 'discarded' | 'too large' | 'failed';
 /** Given to `controller.abort` when the reader itself abandons a body; nobody reads it. */
 const ABANDONED = new Error('subgraph answer abandoned by the gateway');
 const NO_HEADERS: IncomingHttpHeaders = Object.freeze({});
-/** A UTF-8 byte order mark: skipped at the start of a body, framed by content-length or chunked, as undici's `body.text()` skips it. */
-const BOM = [0xef, 0xbb, 0xbf] as const;
 
 /**
  * Reads one subgraph answer straight from undici's dispatcher, as a handler (undici 8's
@@ -129,9 +127,7 @@ export class AnswerReader implements Dispatcher.DispatchHandler {
   text(): string {
     const body = this.#more ? Buffer.concat(this.#more, this.bytes) : this.#first;
     this.#first = this.#more = undefined;
-    if (!body) return '';
-    const start = body[0] === BOM[0] && body[1] === BOM[1] && body[2] === BOM[2] ? 3 : 0;
-    return body.toString('utf8', start);
+    return body ? utf8Text(body) : '';
   }
 
   #abandon(controller: Dispatcher.DispatchController, end: ReadEnd): void {
