@@ -36,7 +36,8 @@ async function executePlan(
   const { telemetry } = context;
   const run: PlanRun = { ...context, variableDefinitions: plan.operation.variableDefinitions, errors: [] };
   if (plan.node) await runNode(run, plan.node, rootCursor(merged));
-  const result = tracingOff() ? shapeResult(plan, run, merged, NO_SPAN) : tracedShape(plan, run, merged);
+  // Untraced exactly when the plan's own span is (decided once, in runPlan).
+  const result = span === NO_SPAN ? shapeResult(plan, run, merged, NO_SPAN) : tracedShape(plan, run, merged);
   if (result.errors) markFailed(span, result.errors, telemetry);
   return result as ExecutionResult;
 }
