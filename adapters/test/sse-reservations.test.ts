@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { SubscriptionEndpoint } from '@fedgw/gateway/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sseHandler } from '../src/subscriptions/sse.js';
@@ -38,10 +39,17 @@ const endpoint: SubscriptionEndpoint = {
 
 let server: Server;
 let url: string;
+let sse: NonNullable<ReturnType<typeof sseHandler>>;
+/** The responses of the event streams opened, newest last. */
+const streams: ServerResponse[] = [];
 beforeAll(async () => {
-  const sse = sseHandler({ subscriptions: endpoint });
-  if (!sse) throw new Error('an endpoint with subscriptions has an SSE handler');
-  server = createServer((req, res) => void sse(req, res, undefined));
+  const handler = sseHandler({ subscriptions: endpoint });
+  if (!handler) throw new Error('an endpoint with subscriptions has an SSE handler');
+  sse = handler;
+  server = createServer((req, res) => {
+    if (req.headers.accept?.includes('text/event-stream')) streams.push(res);
+    void sse(req, res, undefined);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as { port: number }).port}/graphql`;
 });
@@ -66,5 +74,39 @@ describe('single-connection reservations never opened (graphql-sse)', () => {
     await opened.body?.cancel();
     expect(opened.status).toBe(404);
     expect(await reserve()).toEqual({ status: 201, text: 'the-only-token' });
+  });
+});
+
+describe('a single-connection stream the gateway cut', () => {
+  it('is unknown (404) to a request in the same turn as the cut, before its close event, and to the next one', async () => {
+    // The one token is free once the last test's reservation expired.
+    const reservation = await vi.waitFor(
+      async () => {
+        const made = await reserve();
+        expect(made.status).toBe(201);
+        return made;
+      },
+      { timeout: 2000, interval: EXPIRES_MS },
+    );
+    const headers = { accept: 'text/event-stream', 'x-graphql-event-stream-token': reservation.text };
+    const opened = await fetch(url, { headers });
+    expect(opened.status).toBe(200);
+    const stream = streams.at(-1) as ServerResponse;
+    // The gateway's cut (idle, or too far behind), and a request with the token before the
+    // response's close event: handed to the handler directly, as no socket can be that quick.
+    stream.destroy();
+    const socket = new Socket();
+    const early = new IncomingMessage(socket);
+    early.method = 'GET';
+    early.url = '/graphql';
+    early.headers = { ...headers };
+    const answer = new ServerResponse(early);
+    await sse(early, answer, undefined);
+    expect(answer.statusCode).toBe(404);
+    socket.destroy();
+    await opened.body?.cancel().catch(() => {});
+    const later = await fetch(url, { headers });
+    await later.body?.cancel();
+    expect(later.status).toBe(404);
   });
 });

@@ -186,7 +186,11 @@ export function sseHandler(
     const token = tokenOf({ headers: { get: (name: string) => headerOf(req, name) }, url: req.url ?? '' } as never);
     const reservation = token ? reservations.get(token) : undefined;
     const opensStream = req.headers.accept?.includes('text/event-stream');
-    if (reservation && opensStream) {
+    // Only the first GET opens a reservation's stream. A later one (graphql-sse answers 409 while
+    // the stream is open, 404 once it is cut) must not take over the stream's flow: its response
+    // is not the stream, and the cut one's would look live again.
+    const opensReserved = reservation !== undefined && opensStream === true && reservation.flow === undefined;
+    if (opensReserved) {
       clearTimeout(reservation.expiry);
       reservation.flow = flow;
     }
@@ -220,12 +224,12 @@ export function sseHandler(
       res.end(responseBody);
       return;
     }
-    open.set(res, reservation && opensStream ? () => reservation.operations === 0 : () => false);
-    if (reservation && opensStream) restIdle(reservation);
+    open.set(res, opensReserved ? () => reservation.operations === 0 : () => false);
+    if (opensReserved) restIdle(reservation);
     whenClosed(res, () => {
       open.delete(res);
       void responseBody.return?.(undefined);
-      if (token && reservation && opensStream) {
+      if (token && opensReserved) {
         clearTimeout(reservation.idle);
         reservations.delete(token);
         reservation.release();
