@@ -67,14 +67,14 @@ async function window(key, warm, measured, arm = []) {
     if (measured === 0) return;
     const [pid] = target.pids();
     const cpuBefore = readCpuSeconds(pid);
+    // Our gateway's collections in the measured window (bench/src/measure/gc-trace.ts); none for the Router.
+    const gcMark = target.gcTrace?.mark();
     const result = await load(measured);
-    const usage = closed && {
-      reqPerSec: Math.round(result.ok / measured),
-      cpuMsPerRequest: Number((((readCpuSeconds(pid) - cpuBefore) * 1000) / result.ok).toFixed(3)),
-      peakRssMb: Math.round(readPeakRssMb(pid)),
-    };
+    const cpuMsPerRequest = Number((((readCpuSeconds(pid) - cpuBefore) * 1000) / result.ok).toFixed(3));
+    const usage = closed ? { reqPerSec: Math.round(result.ok / measured), cpuMsPerRequest, peakRssMb: Math.round(readPeakRssMb(pid)) } : { cpuMsPerRequest };
+    const gc = gcMark && target.gcTrace.summarize(gcMark, result.ok);
     const l = summarize(result.samples);
-    console.log(JSON.stringify({ target: key, ...(arm.length > 0 && { arm: arm.join(' ') }), ...usage, ok: result.ok, errors: result.errors, p50: l?.p50, p99: l?.p99, p999: l?.p999 }));
+    console.log(JSON.stringify({ target: key, ...(arm.length > 0 && { arm: arm.join(' ') }), ...usage, ok: result.ok, errors: result.errors, p50: l?.p50, p99: l?.p99, p999: l?.p999, ...(gc && { gc }) }));
   } finally {
     await target.stop();
   }
