@@ -1,26 +1,38 @@
 import { createRequire } from 'node:module';
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import { type Logger, pino } from 'pino';
+import { stdoutDestination } from './log-destination.js';
 import { boolean, byteSize, oneOf, type SettingsOf, withDefault } from './settings/values.js';
 
 export type { Logger };
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** The `log` group's schemas (GATEWAY_LOG_LEVEL, GATEWAY_LOG_PRETTY, GATEWAY_LOG_BUFFER_BYTES), which the config parses it with. */
+const MAX_QUEUED_BYTES = 16 * 1024 ** 2;
+
+/** The `log` group's schemas (GATEWAY_LOG_LEVEL, GATEWAY_LOG_PRETTY, GATEWAY_LOG_BUFFER_BYTES, GATEWAY_LOG_MAX_QUEUED_BYTES), which the config parses it with. */
 export const LOG_VALUES = Object.freeze({
   level: withDefault(oneOf(LOG_LEVELS), 'info'),
   pretty: withDefault(boolean, false, { development: true }),
   // Below sonic-boom's largest single write (16 KiB), which it requires of a buffer.
   bufferBytes: withDefault(byteSize(0, 16_000), 4096),
+  // Its floor is above the buffer's ceiling, so the cap always exceeds the buffer with room
+  // for long lines (an error's stack); no 0, which would be unbounded again (ADR 047).
+  maxQueuedBytes: withDefault(byteSize(64 * 1024, 1024 ** 3), MAX_QUEUED_BYTES),
 });
 
 /** At most this long between a line's logging and its write, when lines are buffered. */
 export const LOG_FLUSH_MS = 100;
 
-/** What the logger reads of the configuration (a GatewayConfig is one): its `log` group (no buffer when `bufferBytes` is absent). */
+/**
+ * What the logger reads of the configuration (a GatewayConfig is one): its `log` group (no
+ * buffer when `bufferBytes` is absent, the default cap when `maxQueuedBytes` is).
+ */
 export interface LoggerSettings {
-  readonly log: Omit<SettingsOf<typeof LOG_VALUES>, 'bufferBytes'> & { readonly bufferBytes?: number };
+  readonly log: Omit<SettingsOf<typeof LOG_VALUES>, 'bufferBytes' | 'maxQueuedBytes'> & {
+    readonly bufferBytes?: number;
+    readonly maxQueuedBytes?: number;
+  };
 }
 
 /** Header values that must never reach a log line, wherever they are nested. */
@@ -85,11 +97,15 @@ export function createLogger(
  * gathered up to GATEWAY_LOG_BUFFER_BYTES and written at least every LOG_FLUSH_MS: one write
  * per request log line was a twentieth of the gateway's CPU under load (ADR 046). pino writes
  * what is buffered synchronously when the process exits, the fatal line's exit included.
+ * What waits for a stalled reader is capped at GATEWAY_LOG_MAX_QUEUED_BYTES (ADR 047).
  */
 function stdoutFor(config: LoggerSettings, pretty: boolean): pino.DestinationStream | undefined {
-  const bufferBytes = config.log.bufferBytes ?? 0;
-  if (pretty || bufferBytes === 0) return undefined;
-  return pino.destination({ dest: process.stdout.fd ?? 1, minLength: bufferBytes, periodicFlush: LOG_FLUSH_MS });
+  if (pretty) return undefined;
+  return stdoutDestination({
+    bufferBytes: config.log.bufferBytes ?? 0,
+    maxQueuedBytes: config.log.maxQueuedBytes ?? MAX_QUEUED_BYTES,
+    flushMs: LOG_FLUSH_MS,
+  });
 }
 
 function canResolvePinoPretty(): boolean {

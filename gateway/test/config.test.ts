@@ -91,6 +91,16 @@ describe('parseConfig', () => {
     });
   });
 
+  it('GATEWAY_LOG_MAX_QUEUED_BYTES: 16 MiB by default; refused at or below the log buffer, and 0 (unbounded)', () => {
+    expect(parseConfig({}, { cwd }).log.maxQueuedBytes).toBe(16 * 1024 ** 2);
+    expect(parseConfig({ GATEWAY_LOG_MAX_QUEUED_BYTES: '1mb' }, { cwd }).log.maxQueuedBytes).toBe(1024 ** 2);
+    // 16000 is GATEWAY_LOG_BUFFER_BYTES' largest value.
+    for (const value of ['16000', '0']) {
+      const issues = issuesOf(() => parseConfig({ GATEWAY_LOG_MAX_QUEUED_BYTES: value }, { cwd }));
+      expect(issues.map((issue) => issue.field)).toEqual(['GATEWAY_LOG_MAX_QUEUED_BYTES']);
+    }
+  });
+
   it('reads per-subgraph URL and timeout overrides, names normalised', () => {
     const config = parseConfig(
       {

@@ -157,4 +157,11 @@ export const HTTP_FIELDS = defineFields([
     parse: LOG_VALUES.bufferBytes,
     meaning: `log lines gathered before one write to standard output; each line is written within ${LOG_FLUSH_MS} ms, and what is buffered when the process exits is written then; \`0\` writes each line at once`,
   },
+  {
+    key: 'log.maxQueuedBytes',
+    env: 'GATEWAY_LOG_MAX_QUEUED_BYTES',
+    parse: LOG_VALUES.maxQueuedBytes,
+    meaning:
+      'most log bytes held in memory while standard output does not take them (a stalled log collector); lines past it are dropped and counted (`gateway_log_lines_dropped_total`), never waited for',
+  },
 ]);

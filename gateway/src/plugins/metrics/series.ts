@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { droppedLogLines } from '../../log-destination.js';
 
 // Seconds, from a fast cached answer to a slow federated one; subgraph fetches start lower.
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -122,7 +123,23 @@ export function createSeries(registry: Registry) {
       labelNames: ['subgraph', 'type', 'outcome'] as const,
       registers,
     }),
+    logLinesDropped: logLinesDropped(registers),
   };
 }
 
 export type Series = ReturnType<typeof createSeries>;
+
+/** Read from the process's standard output destination at each scrape (log-destination.ts). */
+function logLinesDropped(registers: Registry[]): Counter {
+  let counted = 0;
+  return new Counter({
+    name: 'gateway_log_lines_dropped_total',
+    help: 'Log lines this process dropped because standard output was not taking them (past GATEWAY_LOG_MAX_QUEUED_BYTES).',
+    registers,
+    collect() {
+      const total = droppedLogLines();
+      this.inc(total - counted);
+      counted = total;
+    },
+  });
+}
