@@ -100,11 +100,11 @@ export function logRequest(
     {
       requestId: scope.requestId,
       method: scope.method,
-      path: scope.url.split('?')[0],
-      operationName: scope.operationName ?? null,
+      path: clipped(scope.url.split('?')[0] as string, MAX_LOGGED_CHARS),
+      operationName: clippedName(scope.operationName),
       // A batch: each operation's name, in order (its length is the number of operations).
       ...(scope.batchOperations && {
-        batch: scope.batchOperations.map((operation) => operation.operationName ?? null),
+        batch: scope.batchOperations.map((operation) => clippedName(operation.operationName)),
       }),
       status,
       durationMs: Math.round(durationMs * 1000) / 1000,
@@ -114,6 +114,25 @@ export function logRequest(
     },
     'request completed',
   );
+}
+
+/**
+ * The longest path or operation name a line carries, in UTF-16 units. Both are the client's to
+ * choose (a name as long as the document allows, a path as long as the header limit): uncut, one
+ * client could make every line of the log kilobytes long and fill the log queue for everyone.
+ */
+export const MAX_LOGGED_CHARS = 256;
+
+function clippedName(name: string | null | undefined): string | null {
+  return name == null ? null : clipped(name, MAX_LOGGED_CHARS);
+}
+
+/** `text` cut to `max` units and marked with '…', never between the two halves of a surrogate pair. */
+function clipped(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  const end = code >= 0xd800 && code <= 0xdbff ? max - 1 : max;
+  return `${text.slice(0, end)}…`;
 }
 
 /** The entity cache's share of this request's lookups (debug only: one more object per line). */
