@@ -67,6 +67,8 @@ describe('cluster primary: stop signals (GATEWAY_WORKERS=2)', () => {
       SUBGRAPH_PRODUCTS_URL: await closedPortUrl(),
       SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
       SUBGRAPH_RETRIES: '0',
+      // Each line as it happens: a test acts on the primary's lines within a worker's backoff.
+      GATEWAY_LOG_BUFFER_BYTES: '0',
     };
   });
   afterEach(async () => {
