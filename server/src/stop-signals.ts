@@ -2,6 +2,10 @@
 export const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
 
+export function isStopSignal(signal: string | null | undefined): signal is StopSignal {
+  return (STOP_SIGNALS as readonly (string | null | undefined)[]).includes(signal);
+}
+
 export interface StopSignalHandlers {
   /** The first stop signal: start the graceful stop. */
   stop(signal: StopSignal): void;

@@ -1,17 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { request } from 'node:http';
 import { parseConfig } from '@fedgw/gateway';
 import {
   available,
   eventually,
-  type Mount,
-  mountEnv,
   postGraphQL,
-  type RunningProcess,
   type RunningSubgraph,
   SUPERGRAPH_PATH,
-  spawnNode,
   startRedis,
   startSubgraphs,
   startTestHttpServer,
@@ -20,71 +15,13 @@ import {
 } from '@fedgw/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { V8_WORKER_THREAD } from '../src/v8-worker-priority.js';
+import { alive, type Cluster, postOnNewConnection, readyLines, startCluster } from './helpers/cluster.js';
 import { readProcStat, threadNices } from './helpers/proc-stat.js';
 
 const USER = { query: '{ user(id: "user-1") { id } }' };
-type LogLine = Record<string, unknown>;
-
-interface Cluster {
-  readonly process: RunningProcess;
-  readonly origin: string;
-  readonly url: string;
-  lines(): LogLine[];
-  /** The pids of the last `cluster ready` line. */
-  workerPids(): number[];
-}
-
-/** Starts `server/dist/main.js` as a cluster primary; resolves once its first worker listens. */
-async function startCluster(mount: Mount, env: Record<string, string>): Promise<Cluster> {
-  const { process, match } = await spawnNode(
-    'server/dist/main.js',
-    {
-      GATEWAY_LISTEN_PORT: '0',
-      GATEWAY_LISTEN_HOST: '127.0.0.1',
-      GATEWAY_LOG_PRETTY: 'false',
-      GATEWAY_WORKERS: '2',
-      ...mountEnv(mount),
-      ...env,
-    },
-    /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/,
-  );
-  const url = match[1] as string;
-  const lines = () =>
-    process
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine);
-  return {
-    process,
-    url,
-    origin: new URL(url).origin,
-    lines,
-    workerPids: () => (lines().findLast((line) => line.msg === 'cluster ready')?.pids as number[]) ?? [],
-  };
-}
-
-const readyLines = (cluster: Cluster) => cluster.lines().filter((line) => line.msg === 'cluster ready');
 
 async function readyStatus(cluster: Cluster): Promise<number> {
   return (await fetch(`${cluster.origin}/ready`)).status;
-}
-
-/** One POST on a connection of its own, so the primary hands each to the next worker in turn. */
-function postOnNewConnection(url: string, payload: unknown): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const body = JSON.stringify(payload);
-    const outgoing = request(
-      url,
-      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', connection: 'close' } },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
 }
 
 /** The pids of the workers that logged a completed request. */
@@ -98,15 +35,6 @@ const servedBy = (cluster: Cluster) =>
 
 /** The parent pid (field 4 of /proc/<pid>/stat). */
 const parentOf = (pid: number) => Number(readProcStat(`/proc/${pid}/stat`).fields[1]);
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('GATEWAY_WORKERS: the parser', () => {
   it('accepts an integer from 1 or auto, and names the field otherwise', () => {
@@ -158,7 +86,9 @@ describe('cluster mode (GATEWAY_WORKERS=2)', () => {
       expect(helpers.every(([, nice]) => nice >= 10)).toBe(true);
     }
     expect(await readyStatus(running)).toBe(200);
-    const statuses = await Promise.all([1, 2, 3, 4].map(() => postOnNewConnection(running.url, USER)));
+    const statuses = await Promise.all(
+      [1, 2, 3, 4].map(async () => (await postOnNewConnection(running.url, USER)).status),
+    );
     expect(statuses).toEqual([200, 200, 200, 200]);
     // Round robin: both workers served some (each logs its requests, after answering, with its pid).
     await eventually(() => expect([...servedBy(running)].sort()).toEqual([...pids].sort()));
@@ -172,7 +102,7 @@ describe('cluster mode (GATEWAY_WORKERS=2)', () => {
     );
     // It died young, so its replacement waits a backoff: meanwhile the survivor says 503.
     await eventually(async () => expect(await readyStatus(running)).toBe(503));
-    expect(await postOnNewConnection(running.url, USER)).toBe(200);
+    expect((await postOnNewConnection(running.url, USER)).status).toBe(200);
 
     await eventually(() => expect(readyLines(running)).toHaveLength(2), 15_000);
     const replaced = running.workerPids();
@@ -279,7 +209,7 @@ describe('cluster mode (GATEWAY_WORKERS=2)', () => {
         expect(running.lines().some((line) => String(line.msg).startsWith('rate limit counted in memory'))).toBe(false);
         const statuses: number[] = [];
         // One after the other, each on a new connection: the primary alternates the workers.
-        for (let i = 0; i < 7; i += 1) statuses.push(await postOnNewConnection(running.url, USER));
+        for (let i = 0; i < 7; i += 1) statuses.push((await postOnNewConnection(running.url, USER)).status);
         expect(statuses.filter((status) => status === 429)).toHaveLength(1);
         expect(statuses.at(-1)).toBe(429);
         await eventually(() => expect(servedBy(running).size).toBe(2));

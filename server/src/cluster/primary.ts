@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { GatewayConfig, Logger } from '@fedgw/gateway';
-import { onStopSignals } from '../stop-signals.js';
+import { isStopSignal, onStopSignals } from '../stop-signals.js';
 import { clusterReady, isWorkerReady } from './messages.js';
 import { warnIfRateLimitPerWorker } from './rate-limit-warning.js';
 import { RestartBackoff } from './restart-backoff.js';
@@ -81,8 +81,12 @@ export function runPrimary(config: GatewayConfig, logger: Logger, options: Prima
     workers.delete(worker);
     const facts = { worker: worker.id, pid: worker.process.pid, code, signal };
     if (stopping) {
-      if (code !== 0) failed = true;
-      logger[code === 0 ? 'info' : 'error'](facts, 'worker stopped');
+      // A worker still starting has no shutdown of its own yet: the stop signal ends it there,
+      // with nothing in flight. That is the stop asked for, not a failure (once started, a
+      // worker handles these signals and ends with its own exit code).
+      const clean = code === 0 || isStopSignal(signal);
+      if (!clean) failed = true;
+      logger[clean ? 'info' : 'error'](facts, 'worker stopped');
       if (workers.size === 0) {
         logger.info({ exitCode: failed ? 1 : 0 }, 'cluster stopped');
         exit(failed ? 1 : 0);
