@@ -29,7 +29,8 @@ export const SUBGRAPH_FETCH_FIELDS = defineFields([
     formerKey: 'subgraphKeepAliveMs',
     env: 'SUBGRAPH_KEEP_ALIVE_MS',
     parse: SUBGRAPH_FETCH_VALUES.keepAliveMs,
-    meaning: "idle pooled sockets close after this, or sooner: a subgraph's `Keep-Alive: timeout=N` hint caps it at N s minus 2 s (undici), so keep the subgraphs' keep-alive timeout above this plus 2 s (65 s for ours; at 2 s or less every fetch opens a connection). See [Connections to a subgraph](architecture.md#connections-to-a-subgraph)",
+    meaning:
+      "idle pooled sockets close after this, or sooner: a subgraph's `Keep-Alive: timeout=N` hint caps it at N s minus 2 s (undici), so keep the subgraphs' keep-alive timeout above this plus 2 s (65 s for ours; at 2 s or less every fetch opens a connection). See [Connections to a subgraph](architecture.md#connections-to-a-subgraph)",
   },
   {
     key: 'subgraphDefaults.maxResponseBytes',
