@@ -173,6 +173,21 @@ describe('cluster primary: stop signals (GATEWAY_WORKERS=2)', () => {
     await expectNoWorkerLeft(running);
   });
 
+  it('SIGTERM while every worker is dead and waiting for its replacement: the primary says it stopped, exit 0', async () => {
+    const running = await startReady('express', { SUPERGRAPH_PATH });
+    for (const pid of running.workerPids()) process.kill(pid, 'SIGKILL');
+    // Both replacements are due in 1 s and 2 s (the backoff): the signal lands before either.
+    await eventually(() => expect(primaryLines(running, 'replacing the dead worker')).toHaveLength(2));
+    running.process.child.kill('SIGTERM');
+    expect(await running.process.exited).toBe(0);
+    expect(primaryLines(running, 'cluster shutting down')).toEqual([
+      expect.objectContaining({ signal: 'SIGTERM', workers: 0 }),
+    ]);
+    expect(primaryLines(running, 'cluster stopped')).toEqual([expect.objectContaining({ exitCode: 0 })]);
+    expect(forkedPids(running)).toHaveLength(2);
+    await expectNoWorkerLeft(running);
+  });
+
   it('SIGTERM while the replacement worker is still starting: it stops there, exit 0', async () => {
     // The supergraph is served to the first two workers; the replacement's fetch is held, so it never finishes starting.
     const sdl = readFileSync(SUPERGRAPH_PATH, 'utf8');

@@ -21,6 +21,7 @@ export { mapDeferredParts, mayDefer } from '../executor/deferred-delivery.js';
 // Header names: each written once, and those no plugin may forward or set.
 export { isHeaderName, REQUEST_ID_HEADER, RESERVED_HEADERS, TRACE_CONTEXT_HEADERS } from '../header-names.js';
 export { httpError } from '../http-error.js';
+export { droppedLogLines } from '../log-destination.js';
 export { LogThrottle } from '../log-throttle.js';
 export type { Logger } from '../logger.js';
 // A shared store the gateway can do without (Redis): skipped after failures, probed until it answers.

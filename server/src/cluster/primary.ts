@@ -56,12 +56,18 @@ export function runPrimary(config: GatewayConfig, logger: Logger, options: Prima
     });
   };
 
+  const stopped = () => {
+    logger.info({ exitCode: failed ? 1 : 0 }, 'cluster stopped');
+    exit(failed ? 1 : 0);
+  };
+
   const stop = (signal: NodeJS.Signals | undefined) => {
     stopping = true;
     for (const timer of restarts) clearTimeout(timer);
     restarts.clear();
     logger.info({ signal, workers: workers.size }, 'cluster shutting down');
-    if (workers.size === 0) return exit(failed ? 1 : 0);
+    // Every worker dead, their replacements cancelled above: nothing to wait for.
+    if (workers.size === 0) return stopped();
     for (const worker of workers) worker.process.kill('SIGTERM');
     // The workers bound their own drain; this only catches a worker that is wedged.
     setTimeout(
@@ -87,10 +93,7 @@ export function runPrimary(config: GatewayConfig, logger: Logger, options: Prima
       const clean = code === 0 || isStopSignal(signal);
       if (!clean) failed = true;
       logger[clean ? 'info' : 'error'](facts, 'worker stopped');
-      if (workers.size === 0) {
-        logger.info({ exitCode: failed ? 1 : 0 }, 'cluster stopped');
-        exit(failed ? 1 : 0);
-      }
+      if (workers.size === 0) stopped();
       return;
     }
     logger.error(facts, 'worker died');
