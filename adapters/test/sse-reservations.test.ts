@@ -13,13 +13,14 @@ vi.mock('node:crypto', async (original) => ({
 
 const EXPIRES_MS = 50;
 let slots = 0;
-const endpoint: SubscriptionEndpoint = {
+/** An endpoint whose reservations expire unopened after `expiresMs`, counting its connection slots in `slots`. */
+const endpointExpiringIn = (expiresMs: number): SubscriptionEndpoint => ({
   limits: {
     maxConnections: 10,
     maxPerConnection: 10,
     heartbeatMs: 10_000,
     multipartHeartbeatMs: 10_000,
-    connectionInitTimeoutMs: EXPIRES_MS,
+    connectionInitTimeoutMs: expiresMs,
     idleTimeoutMs: 10_000,
     maxBufferedEvents: 10,
   },
@@ -35,63 +36,71 @@ const endpoint: SubscriptionEndpoint = {
   authenticate: async () => {},
   operate: async () => ({ kind: 'answer', status: 200, result: { data: {} } }),
   onDrain: () => {},
-};
+});
 
-let server: Server;
-let url: string;
-let sse: NonNullable<ReturnType<typeof sseHandler>>;
-/** The responses of the event streams opened, newest last. */
-const streams: ServerResponse[] = [];
-beforeAll(async () => {
-  const handler = sseHandler({ subscriptions: endpoint });
-  if (!handler) throw new Error('an endpoint with subscriptions has an SSE handler');
-  sse = handler;
-  server = createServer((req, res) => {
+interface Served {
+  readonly url: string;
+  readonly sse: NonNullable<ReturnType<typeof sseHandler>>;
+  /** The responses of the event streams opened, newest last. */
+  readonly streams: ServerResponse[];
+  readonly server: Server;
+}
+
+/** The SSE handler of `endpoint` on a server of its own, over loopback. */
+async function serve(endpoint: SubscriptionEndpoint): Promise<Served> {
+  const sse = sseHandler({ subscriptions: endpoint });
+  if (!sse) throw new Error('an endpoint with subscriptions has an SSE handler');
+  const streams: ServerResponse[] = [];
+  const server = createServer((req, res) => {
     if (req.headers.accept?.includes('text/event-stream')) streams.push(res);
     void sse(req, res, undefined);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}/graphql`;
-});
-afterAll(() => {
-  server?.close();
-});
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/graphql`;
+  return { url, sse, streams, server };
+}
 
-const reserve = async () => {
+const reserve = async (url: string) => {
   const response = await fetch(url, { method: 'PUT' });
   return { status: response.status, text: await response.text() };
 };
 
 describe('single-connection reservations never opened (graphql-sse)', () => {
+  let served: Served;
+  beforeAll(async () => {
+    served = await serve(endpointExpiringIn(EXPIRES_MS));
+  });
+  afterAll(() => served?.server.close());
+
   it('expire: their connection slot is released and graphql-sse forgets the stream too', async () => {
-    expect(await reserve()).toEqual({ status: 201, text: 'the-only-token' });
+    expect(await reserve(served.url)).toEqual({ status: 201, text: 'the-only-token' });
     expect(slots).toBe(1);
     await vi.waitFor(() => expect(slots).toBe(0), { timeout: 2000, interval: EXPIRES_MS });
     // Its token is unknown now, to us and to graphql-sse: the same token can be reserved again.
-    const opened = await fetch(url, {
+    const opened = await fetch(served.url, {
       headers: { accept: 'text/event-stream', 'x-graphql-event-stream-token': 'the-only-token' },
     });
     await opened.body?.cancel();
     expect(opened.status).toBe(404);
-    expect(await reserve()).toEqual({ status: 201, text: 'the-only-token' });
+    expect(await reserve(served.url)).toEqual({ status: 201, text: 'the-only-token' });
   });
 });
 
 describe('a single-connection stream the gateway cut', () => {
+  // Reservations that stay long enough to be opened on a slow machine.
+  let served: Served;
+  beforeAll(async () => {
+    served = await serve(endpointExpiringIn(60_000));
+  });
+  afterAll(() => served?.server.close());
+
   it('is unknown (404) to a request in the same turn as the cut, before its close event, and to the next one', async () => {
-    // The one token is free once the last test's reservation expired.
-    const reservation = await vi.waitFor(
-      async () => {
-        const made = await reserve();
-        expect(made.status).toBe(201);
-        return made;
-      },
-      { timeout: 2000, interval: EXPIRES_MS },
-    );
+    const reservation = await reserve(served.url);
+    expect(reservation.status).toBe(201);
     const headers = { accept: 'text/event-stream', 'x-graphql-event-stream-token': reservation.text };
-    const opened = await fetch(url, { headers });
+    const opened = await fetch(served.url, { headers });
     expect(opened.status).toBe(200);
-    const stream = streams.at(-1) as ServerResponse;
+    const stream = served.streams.at(-1) as ServerResponse;
     // The gateway's cut (idle, or too far behind), and a request with the token before the
     // response's close event: handed to the handler directly, as no socket can be that quick.
     stream.destroy();
@@ -101,11 +110,11 @@ describe('a single-connection stream the gateway cut', () => {
     early.url = '/graphql';
     early.headers = { ...headers };
     const answer = new ServerResponse(early);
-    await sse(early, answer, undefined);
+    await served.sse(early, answer, undefined);
     expect(answer.statusCode).toBe(404);
     socket.destroy();
     await opened.body?.cancel().catch(() => {});
-    const later = await fetch(url, { headers });
+    const later = await fetch(served.url, { headers });
     await later.body?.cancel();
     expect(later.status).toBe(404);
   });
