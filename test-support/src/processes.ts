@@ -105,15 +105,23 @@ export interface RunningGateway extends RunningProcess {
   logLines(): Record<string, unknown>[];
 }
 
-/** Starts the compiled gateway (`node server/dist/main.js`) on a free port. */
+/** Starts the compiled gateway (`node server/dist/main.js`) on a free port, serving the repository's supergraph file unless `env` names a source. */
 export async function startGateway(mount: Mount, env: Record<string, string>): Promise<RunningGateway> {
+  return spawnGateway(mount, { SUPERGRAPH_PATH: 'supergraph.graphql', ...env });
+}
+
+/**
+ * Starts the compiled gateway on a free port with no supergraph source of its own: for `env`
+ * that sets SUPERGRAPH_URL (startup refuses a file and a URL together), or a cluster primary.
+ * Resolves once the gateway (for a cluster: its first worker) listens.
+ */
+export async function spawnGateway(mount: Mount, env: Record<string, string>): Promise<RunningGateway> {
   const { process, match } = await spawnNode(
     'server/dist/main.js',
     {
       GATEWAY_LISTEN_PORT: '0',
       GATEWAY_LISTEN_HOST: '127.0.0.1',
       GATEWAY_LOG_PRETTY: 'false',
-      SUPERGRAPH_PATH: 'supergraph.graphql',
       ...mountEnv(mount),
       ...env,
     },

@@ -10,7 +10,7 @@ import {
   type RunningSubgraph,
   SUPERGRAPH_PATH,
   type SubgraphName,
-  spawnNode,
+  spawnGateway,
   startGateway,
   startSubgraphs,
   startTestHttpServer,
@@ -149,29 +149,9 @@ describe('supergraph hot reload (compiled gateway, real subgraphs)', () => {
     });
     servers.push(server);
     const conditional = (etag: string) => server.requests.filter((r) => r.headers['if-none-match'] === etag).length;
-    const { process } = await spawnNode(
-      'server/dist/main.js',
-      {
-        GATEWAY_LISTEN_PORT: '0',
-        GATEWAY_LISTEN_HOST: '127.0.0.1',
-        GATEWAY_LOG_PRETTY: 'false',
-        GATEWAY_RUNTIME: 'bare',
-        GATEWAY_ADAPTER: 'express',
-        SUPERGRAPH_URL: `${server.url.replace('/graphql', '/supergraph.graphql')}?token=s3cr3t`,
-        SUPERGRAPH_POLL_INTERVAL_MS: '100',
-      },
-      /"msg":"gateway listening"/,
-    );
-    const url = /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/.exec(process.output())?.[1] as string;
-    const gateway: RunningGateway = Object.assign(process, {
-      url,
-      origin: new URL(url).origin,
-      logLines: () =>
-        process
-          .output()
-          .split('\n')
-          .filter((line) => line.startsWith('{'))
-          .map((line) => JSON.parse(line) as Record<string, unknown>),
+    const gateway = await spawnGateway('express', {
+      SUPERGRAPH_URL: `${server.url.replace('/graphql', '/supergraph.graphql')}?token=s3cr3t`,
+      SUPERGRAPH_POLL_INTERVAL_MS: '100',
     });
     gateways.push(gateway);
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { type Mount, mountEnv, type RunningProcess, spawnNode } from '@fedgw/test-support';
+import { type Mount, type RunningProcess, spawnGateway } from '@fedgw/test-support';
 
 export type LogLine = Record<string, unknown>;
 
@@ -18,31 +18,13 @@ export interface Cluster {
 
 /** Starts `server/dist/main.js` as a cluster primary of two workers; resolves once its first worker listens. */
 export async function startCluster(mount: Mount, env: Record<string, string>): Promise<Cluster> {
-  const { process, match } = await spawnNode(
-    'server/dist/main.js',
-    {
-      GATEWAY_LISTEN_PORT: '0',
-      GATEWAY_LISTEN_HOST: '127.0.0.1',
-      GATEWAY_LOG_PRETTY: 'false',
-      GATEWAY_WORKERS: '2',
-      ...mountEnv(mount),
-      ...env,
-    },
-    /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/,
-  );
-  const url = match[1] as string;
-  const lines = () =>
-    process
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine);
-  const parsed = new URL(url);
+  const primary = await spawnGateway(mount, { GATEWAY_WORKERS: '2', ...env });
+  const lines = () => primary.logLines() as LogLine[];
   return {
-    process,
-    url,
-    origin: parsed.origin,
-    port: Number(parsed.port),
+    process: primary,
+    url: primary.url,
+    origin: primary.origin,
+    port: Number(new URL(primary.url).port),
     lines,
     workerPids: () => (lines().findLast((line) => line.msg === 'cluster ready')?.pids as number[]) ?? [],
   };
