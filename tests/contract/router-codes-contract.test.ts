@@ -113,6 +113,10 @@ describe.each(MOUNTS)("the Router's subscription limits on %s", (mount) => {
     streams.push(stream);
     return stream;
   };
+  const activeSubscriptions = async () => {
+    const metrics = await (await fetch(`${gateway.origin}/metrics`)).text();
+    return Number(/^gateway_subscriptions_active (\d+)$/m.exec(metrics)?.[1]);
+  };
   /** Adds warm-up reviews until `stream` has an event: its subgraph subscription is live. */
   const untilLive = async (stream: TestStream, productId: string) => {
     await eventually(async () => {
@@ -130,6 +134,7 @@ describe.each(MOUNTS)("the Router's subscription limits on %s", (mount) => {
       SUBSCRIPTION_MAX_OPEN: '1',
       SUBSCRIPTION_SLOW_CLIENT: 'drop-oldest',
       SUBSCRIPTION_MAX_BUFFERED_EVENTS: '2',
+      METRICS_ENABLED: 'true',
     });
   });
   afterAll(async () => {
@@ -148,6 +153,9 @@ describe.each(MOUNTS)("the Router's subscription limits on %s", (mount) => {
     ]);
     expect(refused[0]?.message).toMatch(/SUBSCRIPTION_MAX_OPEN/);
     first.stop();
+    // The slot is free once the gateway has seen the close, a moment after the client's: until then
+    // a new subscription is still refused (on a loaded machine, the next one can arrive first).
+    await eventually(async () => expect(await activeSubscriptions()).toBe(0));
     await untilLive(subscribe('product-3'), 'product-3');
   });
 
