@@ -50,6 +50,7 @@ async function main(): Promise<void> {
         v8WorkerNice: config.v8WorkerNice,
         v8WorkersNiced: v8Workers,
         v8MemoryFlags: memoryFlagsInEffect(),
+        mallocArenaMax: process.env.MALLOC_ARENA_MAX,
       },
       'gateway listening',
     );

@@ -18,6 +18,14 @@ export const RUNTIME_MEMORY_DEFAULTS: readonly string[] = ['--heap-growing-perce
  */
 export const STARTUP_MEMORY_DEFAULTS: readonly string[] = ['--max-semi-space-size=32'];
 
+/**
+ * Environment the C library reads only when the process starts, set by the same relaunch
+ * (ADR 049). glibc's malloc gives contending threads arenas of their own, up to eight per core;
+ * two arenas held §A's peak 11–20 MB lower at no measurable CPU cost. An operator's value, even
+ * an empty one, wins; other C libraries (musl) ignore the name.
+ */
+export const STARTUP_ENV_DEFAULTS: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+
 /** The defaults whose flag the operator's flags do not already set (`--flag=value`, `--flag value`). */
 export function memoryDefaultsToApply(defaults: readonly string[], operatorFlags: readonly string[]): string[] {
   const named = new Set(operatorFlags.map((argument) => flagName(argument)));
@@ -29,17 +37,27 @@ export function operatorFlags(execArgv: readonly string[], nodeOptions = ''): st
   return [...execArgv, ...nodeOptions.split(/\s+/).filter(Boolean)];
 }
 
+/** The startup environment defaults whose variable `env` does not set (to any value). */
+export function envDefaultsToApply(
+  defaults: Readonly<Record<string, string>>,
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  return Object.fromEntries(Object.entries(defaults).filter(([name]) => env[name] === undefined));
+}
+
 /**
- * Replaces this process with the same command plus the startup defaults it lacks; returns only
- * when there is nothing to add or the platform cannot (Windows, Node's permission model): the
- * gateway then runs with V8's own young generation.
+ * Replaces this process with the same command plus the startup defaults it lacks (flags and
+ * environment); returns only when there is nothing to add or the platform cannot (Windows,
+ * Node's permission model): the gateway then runs with V8's and the C library's own sizes.
  */
 export function relaunchWithStartupDefaults(): void {
   const missing = memoryDefaultsToApply(STARTUP_MEMORY_DEFAULTS, currentOperatorFlags());
-  if (missing.length === 0 || typeof process.execve !== 'function') return;
+  const missingEnv = envDefaultsToApply(STARTUP_ENV_DEFAULTS, process.env);
+  if (missing.length === 0 && Object.keys(missingEnv).length === 0) return;
+  if (typeof process.execve !== 'function') return;
   try {
     const argv = [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)];
-    process.execve(process.execPath, argv, process.env);
+    process.execve(process.execPath, argv, { ...process.env, ...missingEnv });
   } catch {
     // Refused before anything was replaced: carry on as started.
   }

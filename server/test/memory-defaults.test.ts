@@ -3,9 +3,11 @@ import { readFileSync } from 'node:fs';
 import { startGateway } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 import {
+  envDefaultsToApply,
   memoryDefaultsToApply,
   operatorFlags,
   RUNTIME_MEMORY_DEFAULTS,
+  STARTUP_ENV_DEFAULTS,
   STARTUP_MEMORY_DEFAULTS,
 } from '../src/memory-defaults.js';
 
@@ -33,6 +35,12 @@ describe('the V8 memory defaults', () => {
     expect(memoryDefaultsToApply(RUNTIME_MEMORY_DEFAULTS, flags)).toEqual([...RUNTIME_MEMORY_DEFAULTS]);
   });
 
+  it("sets glibc's arena cap unless the operator's environment names it, even empty", () => {
+    expect(envDefaultsToApply(STARTUP_ENV_DEFAULTS, { PATH: '/bin' })).toEqual({ MALLOC_ARENA_MAX: '2' });
+    expect(envDefaultsToApply(STARTUP_ENV_DEFAULTS, { MALLOC_ARENA_MAX: '8' })).toEqual({});
+    expect(envDefaultsToApply(STARTUP_ENV_DEFAULTS, { MALLOC_ARENA_MAX: '' })).toEqual({});
+  });
+
   it('every default is a flag this V8 knows (an unknown one would only print an error)', () => {
     const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;
     for (const flag of [...RUNTIME_MEMORY_DEFAULTS, ...STARTUP_MEMORY_DEFAULTS]) {
@@ -46,6 +54,11 @@ function commandLine(pid: number): string[] {
   return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
 }
 
+/** The environment the process was (re)executed with: what the C library read at its start. */
+function startEnvironment(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+}
+
 describe.runIf(process.platform === 'linux')('the entry point relaunches itself with the startup defaults', () => {
   it('same PID, serving, with the young-generation cap on its command line', async () => {
     const gateway = await startGateway('fastify', {});
@@ -54,24 +67,41 @@ describe.runIf(process.platform === 'linux')('the entry point relaunches itself 
       const argv = commandLine(pid);
       expect(argv).toContain('--max-semi-space-size=32');
       expect(argv.at(-1)).toMatch(/server\/dist\/main\.js$/);
+      expect(startEnvironment(pid)).toContain('MALLOC_ARENA_MAX=2');
       expect((await fetch(`${gateway.origin}/health`)).status).toBe(200);
       expect(gateway.logLines().find((line) => line.msg === 'gateway listening')).toMatchObject({
         v8MemoryFlags: ['--max-semi-space-size=32', '--heap-growing-percent=100'],
+        mallocArenaMax: '2',
       });
     } finally {
       await gateway.stop();
     }
   });
 
-  it("keeps the operator's own size from NODE_OPTIONS and does not relaunch", async () => {
-    const gateway = await startGateway('express', { NODE_OPTIONS: '--max-semi-space-size=16' });
+  it("keeps the operator's own size from NODE_OPTIONS and arena cap from the environment", async () => {
+    const gateway = await startGateway('express', {
+      NODE_OPTIONS: '--max-semi-space-size=16',
+      MALLOC_ARENA_MAX: '4',
+    });
     try {
-      expect(commandLine(gateway.child.pid as number).some((arg) => arg.startsWith('--max-semi-space-size'))).toBe(
-        false,
-      );
+      const pid = gateway.child.pid as number;
+      expect(commandLine(pid).some((arg) => arg.startsWith('--max-semi-space-size'))).toBe(false);
+      expect(startEnvironment(pid)).toContain('MALLOC_ARENA_MAX=4');
       expect(gateway.logLines().find((line) => line.msg === 'gateway listening')).toMatchObject({
         v8MemoryFlags: ['--max-semi-space-size=16', '--heap-growing-percent=100'],
       });
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it("relaunches for the arena cap alone when the operator named the semi-space (the Deployment's command line)", async () => {
+    const gateway = await startGateway('fastify', { NODE_OPTIONS: '--max-semi-space-size=16' });
+    try {
+      const pid = gateway.child.pid as number;
+      expect(commandLine(pid).some((arg) => arg.startsWith('--max-semi-space-size'))).toBe(false);
+      expect(startEnvironment(pid)).toContain('MALLOC_ARENA_MAX=2');
+      expect((await fetch(`${gateway.origin}/health`)).status).toBe(200);
     } finally {
       await gateway.stop();
     }
