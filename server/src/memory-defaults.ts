@@ -19,9 +19,9 @@ export const RUNTIME_MEMORY_DEFAULTS: readonly string[] = ['--heap-growing-perce
 export const STARTUP_MEMORY_DEFAULTS: readonly string[] = ['--max-semi-space-size=32'];
 
 /**
- * Environment the C library reads only when the process starts, set by the same relaunch
- * (ADR 049). glibc's malloc gives contending threads arenas of their own, up to eight per core;
- * two arenas held §A's peak 11–20 MB lower at no measurable CPU cost. An operator's value, even
+ * Environment the C library reads only when the process starts, set by the same relaunch.
+ * glibc's malloc gives contending threads arenas of their own, up to eight per core; two keep
+ * §A's peak lower (ADR 049 has the figures and the CPU it may cost). An operator's value, even
  * an empty one, wins; other C libraries (musl) ignore the name.
  */
 export const STARTUP_ENV_DEFAULTS: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };

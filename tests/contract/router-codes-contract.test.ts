@@ -17,6 +17,7 @@ import {
 } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subgraphsForFile } from '../support/lifecycle.js';
+import { scrape } from './metrics-scrape.js';
 
 /**
  * Apollo Router's codes where it has one for the same condition, the old code beside it in
@@ -114,8 +115,9 @@ describe.each(MOUNTS)("the Router's subscription limits on %s", (mount) => {
     return stream;
   };
   const activeSubscriptions = async () => {
-    const metrics = await (await fetch(`${gateway.origin}/metrics`)).text();
-    return Number(/^gateway_subscriptions_active (\d+)$/m.exec(metrics)?.[1]);
+    const metrics = await scrape(`${gateway.origin}/metrics`);
+    expect(metrics.status).toBe(200);
+    return metrics.value('gateway_subscriptions_active');
   };
   /** Adds warm-up reviews until `stream` has an event: its subgraph subscription is live. */
   const untilLive = async (stream: TestStream, productId: string) => {
