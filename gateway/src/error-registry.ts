@@ -1,3 +1,5 @@
+import type { ClientErrorCode as ContractClientErrorCode } from './contract/error-codes.js';
+
 /**
  * Every error code the gateway can emit, in one place (fastify's `lib/errors.js` is the
  * model): what a client sees (`extensions.code`, with its HTTP status) and what stops
@@ -123,7 +125,7 @@ export const CLIENT_ERRORS = {
   SUBSCRIPTION_JWT_EXPIRED: { status: 200, clientSafe: true },
   /** Anything else, masked in production; the original is logged with the request id. */
   INTERNAL_SERVER_ERROR: { status: 500, clientSafe: false },
-} as const satisfies Readonly<Record<string, ClientErrorSpec>>;
+} as const satisfies Readonly<Record<ContractClientErrorCode, ClientErrorSpec>>;
 
 /**
  * Codes renamed to Apollo Router's for the same condition, so clients moving from the Router
@@ -170,7 +172,8 @@ export const STARTUP_ERRORS = {
   ERR_JWKS_FETCH_FAILED: 'the JWKS fetch failed (logged; the token gets 401)',
 } as const;
 
-export type ClientErrorCode = keyof typeof CLIENT_ERRORS;
+/** The contract's list of client codes (`contract/error-codes.ts`), which `CLIENT_ERRORS` holds exactly. */
+export type ClientErrorCode = ContractClientErrorCode;
 export type StartupErrorCode = keyof typeof STARTUP_ERRORS;
 
 /** Each client code as a constant: `ClientErrorCode.RATE_LIMITED`. */

@@ -1,3 +1,5 @@
+import type { RequestIdHeader } from './contract/index.js';
+
 /**
  * One definition of an HTTP header name and of the headers no plugin may forward, set
  * or read claims into, for every plugin (header rules, response headers, JWT, API key,
@@ -5,7 +7,7 @@
  */
 
 /** The gateway's request id: its own validated value, sent to every subgraph and in every log line. */
-export const REQUEST_ID_HEADER = 'x-request-id';
+export const REQUEST_ID_HEADER = 'x-request-id' satisfies RequestIdHeader;
 
 /**
  * A trace's context as the propagators write it (OTEL_PROPAGATORS: W3C `tracecontext`, `b3`,

@@ -1,4 +1,5 @@
 import type { FormattedExecutionResult } from 'graphql';
+import type { ResponseBudget as RequestResponseBudget } from './contract/index.js';
 import { ClientErrorCode } from './error-registry.js';
 
 /**
@@ -8,7 +9,7 @@ import { ClientErrorCode } from './error-registry.js';
  * one RESPONSE_TOO_LARGE error (see plugins/response-size-limit/). A 184-byte query
  * can otherwise make the gateway build (and its client download) megabytes.
  */
-export class ResponseBudget {
+export class ResponseBudget implements RequestResponseBudget {
   readonly maxBytes: number;
   #used = 0;
   #exceeded = false;

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { ClientAddressOf } from '../contract/index.js';
 import { forwardedChain } from './forwarded-chain.js';
 import { normalizeAddress } from './ip-address.js';
 import { type ClientAddressHeader, type TrustedProxies, trustedNetworks } from './trusted-proxies.js';
@@ -11,8 +11,8 @@ export {
   type TrustedProxies,
 } from './trusted-proxies.js';
 
-/** Who a request comes from, from its socket's peer and its headers. */
-export type ClientAddressOf = (socketAddress: string | undefined, headers: IncomingHttpHeaders) => string;
+/** Who a request comes from, from its socket's peer and its headers (a contract type). */
+export type { ClientAddressOf };
 
 export interface ClientAddressSettings {
   /** TRUSTED_PROXIES; unset: no hop is trusted. */

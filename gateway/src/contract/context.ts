@@ -1,5 +1,4 @@
 import type { GraphQLRequestContextDidResolveOperation } from '@apollo/server';
-import type { ResponseBudget } from '../response-budget.js';
 import type { Identity } from './identity.js';
 import type { RequestScope } from './request-scope.js';
 
@@ -21,3 +20,18 @@ export interface GatewayContext {
 
 /** An Apollo request once its operation is parsed, validated and chosen. */
 export type ResolvedRequest = GraphQLRequestContextDidResolveOperation<GatewayContext>;
+
+/**
+ * How many bytes of subgraph answers one request may still merge into its response
+ * (MAX_RESPONSE_BYTES): the data source, and a plugin that answers from a cache, take from it.
+ */
+export interface ResponseBudget {
+  readonly maxBytes: number;
+  /** Bytes left before the budget is spent. */
+  readonly remaining: number;
+  readonly exceeded: boolean;
+  /** Marks the budget spent: the request's answer would exceed it. */
+  exceed(): void;
+  /** Counts `bytes`; false (and spent from now on) when they do not fit. */
+  take(bytes: number): boolean;
+}

@@ -1,4 +1,4 @@
-import type { ClientErrorCode } from '../error-registry.js';
+import type { ClientErrorCode } from './error-codes.js';
 
 /**
  * What happened inside the gateway, for plugins that observe it (metrics, tracing, audit

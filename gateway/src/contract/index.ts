@@ -1,11 +1,8 @@
 // Every public type of the gateway: what adapters mount, what plugins implement, what
 // resolvers and hooks receive. Types only: importing this folder loads no code.
 
-import type { REQUEST_ID_HEADER } from '../header-names.js';
-
-export type { ClientAddressOf } from '../client-address/index.js';
-export type { ClientErrorCode } from '../error-registry.js';
-export type { GatewayContext, ResolvedRequest } from './context.js';
+export type { GatewayContext, ResolvedRequest, ResponseBudget } from './context.js';
+export type { ClientErrorCode } from './error-codes.js';
 export type {
   CircuitState,
   CircuitStateEvent,
@@ -21,12 +18,16 @@ export type {
   TrustedDocumentsLoadEvent,
 } from './events.js';
 export type { Identity } from './identity.js';
-/** `x-request-id`: the adapters, which import the core's types only, check their spelling against it. */
-export type RequestIdHeader = typeof REQUEST_ID_HEADER;
+/**
+ * `x-request-id`: the adapters, which import the core's types only, check their spelling against
+ * it, and the core's `REQUEST_ID_HEADER` is checked against it.
+ */
+export type RequestIdHeader = 'x-request-id';
 export type {
   AdminAnswer,
   AdminRequest,
   AdminRoute,
+  ClientAddressOf,
   MetricsEndpoint,
   MetricsScrape,
   MountableGateway,

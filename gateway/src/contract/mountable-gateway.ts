@@ -1,8 +1,11 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { ApolloServer, BaseContext } from '@apollo/server';
-import type { ClientAddressOf } from '../client-address/index.js';
 import type { OriginPolicy, Refusal } from './origin-policy.js';
 import type { RequestScope } from './request-scope.js';
 import type { SubscriptionEndpoint } from './subscriptions.js';
+
+/** Who a request comes from, from its socket's peer and its headers (`client-address/` decides it). */
+export type ClientAddressOf = (socketAddress: string | undefined, headers: IncomingHttpHeaders) => string;
 
 /**
  * The narrow contract every platform adapter mounts. The gateway core implements it;

@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApolloServerOptionsWithGateway, ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
-import type { ClientErrorCode } from '../error-registry.js';
 import type { GatewayContext } from './context.js';
+import type { ClientErrorCode } from './error-codes.js';
 import type { GatewayEvent } from './events.js';
 import type { Identity } from './identity.js';
 import type { AdminRoute } from './mountable-gateway.js';
