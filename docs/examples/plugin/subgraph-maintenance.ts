@@ -4,7 +4,7 @@
 // connection, retry or circuit-breaker count is spent on them. The supergraph hook checks the
 // names against every supergraph the gateway is about to serve: a misspelled name refuses it
 // (at start, or a reload) instead of silently doing nothing.
-import type { GatewayPlugin, SubgraphResult } from '@fedgw/gateway';
+import type { GatewayPlugin, SubgraphResult } from '@fedgw/gateway/plugin-sdk';
 
 export interface SubgraphMaintenanceOptions {
   /** Subgraph names as the supergraph writes them (`reviews`). */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ProbingBreaker } from '../../src/contract/kit.js';
+import { ProbingBreaker } from '../../src/resilience/probing-breaker.js';
 
 /** A probe the test answers by hand: each call is pending until `answer` or `fail`. */
 function manualProbe() {

@@ -4,7 +4,7 @@
 // appears in an error message, a log line, or a subgraph request.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { GatewayPlugin, Identity } from '../../contract/index.js';
+import type { GatewayPlugin, Identity } from '../../plugin-sdk/index.js';
 import {
   asOptionsObject,
   boolean,
@@ -17,7 +17,7 @@ import {
   OptionIssues,
   optionalValue,
   withDefault,
-} from '../../contract/kit.js';
+} from '../../plugin-sdk/index.js';
 import { firstHeaderValue, isSafeHeaderValue } from '../shared/header-values.js';
 
 const PLUGIN = 'api-key';

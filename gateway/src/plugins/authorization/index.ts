@@ -6,7 +6,7 @@
 // Apollo Router's options (dry run, where refusals are reported, their log, enforcement off)
 // and a bounded policy decider: reporting.ts, policy-decision.ts.
 import type { DocumentNode, GraphQLError, OperationDefinitionNode } from 'graphql';
-import type { GatewayContext, GatewayPlugin, ResolvedRequest } from '../../contract/index.js';
+import type { GatewayContext, GatewayPlugin, ResolvedRequest } from '../../plugin-sdk/index.js';
 import {
   asOptionsObject,
   ClientErrorCode,
@@ -18,7 +18,7 @@ import {
   mapStreamEvents,
   OptionIssues,
   optionalValue,
-} from '../../contract/kit.js';
+} from '../../plugin-sdk/index.js';
 import {
   type AnswerPatch,
   answerPatch,

@@ -1,4 +1,4 @@
-import { boolean, defaultsOf, integer, nonEmpty, oneOf, withDefault } from '../../contract/kit.js';
+import { boolean, defaultsOf, integer, nonEmpty, oneOf, withDefault } from '../../plugin-sdk/index.js';
 
 export const AUTHORIZATION_MODES = ['filter', 'reject'] as const;
 /** `filter`: answer what the request may see (Apollo Router's default); `reject`: refuse it all. */

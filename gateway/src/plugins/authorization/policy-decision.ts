@@ -3,7 +3,7 @@
 // list of names, or is still deciding when the timeout fires has decided nothing, and the
 // caller fails closed. A synchronous decider (the AUTHORIZATION_POLICIES claim rules) costs no
 // timer. Nothing is cached: every request is decided for its own identity.
-import type { GatewayContext } from '../../contract/index.js';
+import type { GatewayContext } from '../../plugin-sdk/index.js';
 import type { PolicyDecider } from './rights.js';
 
 /** Why no decision came back. */

@@ -3,8 +3,8 @@
 // in its `extensions.authorizationErrors` (clients that throw on any error keep working), or
 // nowhere; and one log line per request with refusals (throttled, never a credential).
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import type { GatewayContext } from '../../contract/index.js';
-import { type Logger, LogThrottle } from '../../contract/kit.js';
+import type { GatewayContext } from '../../plugin-sdk/index.js';
+import { type Logger, LogThrottle } from '../../plugin-sdk/index.js';
 import type { AuthorizationErrorLocation } from './options.js';
 
 /** The extension key Apollo Router uses for `errors.response: extensions`. */

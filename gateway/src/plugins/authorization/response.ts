@@ -4,7 +4,7 @@
 // reports them: one per refused selection, whatever the data (under a null parent, in an empty
 // list, skipped), each list as one `@`.
 import { GraphQLError, type GraphQLOutputType, isListType, isNonNullType } from 'graphql';
-import { ClientErrorCode } from '../../contract/kit.js';
+import { ClientErrorCode } from '../../plugin-sdk/index.js';
 import type { AnswerPatch, PatchNode } from './operation.js';
 
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized field or type';

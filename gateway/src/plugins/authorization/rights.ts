@@ -1,6 +1,6 @@
 // What one request may see: whether it carries a verified identity, its scopes and the
 // policies granted to it. Decided once per request, before the operation is filtered.
-import type { GatewayContext } from '../../contract/index.js';
+import type { GatewayContext } from '../../plugin-sdk/index.js';
 import type { Requirement } from './rules.js';
 
 export interface Rights {

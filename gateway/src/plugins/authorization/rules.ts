@@ -1,7 +1,7 @@
 // What the supergraph requires to see each field and type: @authenticated, @requiresScopes and
 // @policy (Federation 2.5+; composition keeps them in the supergraph SDL, linked `for: SECURITY`).
 import { isTypeDefinitionNode, isTypeExtensionNode, Kind, parse } from 'graphql';
-import { argument, linkedName } from '../../contract/kit.js';
+import { argument, linkedName } from '../../plugin-sdk/index.js';
 
 /**
  * One requirement. `scopes` and `policies` are OR of ANDs, as the directives write them:

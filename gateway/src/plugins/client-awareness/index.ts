@@ -3,7 +3,7 @@
 // JWT claim is the trustworthy source; the client's own headers are the fallback. This is
 // test 3 of the Apollo Router extensibility benchmark (docs/reference/published-benchmarks.md §C).
 import type { IncomingHttpHeaders } from 'node:http';
-import type { GatewayPlugin } from '../../contract/index.js';
+import type { GatewayPlugin } from '../../plugin-sdk/index.js';
 import {
   asOptionsObject,
   boolean,
@@ -13,7 +13,7 @@ import {
   OptionIssues,
   optionalValue,
   withDefault,
-} from '../../contract/kit.js';
+} from '../../plugin-sdk/index.js';
 import { claimHeaderValue, firstHeaderValue, isSafeHeaderValue } from '../shared/header-values.js';
 
 const PLUGIN = 'client-awareness';

@@ -1,5 +1,5 @@
 import { isTypeDefinitionNode, isTypeExtensionNode, parse } from 'graphql';
-import { argument, intArgument, linkedName, stringList } from '../../contract/kit.js';
+import { argument, intArgument, linkedName, stringList } from '../../plugin-sdk/index.js';
 
 /** What the supergraph declares about one field's cost (IBM GraphQL cost spec, as Apollo composes it). */
 export interface FieldCost {

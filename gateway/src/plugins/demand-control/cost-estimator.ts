@@ -1,5 +1,5 @@
 import { type FragmentDefinitionNode, Kind } from 'graphql';
-import type { GatewayContext, GatewayPlugin, ResolvedRequest } from '../../contract/index.js';
+import type { GatewayContext, GatewayPlugin, ResolvedRequest } from '../../plugin-sdk/index.js';
 import { type CostDirectives, NO_COST_DIRECTIVES, readCostDirectives } from './cost-directives.js';
 import { estimateCost } from './estimate-cost.js';
 

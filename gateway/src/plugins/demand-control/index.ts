@@ -1,4 +1,4 @@
-import type { GatewayPlugin } from '../../contract/index.js';
+import type { GatewayPlugin } from '../../plugin-sdk/index.js';
 import {
   asOptionsObject,
   ClientErrorCode,
@@ -8,7 +8,7 @@ import {
   integer,
   OptionIssues,
   withDefault,
-} from '../../contract/kit.js';
+} from '../../plugin-sdk/index.js';
 
 export interface DemandControlOptions {
   /** Operations whose estimated cost is above this are refused. Default: 25,000 */

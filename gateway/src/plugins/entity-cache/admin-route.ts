@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { AdminAnswer, AdminRoute } from '../../contract/index.js';
+import type { AdminAnswer, AdminRoute } from '../../plugin-sdk/index.js';
 import { invalidationTarget } from './invalidation.js';
 import type { InvalidationTarget } from './store.js';
 

@@ -8,8 +8,8 @@ import type {
   GatewayPlugin,
   SubgraphRequest,
   SubgraphResult,
-} from '../../contract/index.js';
-import { emitEvent, withinDeadline } from '../../contract/kit.js';
+} from '../../plugin-sdk/index.js';
+import { emitEvent, withinDeadline } from '../../plugin-sdk/index.js';
 import { invalidationRoute } from './admin-route.js';
 import { type CachePolicy, cachePolicy } from './cache-control.js';
 import { invalidationsIn } from './invalidation.js';

@@ -1,5 +1,5 @@
 import { type DocumentNode, Kind, parse, type SelectionSetNode } from 'graphql';
-import { argument } from '../../contract/kit.js';
+import { argument } from '../../plugin-sdk/index.js';
 
 /**
  * Each entity type's `@key` field names per subgraph, from the supergraph's

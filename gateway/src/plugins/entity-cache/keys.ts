@@ -1,5 +1,5 @@
-import type { GatewayContext } from '../../contract/index.js';
-import { REQUEST_ID_HEADER } from '../../contract/kit.js';
+import type { GatewayContext } from '../../plugin-sdk/index.js';
+import { REQUEST_ID_HEADER } from '../../plugin-sdk/index.js';
 import { canonicalJson, digest } from './canonical.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { GatewayPlugin } from '../../contract/index.js';
-import { type Logger, OptionIssues } from '../../contract/kit.js';
+import type { GatewayPlugin } from '../../plugin-sdk/index.js';
+import { type Logger, OptionIssues } from '../../plugin-sdk/index.js';
 import type { EntityStore } from './store.js';
 
 export interface EntityCacheOptions {

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { type Logger, ProbingBreaker, TIMED_OUT, withinDeadline } from '../../contract/kit.js';
+import { type Logger, ProbingBreaker, TIMED_OUT, withinDeadline } from '../../plugin-sdk/index.js';
 import type { EntityStore, InvalidationTarget, StoreEntry } from './store.js';
 
 export interface RedisEntityStoreOptions {

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { GatewayContext, GatewayPlugin } from '../../contract/index.js';
+import type { GatewayContext, GatewayPlugin } from '../../plugin-sdk/index.js';
 import {
   asOptionsObject,
   byteSize,
@@ -11,7 +11,7 @@ import {
   OptionIssues,
   RESERVED_HEADERS,
   withDefault,
-} from '../../contract/kit.js';
+} from '../../plugin-sdk/index.js';
 import { mostRestrictiveCacheControl } from './cache-control.js';
 
 /**

@@ -4,8 +4,8 @@ import type {
   GatewayContext,
   GatewayPlugin,
   SubgraphResponse,
-} from '../../contract/index.js';
-import { emitEvent, type Logger, markShared, mayDefer, shareableHeaders } from '../../contract/kit.js';
+} from '../../plugin-sdk/index.js';
+import { emitEvent, type Logger, markShared, mayDefer, shareableHeaders } from '../../plugin-sdk/index.js';
 import { deduplicationKey } from './key.js';
 
 export interface InboundDeduplicationOptions {

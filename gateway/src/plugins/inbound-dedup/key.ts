@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { GatewayContext } from '../../contract/index.js';
-import { REQUEST_ID_HEADER, TRACE_CONTEXT_HEADERS } from '../../contract/kit.js';
+import type { GatewayContext } from '../../plugin-sdk/index.js';
+import { REQUEST_ID_HEADER, TRACE_CONTEXT_HEADERS } from '../../plugin-sdk/index.js';
 
 /**
  * Request headers left out of the key: framing and hop-by-hop headers, and the ids that are

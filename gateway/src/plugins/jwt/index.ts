@@ -4,8 +4,8 @@
 // HS shared secret; every failure is a 401 (or a 400 for a header that does not parse),
 // never a 500, and the token never appears in an error message or a log line.
 import type { JWTPayload } from 'jose';
-import type { GatewayPlugin, Identity } from '../../contract/index.js';
-import { ClientErrorCode, httpError, OptionIssues } from '../../contract/kit.js';
+import type { GatewayPlugin, Identity } from '../../plugin-sdk/index.js';
+import { ClientErrorCode, httpError, OptionIssues } from '../../plugin-sdk/index.js';
 import { readCredential } from '../shared/bearer.js';
 import { claimHeaderValue } from '../shared/header-values.js';
 import { createVerifier, type TokenVerifier } from './keys.js';

@@ -10,7 +10,7 @@ import {
   type JWTVerifyOptions,
   jwtVerify,
 } from 'jose';
-import type { Logger, OptionIssues } from '../../contract/kit.js';
+import type { Logger, OptionIssues } from '../../plugin-sdk/index.js';
 import { HMAC_ALGORITHMS, type JwtAlgorithm, type KeySource, PLUGIN_NAME } from './options.js';
 import { createRemoteKeyResolver } from './remote-jwks.js';
 

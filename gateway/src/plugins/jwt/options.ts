@@ -13,7 +13,7 @@ import {
   type OptionIssues,
   optionalValue,
   withDefault,
-} from '../../contract/kit.js';
+} from '../../plugin-sdk/index.js';
 import type { TokenSource } from '../shared/bearer.js';
 
 export const PLUGIN_NAME = 'jwt';

@@ -11,7 +11,7 @@ import {
   type JWTVerifyGetKey,
   type LocalJWKSet,
 } from 'jose';
-import type { StartupErrorCode } from '../../contract/kit.js';
+import type { StartupErrorCode } from '../../plugin-sdk/index.js';
 
 /** A JWKS document larger than this is refused (a real one is a few KiB). */
 export const MAX_JWKS_BYTES = 1024 * 1024;

@@ -1,4 +1,4 @@
-import { isClientErrorCode } from '../../contract/kit.js';
+import { isClientErrorCode } from '../../plugin-sdk/index.js';
 
 /** Codes outside the registry (a custom plugin's, a subgraph's own) share one label value. */
 export const OTHER_CODE = '__other';

@@ -1,6 +1,6 @@
 // The METRICS_* settings the config parser checks across fields. Pure: importing this
 // loads no prom-client, so a gateway with metrics off never does.
-import { boolean, type ConfigIssue, defaultsOf, integer, urlPath, withDefault } from '../../contract/kit.js';
+import { boolean, type ConfigIssue, defaultsOf, integer, urlPath, withDefault } from '../../plugin-sdk/index.js';
 
 /** The options' schemas and defaults, which METRICS_PORT, METRICS_MAX_OPERATION_NAMES… are read with too. */
 export const METRICS_VALUES = Object.freeze({

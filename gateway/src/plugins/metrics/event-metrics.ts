@@ -1,4 +1,4 @@
-import type { CircuitState, GatewayEvent } from '../../contract/index.js';
+import type { CircuitState, GatewayEvent } from '../../plugin-sdk/index.js';
 import { codeLabel } from './codes.js';
 import type { Series } from './series.js';
 

@@ -2,7 +2,7 @@
 // pipeline and the gateway's events, on a registry of its own (never prom-client's global
 // one, so two gateways in one process do not collide). Imported only when METRICS_ENABLED.
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import type { GatewayPlugin, MetricsEndpoint } from '../../contract/index.js';
+import type { GatewayPlugin, MetricsEndpoint } from '../../plugin-sdk/index.js';
 import { eventMetrics } from './event-metrics.js';
 import { httpMetrics } from './http-metrics.js';
 import { checkOptions, type MetricsOptions, PLUGIN_NAME } from './options.js';

@@ -1,4 +1,4 @@
-import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../contract/kit.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../plugin-sdk/index.js';
 import { METRICS_VALUES } from './config.js';
 
 export const PLUGIN_NAME = 'metrics';

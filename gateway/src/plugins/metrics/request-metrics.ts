@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
-import type { GatewayContext } from '../../contract/index.js';
+import type { GatewayContext } from '../../plugin-sdk/index.js';
 import { authFailureReason } from './auth-reason.js';
 import { codeLabel } from './codes.js';
 import { OperationNames } from './operation-names.js';

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { droppedLogLines } from '../../contract/kit.js';
+import { droppedLogLines } from '../../plugin-sdk/index.js';
 
 // Seconds, from a fast cached answer to a slow federated one; subgraph fetches start lower.
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

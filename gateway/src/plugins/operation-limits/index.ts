@@ -7,7 +7,7 @@ import {
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
-import type { GatewayPlugin } from '../../contract/index.js';
+import type { GatewayPlugin } from '../../plugin-sdk/index.js';
 import {
   asOptionsObject,
   ClientErrorCode,
@@ -18,7 +18,7 @@ import {
   type LegacyCode,
   OptionIssues,
   withDefault,
-} from '../../contract/kit.js';
+} from '../../plugin-sdk/index.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 
 /**

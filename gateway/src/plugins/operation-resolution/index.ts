@@ -1,5 +1,5 @@
-import type { GatewayPlugin } from '../../contract/index.js';
-import { ClientErrorCode, httpError, streamSinkOf } from '../../contract/kit.js';
+import type { GatewayPlugin } from '../../plugin-sdk/index.js';
+import { ClientErrorCode, httpError, streamSinkOf } from '../../plugin-sdk/index.js';
 
 /**
  * Answers 400 for operations the request does not resolve to one runnable operation:

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
-import type { GatewayPlugin, Identity } from '../../contract/index.js';
-import { ClientErrorCode, httpError, type LegacyCode, type Logger, LogThrottle } from '../../contract/kit.js';
+import type { GatewayPlugin, Identity } from '../../plugin-sdk/index.js';
+import { ClientErrorCode, httpError, type LegacyCode, type Logger, LogThrottle } from '../../plugin-sdk/index.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 import { MemoryStore } from './memory-store.js';
 import {

@@ -1,4 +1,4 @@
-import { checkKnownKeys, integer, OptionIssues, optionalValue, withDefault } from '../../contract/kit.js';
+import { checkKnownKeys, integer, OptionIssues, optionalValue, withDefault } from '../../plugin-sdk/index.js';
 import { PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
 

@@ -1,4 +1,4 @@
-import type { ResolvedRequest } from '../../contract/index.js';
+import type { ResolvedRequest } from '../../plugin-sdk/index.js';
 import {
   asOptionsObject,
   checkKnownKeys,
@@ -10,7 +10,7 @@ import {
   OptionIssues,
   oneOf,
   withDefault,
-} from '../../contract/kit.js';
+} from '../../plugin-sdk/index.js';
 import type { RateLimitStore } from './store.js';
 
 export const PLUGIN_NAME = 'rate-limit';

@@ -8,7 +8,7 @@ import {
   TIMED_OUT,
   withDefault,
   withinDeadline,
-} from '../../contract/kit.js';
+} from '../../plugin-sdk/index.js';
 import { isRedisUrl, PLUGIN_NAME } from './options.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
 

@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLError } from 'graphql';
-import type { GatewayContext, GatewayPlugin } from '../../contract/index.js';
-import { isClientSafe, type Logger, mapDeferredParts } from '../../contract/kit.js';
+import type { GatewayContext, GatewayPlugin } from '../../plugin-sdk/index.js';
+import { isClientSafe, type Logger, mapDeferredParts } from '../../plugin-sdk/index.js';
 
 /**
  * The gateway's one log line per request (at info, when its response is sent) and the

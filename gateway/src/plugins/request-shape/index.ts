@@ -1,7 +1,7 @@
 import type { GraphQLRequest } from '@apollo/server';
 import type { GraphQLError } from 'graphql';
-import type { GatewayPlugin } from '../../contract/index.js';
-import { ClientErrorCode, httpError } from '../../contract/kit.js';
+import type { GatewayPlugin } from '../../plugin-sdk/index.js';
+import { ClientErrorCode, httpError } from '../../plugin-sdk/index.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 import { nestsDeeperThan } from './json-depth.js';
 import { persistedQueryProblem } from './persisted-query-shape.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { GraphQLRequest } from '@apollo/server';
 import type { GraphQLError } from 'graphql';
-import { ClientErrorCode, httpError } from '../../contract/kit.js';
+import { ClientErrorCode, httpError } from '../../plugin-sdk/index.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { GatewayPlugin } from '../../contract/index.js';
-import { asOptionsObject, checkKnownKeys, isHeaderName, OptionIssues, RESERVED_HEADERS } from '../../contract/kit.js';
+import type { GatewayPlugin } from '../../plugin-sdk/index.js';
+import {
+  asOptionsObject,
+  checkKnownKeys,
+  isHeaderName,
+  OptionIssues,
+  RESERVED_HEADERS,
+} from '../../plugin-sdk/index.js';
 
 /**
  * Static and generated headers on every GraphQL response, so experiments such as §C's

@@ -1,5 +1,5 @@
-import type { GatewayPlugin } from '../../contract/index.js';
-import { responseTooLarge } from '../../contract/kit.js';
+import type { GatewayPlugin } from '../../plugin-sdk/index.js';
+import { responseTooLarge } from '../../plugin-sdk/index.js';
 
 /**
  * Answers a request whose subgraph answers add up to more than its response budget

@@ -1,6 +1,6 @@
 import type { GraphQLRequest, GraphQLRequestListener } from '@apollo/server';
 import type { GraphQLError } from 'graphql';
-import type { GatewayContext, RequestScope } from '../../contract/index.js';
+import type { GatewayContext, RequestScope } from '../../plugin-sdk/index.js';
 
 /**
  * Refuses a request from `requestDidStart`, before Apollo Server parses anything of it: a

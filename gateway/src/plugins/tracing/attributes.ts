@@ -1,7 +1,7 @@
 // What the spans record: OpenTelemetry's HTTP semantic conventions, and the gateway's own
 // attributes under `fedgw.` so they cannot clash with a convention's name, present or future.
 import type { Attributes } from '@opentelemetry/api';
-import type { RequestScope, SubgraphAttempt, SubgraphAttemptEnd } from '../../contract/index.js';
+import type { RequestScope, SubgraphAttempt, SubgraphAttemptEnd } from '../../plugin-sdk/index.js';
 import { knownMethod, OTHER_METHOD } from '../shared/http-method.js';
 
 /** The gateway's own attributes. */

@@ -14,8 +14,8 @@ import {
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import type { GatewayPlugin } from '../../contract/index.js';
-import { type Logger, LogThrottle } from '../../contract/kit.js';
+import type { GatewayPlugin } from '../../plugin-sdk/index.js';
+import { type Logger, LogThrottle } from '../../plugin-sdk/index.js';
 import type { TracingSettings } from './options.js';
 import { tracingPlugin } from './plugin.js';
 import { propagatorOf } from './propagators.js';

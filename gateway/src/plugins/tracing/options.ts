@@ -16,7 +16,7 @@ import {
   type SettingsOf,
   type ValueParser,
   withDefault,
-} from '../../contract/kit.js';
+} from '../../plugin-sdk/index.js';
 
 /** The samplers of the OpenTelemetry spec this gateway builds (OTEL_TRACES_SAMPLER). */
 export const OTEL_SAMPLERS = [

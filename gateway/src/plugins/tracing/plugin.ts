@@ -9,8 +9,8 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import type { GatewayEvent, GatewayPlugin, RequestScope } from '../../contract/index.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../contract/kit.js';
+import type { GatewayEvent, GatewayPlugin, RequestScope } from '../../plugin-sdk/index.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues } from '../../plugin-sdk/index.js';
 import { knownMethod } from '../shared/http-method.js';
 import { ATTR, attemptErrorType, clientAttributes, serverAttributes } from './attributes.js';
 

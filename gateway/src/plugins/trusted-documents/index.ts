@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { GraphQLRequest, GraphQLRequestListener } from '@apollo/server';
 import type { GraphQLError } from 'graphql';
-import type { GatewayContext, GatewayEvent, GatewayPlugin } from '../../contract/index.js';
+import type { GatewayContext, GatewayEvent, GatewayPlugin } from '../../plugin-sdk/index.js';
 import {
   asOptionsObject,
   ClientErrorCode,
@@ -17,7 +17,7 @@ import {
   pollFile,
   SUPERGRAPH_VALUES,
   withDefault,
-} from '../../contract/kit.js';
+} from '../../plugin-sdk/index.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 import { documentIdOf } from './document-id.js';
 import { parseManifest, type TrustedManifest } from './manifest.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'graphql';
-import type { ConfigIssue } from '../../contract/kit.js';
+import type { ConfigIssue } from '../../plugin-sdk/index.js';
 import { tokenKey } from './token-key.js';
 
 /** `apollo`: what `@apollo/generate-persisted-query-manifest` writes; `map`: Relay / GraphQL Codegen `{ id: document }`. */
