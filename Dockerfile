@@ -98,6 +98,10 @@ COPY --from=build /app/gateway/dist gateway/dist
 COPY --from=build /app/server/package.json server/
 COPY --from=build /app/server/dist server/dist
 COPY --from=build /app/supergraph.graphql ./
+# An operator's plugin module mounted anywhere (/etc/gateway/config, docs/plugins.md) imports
+# `@fedgw/gateway/plugin-sdk`: Node looks for it in every folder's node_modules up to /, so one
+# link at the top makes it resolve to this gateway's own copy (the same module instances).
+RUN mkdir -p /node_modules/@fedgw && ln -s /app/gateway /node_modules/@fedgw/gateway
 USER node
 # 4000: GraphQL, /health, /ready. 9464: /metrics on its own listener when METRICS_PORT=9464
 # (deploy/kubernetes/deployment.yaml), so Prometheus scrapes a port clients never reach.

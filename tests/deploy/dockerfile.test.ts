@@ -37,6 +37,19 @@ describe('Dockerfile: the runtime image', () => {
     expect(exposed).toContain('9464');
   });
 
+  it("lets an operator's plugin module mounted anywhere import @fedgw/gateway/plugin-sdk", () => {
+    // Node resolves a bare specifier through each ancestor's node_modules, up to /node_modules.
+    expect(instruction('RUN')).toContain(
+      'RUN mkdir -p /node_modules/@fedgw && ln -s /app/gateway /node_modules/@fedgw/gateway',
+    );
+    expect(instruction('COPY')).toContain('COPY --from=build /app/gateway/dist gateway/dist');
+    const gateway = JSON.parse(readFileSync(`${ROOT}gateway/package.json`, 'utf8'));
+    expect(gateway.exports['./plugin-sdk']).toEqual({
+      types: './dist/plugin-sdk/index.d.ts',
+      default: './dist/plugin-sdk/index.js',
+    });
+  });
+
   describe('HEALTHCHECK', () => {
     const [healthcheck] = instruction('HEALTHCHECK');
     const command = JSON.parse(healthcheck?.slice(healthcheck.indexOf('CMD ') + 4) ?? '[]') as string[];

@@ -57,6 +57,12 @@ describe('layering: each layer loads only what it uses', () => {
     for (const name of [...FRAMEWORKS, ...PLUGIN_LIBRARIES, ...TRACING_SDK]) expect(packages, name).not.toContain(name);
   });
 
+  it("the plugin SDK (an operator plugin's one import) loads no framework, neither jose nor ioredis, nor the tracing SDK", async () => {
+    const packages = packagesIn(await modulesLoadedBy('@fedgw/gateway/plugin-sdk'));
+    expect(packages.has('graphql')).toBe(true); // the probe sees what is loaded
+    for (const name of [...FRAMEWORKS, ...PLUGIN_LIBRARIES, ...TRACING_SDK]) expect(packages, name).not.toContain(name);
+  });
+
   it('the contract is types only: importing it loads no other module', async () => {
     const files = await modulesLoadedBy('@fedgw/gateway/contract');
     expect(files.filter((file) => !file.endsWith('loaded-modules.mjs'))).toEqual([
