@@ -81,7 +81,7 @@ describe('an operator plugin outside the repository, on the plugin SDK alone', (
   });
 
   it('refuses a caller without a known tenant with the SDK helper httpError: 401 UNAUTHENTICATED', async () => {
-    for (const headers of [{}, { 'x-tenant': 'initech' }]) {
+    for (const headers of [{}, { 'x-tenant': 'initech' }] as Record<string, string>[]) {
       const answer = await postGraphQL(url, { query: '{ __typename }' }, headers);
       expect(answer.status).toBe(401);
       expect(answer.body.errors?.[0]).toMatchObject({
