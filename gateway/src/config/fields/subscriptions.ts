@@ -52,7 +52,7 @@ export const SUBSCRIPTION_FIELDS = defineFields([
     env: 'SUBSCRIPTION_MAX_OPEN',
     parse: SUBSCRIPTION_VALUES.maxOpen,
     meaning:
-      "subscriptions open at once, all clients together (Apollo Router's `max_opened_subscriptions`); one more gets 503 `SUBSCRIPTION_MAX_LIMIT`. A bound on the process, not a measured capacity: size it from the [benchmark](benchmark.md#subscriptions)",
+      "subscriptions open at once, all clients together (Apollo Router's `max_opened_subscriptions`); one more gets 503 `SUBSCRIPTION_MAX_LIMIT`. A bound on each process, not a measured capacity: N replicas (or `GATEWAY_WORKERS`) admit N × this; size it from the [benchmark](benchmark.md#subscriptions)",
     feature: 'subscriptions',
   },
   {
