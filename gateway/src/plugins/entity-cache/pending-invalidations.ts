@@ -122,6 +122,13 @@ export class PendingInvalidations implements EntityStore {
       const waiting = this.#pending.get(idOf(target));
       if (waiting && waiting.askedAt <= askedAt) this.#pending.delete(idOf(target));
       this.#onOutcome('applied', target, dropped, this.#pending.size);
+      // The store answers again: the waiting ones need not wait for their timer.
+      if (this.#pending.size > 0 && !this.#retrying) {
+        this.#cancel?.();
+        this.#cancel = undefined;
+        this.#delayMs = this.#retryMinMs;
+        void this.#retry();
+      }
       return { dropped, queued: false };
     } catch (error) {
       this.#queue(target, askedAt, error);

@@ -110,6 +110,21 @@ describe('pending invalidations', () => {
     expect(state.written).toEqual([entry]);
   });
 
+  it('an invalidation the store takes again runs the waiting ones at once, without waiting for the timer', async () => {
+    const { state, time, outcomes, pending } = setup();
+    state.down = true;
+    await pending.invalidate(product('1'));
+    await time.fire();
+    expect(time.scheduled()).toBe(true);
+    state.down = false;
+    await pending.invalidate(product('2'));
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(state.invalidated).toEqual([product('2'), product('1')]);
+    expect(pending.pending).toBe(0);
+    expect(time.scheduled()).toBe(false);
+    expect(outcomes.map(({ outcome }) => outcome)).toEqual(['queued', 'applied', 'retried']);
+  });
+
   it('gives an invalidation up once everything it named has expired, and serves again', async () => {
     const { state, time, outcomes, pending } = setup();
     state.down = true;
