@@ -19,7 +19,7 @@ export { closedPortUrl, freePort } from './ports.js';
 export { killAllGroups, spawnInGroup } from './process-group.js';
 export * from './processes.js';
 export { type RawAnswer, rawRequest } from './raw-http.js';
-export { startRedis, type TestRedis } from './redis.js';
+export { startRedis, type TestRedis, type TestRedisOptions } from './redis.js';
 export { seededRandom } from './seeded-random.js';
 export * from './subscriptions.js';
 export * from './upgrade.js';

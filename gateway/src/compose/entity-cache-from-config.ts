@@ -18,7 +18,7 @@ export function entityCacheFromConfig(
   return [
     entityCache({
       ...options,
-      ...(store === 'redis' && { store: lazyRedisStore(redisUrl as string, cacheLogger) }),
+      ...(store === 'redis' && { store: lazyRedisStore(redisUrl as string) }),
       // The JWT plugin's claim headers restate the caller's identity (ADR 037).
       identityHeaders: Object.values(config.jwt.claimHeaders),
       plugins,
@@ -31,10 +31,10 @@ export function entityCacheFromConfig(
  * ioredis is imported only when ENTITY_CACHE=redis, and createGateway is synchronous: the
  * store loads on first use, its lookups a bypass until then (the first few requests).
  */
-function lazyRedisStore(url: string, logger: Logger): EntityStore {
+function lazyRedisStore(url: string): EntityStore {
   let store: EntityStore | undefined;
   const loading = import('../plugins/entity-cache/redis-store.js').then(({ RedisEntityStore }) => {
-    store = new RedisEntityStore({ url, logger });
+    store = new RedisEntityStore({ url });
     return store;
   });
   return {

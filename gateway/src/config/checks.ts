@@ -3,7 +3,7 @@ import type { ConfigIssue } from '../errors.js';
 import { CONFIG_FIELDS, type ScalarKey } from './fields.js';
 
 // Rules across settings, applied once each value is read: what a plugin needs, a trusted-documents
-// mode without a manifest, metrics under cluster.
+// mode without a manifest, metrics and the memory entity cache under cluster.
 
 /** Settings each plugin needs; checked only when the plugin is enabled. */
 const REQUIRED_BY_PLUGIN: Partial<Record<string, readonly ScalarKey[]>> = {
@@ -53,6 +53,14 @@ export function checkWorkers(values: Record<string, unknown>, issues: ConfigIssu
     issues.push({
       field: 'GATEWAY_WORKERS',
       message: `${values.workers} workers cannot serve METRICS_ENABLED: each scrape would see one worker; use GATEWAY_WORKERS=1 and more replicas`,
+    });
+  }
+  // Each worker would keep its own cache, and an invalidation (a mutation's, the operator's)
+  // would reach only the worker that received it: the others serve the old answer for its TTL.
+  if ((values.workers as number) > 1 && values['entityCache.store'] === 'memory') {
+    issues.push({
+      field: 'GATEWAY_WORKERS',
+      message: `${values.workers} workers cannot share ENTITY_CACHE=memory: an invalidation would reach one worker and the others would serve stale answers; use ENTITY_CACHE=redis (one cache for every worker) or GATEWAY_WORKERS=1`,
     });
   }
 }

@@ -15,7 +15,8 @@ export type GatewayEvent =
   | InboundDedupEvent
   | SubscriptionEvent
   | SubscriptionEventEvent
-  | EntityCacheEvent;
+  | EntityCacheEvent
+  | EntityCacheInvalidationEvent;
 
 /** One subgraph fetch finished (after any retries), whatever its outcome. */
 export interface SubgraphFetchEvent {
@@ -113,4 +114,18 @@ export interface EntityCacheEvent {
   readonly outcome: 'hit' | 'miss' | 'bypass' | 'eviction' | 'invalidation';
   readonly count: number;
   readonly requestId?: string;
+}
+
+/**
+ * What became of one entity cache invalidation (from a subgraph's answer or the operator's
+ * endpoint): taken by the store at once (`applied`); not taken (Redis unreachable) and kept for
+ * a retry (`queued`); taken by a retry (`retried`); given up once every entry it named had
+ * expired (`expired`); folded into its subgraph's whole invalidation because the queue was full
+ * (`merged`); not kept because even that did not fit (`dropped`: the cache is then off on this
+ * gateway until the entries it named have expired). `pending` is how many wait after it.
+ */
+export interface EntityCacheInvalidationEvent {
+  readonly type: 'entity-cache-invalidation';
+  readonly outcome: 'applied' | 'queued' | 'retried' | 'expired' | 'merged' | 'dropped';
+  readonly pending: number;
 }

@@ -10,6 +10,7 @@ export type {
   CircuitState,
   CircuitStateEvent,
   EntityCacheEvent,
+  EntityCacheInvalidationEvent,
   GatewayEvent,
   InboundDedupEvent,
   QueryPlanCacheEvent,

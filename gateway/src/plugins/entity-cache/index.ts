@@ -17,6 +17,7 @@ import { KeyFields } from './key-fields.js';
 import { cacheKey, entityDigest, identityDigest, selectionDigest, variesOn, varyDigest } from './keys.js';
 import { MemoryStore } from './memory-store.js';
 import { type CheckedOptions, checkOptions, type EntityCacheOptions } from './options.js';
+import { PendingInvalidations } from './pending-invalidations.js';
 import type { EntityStore, InvalidationTarget, StoreEntry } from './store.js';
 
 export { MemoryStore } from './memory-store.js';
@@ -61,18 +62,26 @@ export function entityCache(options: EntityCacheOptions = {}): EntityCachePlugin
       maxSpaceBytes: Math.max(1, Math.floor(checked.maxBytes * checked.maxSpaceShare)),
       onEvict: (subgraph, entityType) => events({ subgraph, entityType, outcome: 'eviction', count: 1 }),
     });
+  // The store as the cache uses it: an invalidation it cannot take now is retried, and nothing is
+  // read from it or written to it meanwhile (ADR 050).
+  const kept = new PendingInvalidations(store, {
+    maxTtlMs: checked.maxTtlMs,
+    ...(options.logger && { logger: options.logger }),
+    onOutcome: (outcome, target, dropped, pending) => {
+      events({ subgraph: target.subgraph, entityType: target.type ?? '*', outcome: 'invalidation', count: dropped });
+      if (options.plugins) {
+        emitEvent(options.plugins(), { type: 'entity-cache-invalidation', outcome, pending }, options.logger);
+      }
+    },
+  });
   let schema: string | undefined;
   let keyFields = new KeyFields();
   const privateSelections = new Set<string>();
   const identityVaryingSelections = new Set<string>();
 
-  const invalidate = async (target: InvalidationTarget): Promise<number> => {
-    const dropped = await store.invalidate(target);
-    events({ subgraph: target.subgraph, entityType: target.type ?? '*', outcome: 'invalidation', count: dropped });
-    return dropped;
-  };
+  const invalidate = (target: InvalidationTarget): Promise<number> => kept.invalidate(target);
 
-  const cache = new FetchCache(store, checked, {
+  const cache = new FetchCache(kept, checked, {
     schema: () => schema,
     keyFields: () => keyFields,
     privateSelections,
@@ -97,9 +106,9 @@ export function entityCache(options: EntityCacheOptions = {}): EntityCachePlugin
         ...(type !== undefined && key !== undefined && { entity: entityDigest(key) }),
       }),
     ...(options.invalidationToken !== undefined && {
-      adminRoutes: [invalidationRoute(options.invalidationToken, invalidate)],
+      adminRoutes: [invalidationRoute(options.invalidationToken, (target) => kept.apply(target))],
     }),
-    close: () => store.close(),
+    close: () => kept.close(),
   };
 }
 
