@@ -10,11 +10,11 @@ import type {
   SubgraphResult,
 } from '../../contract/index.js';
 import { emitEvent, withinDeadline } from '../../contract/kit.js';
+import { clientKey } from '../rate-limit/client-key.js';
 import { invalidationRoute } from './admin-route.js';
 import { type CachePolicy, cachePolicy } from './cache-control.js';
 import { ClientWriteBudget } from './client-budget.js';
 import { invalidationsIn } from './invalidation.js';
-import { clientKey } from '../rate-limit/client-key.js';
 import { KeyFields } from './key-fields.js';
 import { cacheKey, entityDigest, identityDigest, selectionDigest, variesOn, varyDigest } from './keys.js';
 import { MemoryStore } from './memory-store.js';
@@ -312,7 +312,8 @@ class FetchCache {
     const kept = entries.filter((entry) => this.shared.budget.take(client, entry.key.length + entry.value.length));
     if (kept.length > 0) this.store.set(kept);
     const throttled = new Map<string, number>();
-    for (const entry of entries) if (!kept.includes(entry)) throttled.set(entry.type, (throttled.get(entry.type) ?? 0) + 1);
+    for (const entry of entries)
+      if (!kept.includes(entry)) throttled.set(entry.type, (throttled.get(entry.type) ?? 0) + 1);
     for (const [entityType, count] of throttled) {
       this.shared.events({
         subgraph: request.subgraph,

@@ -4,13 +4,7 @@ import { ClientErrorCode, httpError, type LegacyCode, type Logger, LogThrottle }
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 import { clientKey } from './client-key.js';
 import { MemoryStore } from './memory-store.js';
-import {
-  checkOptions,
-  PLUGIN_NAME,
-  type RateLimitFailureMode,
-  type RateLimitKey,
-  type RateLimitOptions,
-} from './options.js';
+import { checkOptions, PLUGIN_NAME, type RateLimitFailureMode, type RateLimitOptions } from './options.js';
 import { RedisStore } from './redis-store.js';
 import type { RateLimitHit } from './store.js';
 
@@ -22,7 +16,6 @@ export {
   RATE_LIMIT_FAILURE_MODES,
   RATE_LIMIT_KEYS,
   type RateLimitFailureMode,
-  type RateLimitKey,
   type RateLimitOptions,
 } from './options.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';
