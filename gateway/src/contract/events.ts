@@ -103,15 +103,16 @@ export interface SubscriptionEventEvent {
 
 /**
  * What the entity cache did for one subgraph fetch, per type: entities served from it (`hit`),
- * asked of the subgraph (`miss`), or neither kept nor looked up (`bypass`: the store is down,
- * a private answer for an anonymous caller); entries evicted for room (`eviction`) or dropped by
- * an invalidation (`invalidation`). `Query` is the type of root query fields.
+ * asked of the subgraph (`miss`), or neither kept nor looked up (`bypass`: the store is down or
+ * slow); answers not kept because their client used up its write budget (`throttled`); entries
+ * evicted for room (`eviction`) or dropped by an invalidation (`invalidation`). `Query` is the
+ * type of root query fields.
  */
 export interface EntityCacheEvent {
   readonly type: 'entity-cache';
   readonly subgraph: string;
   readonly entityType: string;
-  readonly outcome: 'hit' | 'miss' | 'bypass' | 'eviction' | 'invalidation';
+  readonly outcome: 'hit' | 'miss' | 'bypass' | 'eviction' | 'invalidation' | 'throttled';
   readonly count: number;
   readonly requestId?: string;
 }

@@ -1,10 +1,8 @@
-import { byteSize, duration, list, nonEmpty, oneOf, pairs, secret, withDefault } from '../../settings/values.js';
+import { ENTITY_CACHE_VALUES } from '../../plugins/entity-cache/options.js';
+import { nonEmpty, oneOf, secret, withDefault } from '../../settings/values.js';
 import { ENTITY_CACHE_STORES } from '../choices.js';
 import { redisUrl } from './plugins.js';
 import { defineFields } from './spec.js';
-
-const HOUR = 3_600_000;
-const ttl = duration(1000, 24 * HOUR);
 
 // The entity cache (plugins/entity-cache/, docs/entity-cache.md).
 export const ENTITY_CACHE_FIELDS = defineFields([
@@ -20,7 +18,7 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     key: 'entityCache.maxBytes',
     formerKey: 'entityCacheMaxBytes',
     env: 'ENTITY_CACHE_MAX_BYTES',
-    parse: withDefault(byteSize(1024 ** 2, 64 * 1024 ** 3), 64 * 1024 ** 2),
+    parse: ENTITY_CACHE_VALUES.maxBytes,
     meaning:
       "the memory store's bound (keys, values and overhead); one key space (a type, one identity) holds a quarter at most",
     docDefault: '`64mb`',
@@ -30,7 +28,7 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     key: 'entityCache.maxEntryBytes',
     formerKey: 'entityCacheMaxEntryBytes',
     env: 'ENTITY_CACHE_MAX_ENTRY_BYTES',
-    parse: withDefault(byteSize(1024, 64 * 1024 ** 2), 256 * 1024),
+    parse: ENTITY_CACHE_VALUES.maxEntryBytes,
     meaning: 'an answer (one entity, one root fetch) larger than this is never kept',
     docDefault: '`256kb`',
     feature: 'entity-cache',
@@ -39,7 +37,7 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     key: 'entityCache.defaultTtlMs',
     formerKey: 'entityCacheTtlDefault',
     env: 'ENTITY_CACHE_TTL_DEFAULT',
-    parse: ttl,
+    parse: ENTITY_CACHE_VALUES.defaultTtlMs,
     meaning:
       'TTL of an answer whose subgraph sends no `max-age` and whose type and subgraph have none below; unset: such answers are not kept',
     feature: 'entity-cache',
@@ -48,7 +46,7 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     key: 'entityCache.subgraphTtlMs',
     formerKey: 'entityCacheTtlSubgraphs',
     env: 'ENTITY_CACHE_TTL_SUBGRAPHS',
-    parse: withDefault(pairs(ttl, 'subgraph:duration'), {}),
+    parse: ENTITY_CACHE_VALUES.subgraphTtlMs,
     meaning: 'per-subgraph TTL when the subgraph sends no `max-age` (`products:60s,reviews:5s`)',
     feature: 'entity-cache',
   },
@@ -56,7 +54,7 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     key: 'entityCache.typeTtlMs',
     formerKey: 'entityCacheTtlTypes',
     env: 'ENTITY_CACHE_TTL_TYPES',
-    parse: withDefault(pairs(ttl, 'Type:duration'), {}),
+    parse: ENTITY_CACHE_VALUES.typeTtlMs,
     meaning:
       "per-type TTL when the subgraph sends no `max-age`, before the subgraph's (`Product:60s`; `Query` for root fields)",
     feature: 'entity-cache',
@@ -65,16 +63,33 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     key: 'entityCache.maxTtlMs',
     formerKey: 'entityCacheMaxTtl',
     env: 'ENTITY_CACHE_MAX_TTL',
-    parse: withDefault(ttl, HOUR),
+    parse: ENTITY_CACHE_VALUES.maxTtlMs,
     meaning: 'no answer is kept longer than this, whatever its `max-age`',
     docDefault: '`1h`',
+    feature: 'entity-cache',
+  },
+  {
+    key: 'entityCache.clientWriteBytes',
+    env: 'ENTITY_CACHE_CLIENT_WRITE_BYTES',
+    parse: ENTITY_CACHE_VALUES.clientWriteBytes,
+    meaning:
+      'bytes one client (as `RATE_LIMIT_KEY` tells clients apart; by address when that is `global`) may add to the cache per `ENTITY_CACHE_CLIENT_WRITE_WINDOW`: past it, its answers are served but not kept, so a client asking for ever new arguments cannot evict what the others read',
+    docDefault: '`4mb`',
+    feature: 'entity-cache',
+  },
+  {
+    key: 'entityCache.clientWriteWindowMs',
+    env: 'ENTITY_CACHE_CLIENT_WRITE_WINDOW',
+    parse: ENTITY_CACHE_VALUES.clientWriteWindowMs,
+    meaning: 'the fixed window `ENTITY_CACHE_CLIENT_WRITE_BYTES` is counted in',
+    docDefault: '`60s`',
     feature: 'entity-cache',
   },
   {
     key: 'entityCache.sharedPublicSubgraphs',
     formerKey: 'entityCacheSharedPublicSubgraphs',
     env: 'ENTITY_CACHE_SHARED_PUBLIC_SUBGRAPHS',
-    parse: withDefault(list(nonEmpty), []),
+    parse: ENTITY_CACHE_VALUES.sharedPublicSubgraphs,
     meaning:
       "subgraphs trusted to mean `public`: their public answers are shared by all signed-in callers (the JWT claim headers count by name, not value, in the key) unless they send `Vary` naming one; none: a claim header's value is in every key, so a subgraph that wrongly calls a personal answer public cannot leak it",
     docDefault: 'none',

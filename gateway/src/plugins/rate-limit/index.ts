@@ -1,18 +1,14 @@
 import { GraphQLError } from 'graphql';
-import type { GatewayPlugin, Identity } from '../../contract/index.js';
+import type { GatewayPlugin } from '../../contract/index.js';
 import { ClientErrorCode, httpError, type LegacyCode, type Logger, LogThrottle } from '../../contract/kit.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
+import { clientKey } from './client-key.js';
 import { MemoryStore } from './memory-store.js';
-import {
-  checkOptions,
-  PLUGIN_NAME,
-  type RateLimitFailureMode,
-  type RateLimitKey,
-  type RateLimitOptions,
-} from './options.js';
+import { checkOptions, PLUGIN_NAME, type RateLimitFailureMode, type RateLimitOptions } from './options.js';
 import { RedisStore } from './redis-store.js';
 import type { RateLimitHit } from './store.js';
 
+export { clientKey } from './client-key.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export {
   isRedisUrl,
@@ -20,7 +16,6 @@ export {
   RATE_LIMIT_FAILURE_MODES,
   RATE_LIMIT_KEYS,
   type RateLimitFailureMode,
-  type RateLimitKey,
   type RateLimitOptions,
 } from './options.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';
@@ -72,12 +67,12 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
     name: PLUGIN_NAME,
     // A preflight or a reservation costs 1, like a request refused before parsing.
     async admit(scope) {
-      const result = await charge(keyFor(keyBy, scope.identity ?? {}, scope.ip), 1);
+      const result = await charge(clientKey(keyBy, scope.identity ?? {}, scope.ip), 1);
       if (result instanceof GraphQLError) throw result;
     },
     apollo: {
       async requestDidStart({ contextValue, request }) {
-        const key = keyFor(keyBy, contextValue.identity, contextValue.scope.ip);
+        const key = clientKey(keyBy, contextValue.identity, contextValue.scope.ip);
         // Before parsing: every request pays at least 1, whatever becomes of its document.
         const first = await charge(key, 1);
         // Refused: the document is never parsed or validated.
@@ -107,22 +102,6 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
       if (ownsStore) await store.close();
     },
   };
-}
-
-function keyFor(keyBy: RateLimitKey, identity: Identity, ip: string): string {
-  switch (keyBy) {
-    case 'global':
-      return 'global';
-    case 'sub':
-      if (identity.subject) return `sub:${identity.subject}`;
-      break;
-    case 'api-key':
-      if (identity.consumer) return `api-key:${identity.consumer}`;
-      break;
-    case 'ip':
-      break;
-  }
-  return `ip:${ip}`;
 }
 
 interface RateLimitHeaders extends Record<string, string> {
