@@ -236,7 +236,7 @@ export async function listenExpress<TContext extends BaseContext>(
   const server = createServer(app);
   // The WebSocket transport listens for upgrades on the HTTP server (mountExpress only sees a router).
   serveWebSocket(server, gateway);
-  if (options.timeouts) applyServerTimeouts(server, options.timeouts, gateway.clientAddress);
+  if (options.timeouts) applyServerTimeouts(server, options.timeouts, gateway);
   const connections = trackConnections(server);
   server.listen(options.port, options.host);
   await once(server, 'listening');

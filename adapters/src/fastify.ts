@@ -192,7 +192,7 @@ export async function listenFastify<TContext extends BaseContext>(
   // Our own request log replaces Fastify's; 503 for requests that arrive while closing.
   const app = Fastify({ logger: false, return503OnClosing: true });
   await mountFastify(app, gateway);
-  if (options.timeouts) applyServerTimeouts(app.server, options.timeouts, gateway.clientAddress);
+  if (options.timeouts) applyServerTimeouts(app.server, options.timeouts, gateway);
   const connections = trackConnections(app.server);
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address();

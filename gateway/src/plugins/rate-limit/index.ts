@@ -1,6 +1,13 @@
 import { GraphQLError } from 'graphql';
 import type { GatewayPlugin, Identity } from '../../contract/index.js';
-import { ClientErrorCode, httpError, type LegacyCode, type Logger, LogThrottle } from '../../contract/kit.js';
+import {
+  ClientErrorCode,
+  clientKey,
+  httpError,
+  type LegacyCode,
+  type Logger,
+  LogThrottle,
+} from '../../contract/kit.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 import { MemoryStore } from './memory-store.js';
 import {
@@ -38,7 +45,7 @@ export type { RateLimitHit, RateLimitStore } from './store.js';
  */
 export function rateLimit(options: RateLimitOptions): GatewayPlugin {
   const settings = checkOptions(options);
-  const { max, windowMs, keyBy, cost: costOf, failureMode, warnIntervalMs } = settings;
+  const { max, windowMs, keyBy, cost: costOf, failureMode, warnIntervalMs, ipv6Prefix } = settings;
   const ownsStore = options.store === undefined;
   const store =
     options.store ?? (options.redisUrl !== undefined ? new RedisStore({ url: options.redisUrl }) : new MemoryStore());
@@ -72,12 +79,12 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
     name: PLUGIN_NAME,
     // A preflight or a reservation costs 1, like a request refused before parsing.
     async admit(scope) {
-      const result = await charge(keyFor(keyBy, scope.identity ?? {}, scope.ip), 1);
+      const result = await charge(keyFor(keyBy, scope.identity ?? {}, scope.ip, ipv6Prefix), 1);
       if (result instanceof GraphQLError) throw result;
     },
     apollo: {
       async requestDidStart({ contextValue, request }) {
-        const key = keyFor(keyBy, contextValue.identity, contextValue.scope.ip);
+        const key = keyFor(keyBy, contextValue.identity, contextValue.scope.ip, ipv6Prefix);
         // Before parsing: every request pays at least 1, whatever becomes of its document.
         const first = await charge(key, 1);
         // Refused: the document is never parsed or validated.
@@ -109,20 +116,20 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
   };
 }
 
-function keyFor(keyBy: RateLimitKey, identity: Identity, ip: string): string {
+/** The bucket: the gateway's per-client key for `ip` and `sub`; `api-key` and `global` share one on purpose. */
+function keyFor(keyBy: RateLimitKey, identity: Identity, ip: string, ipv6Prefix: number): string {
   switch (keyBy) {
     case 'global':
       return 'global';
     case 'sub':
-      if (identity.subject) return `sub:${identity.subject}`;
-      break;
+      return clientKey(ip, identity.subject ? { subject: identity.subject } : undefined, ipv6Prefix);
     case 'api-key':
       if (identity.consumer) return `api-key:${identity.consumer}`;
       break;
     case 'ip':
       break;
   }
-  return `ip:${ip}`;
+  return clientKey(ip, undefined, ipv6Prefix);
 }
 
 interface RateLimitHeaders extends Record<string, string> {
