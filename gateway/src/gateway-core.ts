@@ -6,7 +6,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { GraphQLError } from 'graphql';
 import { newApolloGateway } from './apollo-telemetry.js';
 import { apolloServerWithBatching } from './batching/index.js';
-import { clientAddressResolver, clientKeyResolver } from './client-address/index.js';
+import { clientAddressResolver, clientKeyResolver, requestSchemeResolver } from './client-address/index.js';
 import { type CostOf, createContext } from './context.js';
 import type { GatewayContext, GatewayPlugin, Identity, MountableGateway, RequestScope } from './contract/index.js';
 import type { CoreSettings } from './core-settings.js';
@@ -217,6 +217,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     path: config.graphqlPath,
     clientAddress: clientAddressResolver(config),
     clientKey,
+    requestScheme: requestSchemeResolver(config),
     bodyLimitBytes: config.http.bodyLimitBytes,
     ...(config.http.compression && { compression: { minBytes: config.http.compressionMinBytes } }),
     context,

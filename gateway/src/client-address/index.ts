@@ -7,6 +7,7 @@ import { type ClientAddressHeader, type TrustedProxies, trustedNetworks } from '
 
 export { addressNetwork, DEFAULT_IPV6_PREFIX } from './address-network.js';
 export { type ClientKeyOf, clientKey } from './client-key.js';
+export { type RequestSchemeOf, requestSchemeResolver, type Scheme, type SchemeFacts } from './request-scheme.js';
 export {
   CLIENT_ADDRESS_HEADERS,
   type ClientAddressHeader,
