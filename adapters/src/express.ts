@@ -10,7 +10,7 @@ import express, {
   type Response,
   type Router,
 } from 'express';
-import { clientAddressOf } from './client-address.js';
+import { clientAddressOf, schemeOf } from './client-address.js';
 import { compressResponse } from './compression/compress-response.js';
 import { BodyCodingError, requestCoding } from './compression/decode-request.js';
 import type { ListeningServer, ListenOptions } from './contract.js';
@@ -92,7 +92,7 @@ export function mountExpress<TContext extends BaseContext>(
         url: req.originalUrl,
         headers: req.headers,
         ip: clientAddressOf(gateway, req),
-        protocol: req.protocol,
+        protocol: schemeOf(gateway, req),
       },
       (name, value) => res.append(name, value),
     );
@@ -178,7 +178,7 @@ export function mountExpress<TContext extends BaseContext>(
     // graphql-sse's requests (Accept: text/event-stream, its PUT/DELETE) before the body parsers: it reads its own body.
     router.all(gateway.path, (req, res, next) => {
       if (!isSseRequest(req.method, req.headers, req.originalUrl)) return next();
-      const refused = crossOriginStreamRefusal(gateway, req.headers);
+      const refused = crossOriginStreamRefusal(gateway, req);
       if (refused) return res.status(refused.status).type('application/json; charset=utf-8').send(refused.body);
       // Its body through the same parser as every request: BODY_LIMIT (decoded bytes), Content-Encoding.
       readSseBody(req, res, (error?: unknown) => {
@@ -200,7 +200,7 @@ export function mountExpress<TContext extends BaseContext>(
         if (error) return answerParseErrors(error, req, res, next);
         const params = multipart.claim(req, req.body);
         if (!params) return next();
-        const refused = crossOriginStreamRefusal(gateway, req.headers);
+        const refused = crossOriginStreamRefusal(gateway, req);
         if (refused) return res.status(refused.status).type('application/json; charset=utf-8').send(refused.body);
         multipart.serve(req, res, params).catch(() => res.destroy());
       });
@@ -236,7 +236,7 @@ export async function listenExpress<TContext extends BaseContext>(
   const server = createServer(app);
   // The WebSocket transport listens for upgrades on the HTTP server (mountExpress only sees a router).
   serveWebSocket(server, gateway);
-  if (options.timeouts) applyServerTimeouts(server, options.timeouts, gateway.clientAddress);
+  if (options.timeouts) applyServerTimeouts(server, options.timeouts, gateway);
   const connections = trackConnections(server);
   server.listen(options.port, options.host);
   await once(server, 'listening');

@@ -6,7 +6,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { GraphQLError } from 'graphql';
 import { newApolloGateway } from './apollo-telemetry.js';
 import { apolloServerWithBatching } from './batching/index.js';
-import { clientAddressResolver } from './client-address/index.js';
+import { clientAddressResolver, clientKeyResolver, requestSchemeResolver } from './client-address/index.js';
 import { type CostOf, createContext } from './context.js';
 import type { GatewayContext, GatewayPlugin, Identity, MountableGateway, RequestScope } from './contract/index.js';
 import type { CoreSettings } from './core-settings.js';
@@ -120,6 +120,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
 
   const formatError = createFormatError(config.maskErrors);
   const subscriptionSettings = subscriptionSettingsOf(config);
+  const clientKey = clientKeyResolver(config);
   const subscriptions = new SubscriptionRegistry(config.subscriptions.maxPerClient, config.subscriptions.maxOpen);
   // A new supergraph ends live subscriptions (their plans and data sources are the old one's).
   let schemaLoads = 0;
@@ -130,6 +131,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
   const executor = withSubscriptions(withPlanExecutor(gateway, config.queryPlanExecutor, apolloLogger), gateway, {
     settings: subscriptionSettings,
     registry: subscriptions,
+    clientKey,
     plugins,
     formatError,
     logger: logger.child({ component: 'subscriptions' }),
@@ -194,6 +196,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     ? subscriptionEndpoint({
         settings: subscriptionSettings,
         server,
+        clientKey,
         context,
         onResponse,
         ...(runRequest && { runRequest }),
@@ -213,6 +216,8 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     ...(admit && { admit }),
     path: config.graphqlPath,
     clientAddress: clientAddressResolver(config),
+    clientKey,
+    requestScheme: requestSchemeResolver(config),
     bodyLimitBytes: config.http.bodyLimitBytes,
     ...(config.http.compression && { compression: { minBytes: config.http.compressionMinBytes } }),
     context,

@@ -2,7 +2,12 @@
 // (the JWT and rate-limit plugins have their own entry points, `@fedgw/gateway/jwt` and
 // `@fedgw/gateway/rate-limit`). Its public types are in `./contract/`.
 
-export { type ClientAddressSettings, clientAddressResolver } from './client-address/index.js';
+export {
+  type ClientAddressSettings,
+  type ClientKeyOf,
+  clientAddressResolver,
+  clientKeyResolver,
+} from './client-address/index.js';
 export { type CreateGatewayOptions, createGateway } from './compose/create-gateway.js';
 export { createGatewayFromConfig, pluginsFromConfig } from './compose/gateway-from-config.js';
 export {

@@ -5,6 +5,7 @@ import {
   type GatewayPlugin,
   PluginOptionsError,
   parseConfig,
+  type RequestScope,
   type ResolvedRequest,
 } from '@fedgw/gateway';
 import {
@@ -331,6 +332,25 @@ describe('rateLimit plugin', () => {
       );
     });
 
+    it('ip: an IPv6 caller is counted by its network (ipv6Prefix: CLIENT_IPV6_PREFIX), which every address of it shares', async () => {
+      const store = ownStore(recordingStore());
+      // The preflight's charge (admit) keys exactly as a request's.
+      const at = (ip: string) => ({ ip, identity: {} }) as unknown as RequestScope;
+      const byNetwork = limiter({ max: 2, windowMs: 60_000, store });
+      await byNetwork.admit?.(at('2001:db8:1:2::1'));
+      await byNetwork.admit?.(at('2001:db8:1:2:a:b:c:d'));
+      await expect(byNetwork.admit?.(at('2001:db8:1:2::ffff'))).rejects.toMatchObject({
+        extensions: { code: 'REQUEST_RATE_LIMITED' },
+      });
+      await byNetwork.admit?.(at('2001:db8:1:3::1'));
+      await limiter({ max: 2, windowMs: 60_000, store, ipv6Prefix: 128 }).admit?.(at('2001:db8:1:2::1'));
+      expect(store.calls.map((call) => call.key)).toEqual([
+        ...new Array(3).fill('ip:2001:db8:1:2::/64'),
+        'ip:2001:db8:1:3::/64',
+        'ip:2001:db8:1:2::1',
+      ]);
+    });
+
     it.skipIf(!REDIS)('sub with Redis: different subjects in different buckets', async () => {
       const { url } = await serve([testAuth, limiter({ max: 1, windowMs: 60_000, keyBy: 'sub', redisUrl: redis.url })]);
       expect(statuses(await sequential(url, 2, TYPENAME, { 'x-test-sub': 'alice' }))).toEqual([200, 429]);
@@ -399,6 +419,7 @@ describe('rateLimit plugin', () => {
         keyBy: 'user',
         failureMode: 'sometimes',
         warnIntervalMs: -1,
+        ipv6Prefix: 0,
         cost: { Health: 0 },
         store: {},
         redisUrl: 'http://localhost:6379',
@@ -410,6 +431,7 @@ describe('rateLimit plugin', () => {
       expect(error.issues.map((issue) => issue.field).sort()).toEqual([
         'cost',
         'failureMode',
+        'ipv6Prefix',
         'keyBy',
         'logger',
         'max',

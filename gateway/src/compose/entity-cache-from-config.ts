@@ -1,8 +1,8 @@
+import { clientKeyResolver } from '../client-address/index.js';
 import type { GatewayConfig } from '../config/types.js';
 import type { GatewayPlugin } from '../contract/index.js';
 import type { Logger } from '../logger.js';
 import { type EntityCachePlugin, type EntityStore, entityCache } from '../plugins/entity-cache/index.js';
-import { clientKey } from '../plugins/rate-limit/index.js';
 
 /**
  * ENTITY_CACHE=memory|redis: the entity cache plugin from its group of settings, named as the
@@ -16,16 +16,16 @@ export function entityCacheFromConfig(
   const { store, redisUrl, ...options } = config.entityCache;
   if (store === 'off') return [];
   const cacheLogger = logger.child({ component: 'entity-cache' });
-  // Clients told apart as the rate limit tells them (RATE_LIMIT_KEY); one global bucket would
-  // let one client's flood stop everyone's writes, so `global` counts by address here.
-  const keyBy = config.rateLimit.keyBy === 'global' ? 'ip' : config.rateLimit.keyBy;
+  // Clients told apart as every per-client cap tells them (a subject, else the client's network
+  // with its API key's consumer): never a key that many clients share (docs/security.md).
+  const keyOf = clientKeyResolver(config);
   return [
     entityCache({
       ...options,
       ...(store === 'redis' && { store: lazyRedisStore(redisUrl as string) }),
       // The JWT plugin's claim headers restate the caller's identity (ADR 037).
       identityHeaders: Object.values(config.jwt.claimHeaders),
-      clientKey: (context) => clientKey(keyBy, context.identity, context.scope.ip),
+      clientKey: (context) => keyOf(context.scope.ip, context.identity),
       plugins,
       logger: cacheLogger,
     }),

@@ -54,6 +54,7 @@ export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): 
       const { cost, ...options } = config.rateLimit;
       return (await import('../plugins/rate-limit/index.js')).rateLimit({
         ...options,
+        ipv6Prefix: config.clientIpv6Prefix,
         ...(cost === 'estimated' && {
           cost: (request) => {
             const estimate = request.contextValue.estimateCost(request);

@@ -4,6 +4,8 @@
 // a plugin needs it, never an import from plugins/ into a core folder.
 // Unlike ./index.ts this file loads code: the contract's types stay free to import.
 
+// Per-client keys: the one rule every per-client cap counts by (a shared key never alone; IPv6 by network).
+export { type ClientKeyOf, clientKey, DEFAULT_IPV6_PREFIX } from '../client-address/index.js';
 export { shareableHeaders } from '../dedup/shareable-headers.js';
 // Answers and errors: coded client errors, refusals with an HTTP status, startup and option errors.
 export {

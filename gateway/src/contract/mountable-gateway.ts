@@ -1,5 +1,5 @@
 import type { ApolloServer, BaseContext } from '@apollo/server';
-import type { ClientAddressOf } from '../client-address/index.js';
+import type { ClientAddressOf, ClientKeyOf, RequestSchemeOf } from '../client-address/index.js';
 import type { OriginPolicy, Refusal } from './origin-policy.js';
 import type { RequestScope } from './request-scope.js';
 import type { SubscriptionEndpoint } from './subscriptions.js';
@@ -18,6 +18,16 @@ export interface MountableGateway<TContext extends BaseContext = BaseContext> {
    * what every per-client cap keys on. Absent: the socket's peer.
    */
   readonly clientAddress?: ClientAddressOf;
+  /**
+   * The key a per-client cap counts a client address under (its IPv6 network: CLIENT_IPV6_PREFIX),
+   * the one rule every cap uses. Absent: the address itself.
+   */
+  readonly clientKey?: ClientKeyOf;
+  /**
+   * The scheme of the gateway's own origin for a request: TLS, or what a trusted proxy says
+   * (TRUSTED_PROXIES). What the origin check compares a page's scheme with. Absent: TLS or not.
+   */
+  readonly requestScheme?: RequestSchemeOf;
   /** Larger request bodies get HTTP 413. */
   readonly bodyLimitBytes: number;
   /** Answers are compressed as clients ask (COMPRESSION); absent: they are sent as they are. */

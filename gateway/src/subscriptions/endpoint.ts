@@ -1,5 +1,6 @@
 import { type ApolloServer, HeaderMap } from '@apollo/server';
 import { type FormattedExecutionResult, GraphQLError } from 'graphql';
+import type { ClientKeyOf } from '../client-address/index.js';
 import type {
   GatewayContext,
   RequestScope,
@@ -17,6 +18,8 @@ import { methodForApollo, searchOf } from './transport-method.js';
 export interface EndpointParts {
   readonly settings: SubscriptionSettings;
   readonly server: ApolloServer<GatewayContext>;
+  /** The per-client key rule the connection caps count by (CLIENT_IPV6_PREFIX). */
+  readonly clientKey: ClientKeyOf;
   context(scope: RequestScope): Promise<GatewayContext>;
   onResponse(scope: RequestScope, status: number): void;
   runRequest?<T>(scope: RequestScope, handler: () => T): T;
@@ -33,7 +36,7 @@ export interface EndpointParts {
 export function subscriptionEndpoint(parts: EndpointParts): SubscriptionEndpoint & { drain(): void } {
   const { settings } = parts;
   const drainListeners: (() => void)[] = [];
-  const connections = new ConnectionSlots(settings.maxConnections, settings.maxConnectionsPerClient);
+  const connections = new ConnectionSlots(settings.maxConnections, settings.maxConnectionsPerClient, parts.clientKey);
   let draining = false;
 
   const operate = async (scope: RequestScope, params: StreamParams): Promise<StreamOutcome> => {

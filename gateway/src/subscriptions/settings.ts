@@ -30,7 +30,7 @@ export interface SubscriptionSettings {
   readonly maxConnectionsPerClient: number;
   /** Subscriptions one connection may hold (graphql-ws, SSE single-connection mode). */
   readonly maxPerConnection: number;
-  /** Subscriptions one client may hold across its connections (subject, API key consumer, else address). */
+  /** Subscriptions one client may hold across its connections (keyed by `clientKey`: subject, else network and consumer). */
   readonly maxPerClient: number;
   /** Events waiting for one client; one more ends its subscription (SUBSCRIPTION_SLOW_CONSUMER) or drops the oldest. */
   readonly maxBufferedEvents: number;

@@ -5,6 +5,7 @@ import type { FetchNode } from '@apollo/query-planner';
 import { HeaderMap } from '@apollo/server';
 import { type SpanOptions, trace } from '@opentelemetry/api';
 import { type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
+import type { ClientKeyOf } from '../client-address/index.js';
 import type { GatewayContext, GatewayPlugin } from '../contract/index.js';
 import { ClientErrorCode, codeExtensions } from '../error-registry.js';
 import { emitEvent } from '../events.js';
@@ -23,7 +24,7 @@ import { SubgraphHooks } from '../subgraph-fetch/subgraph-hooks.js';
 import { LiveSubscription } from './live-subscription.js';
 import type { SubscriptionSettings } from './settings.js';
 import { SharedUpstreams } from './shared-upstreams.js';
-import { streamSinkOf, subscriberOf } from './stream-sink.js';
+import { streamSinkOf } from './stream-sink.js';
 import { type SubgraphEvent, type SubgraphSocketOptions, subscribeToSubgraph } from './subgraph-socket.js';
 import { SubscriptionEnd } from './subscription-end.js';
 import type { SubscriptionRegistry } from './subscription-registry.js';
@@ -31,6 +32,8 @@ import type { SubscriptionRegistry } from './subscription-registry.js';
 export interface SubscriptionExecutorOptions {
   readonly settings: SubscriptionSettings;
   readonly registry: SubscriptionRegistry;
+  /** Who a subscription counts against (SUBSCRIPTION_MAX_PER_CLIENT): the gateway's one per-client key rule. */
+  readonly clientKey: ClientKeyOf;
   readonly plugins: readonly GatewayPlugin[];
   /** The gateway's error formatting (MASK_ERRORS), applied to each event as Apollo Server does to answers. */
   readonly formatError: (error: GraphQLFormattedError) => GraphQLFormattedError;
@@ -82,7 +85,7 @@ export function subscriptionExecutor(
     if (!plan)
       return refusal(ClientErrorCode.SUBSCRIPTION_NOT_SUPPORTED, 'This subscription cannot be run by the gateway.');
     if (options.registry.closed) return refusal(ClientErrorCode.SHUTTING_DOWN, 'The gateway is shutting down.');
-    const slot = options.registry.admit(subscriberOf(context));
+    const slot = options.registry.admit(options.clientKey(context.scope.ip, context.identity));
     if (slot === 'total') return allTaken(options.settings.maxOpen);
     if (slot === 'client') {
       return refusal(

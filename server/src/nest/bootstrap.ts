@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { applyServerTimeouts, closeGracefully, type ListeningServer, trackConnections } from '@fedgw/adapters';
 import {
   clientAddressResolver,
+  clientKeyResolver,
   type Gateway,
   type GatewayConfig,
   type GatewayPlugin,
@@ -47,7 +48,11 @@ export async function listenNest(
   });
   const httpServer: Server = app.getHttpServer();
   // The same resolver the mounted gateway uses (one config): the listener's per-client turn keys on it.
-  applyServerTimeouts(httpServer, { ...config.http, workers: config.workers }, clientAddressResolver(config));
+  applyServerTimeouts(
+    httpServer,
+    { ...config.http, workers: config.workers },
+    { clientAddress: clientAddressResolver(config), clientKey: clientKeyResolver(config) },
+  );
   const connections = trackConnections(httpServer);
   await app.listen(config.port, config.host);
   const { port } = httpServer.address() as AddressInfo;

@@ -1,4 +1,9 @@
-import { CLIENT_ADDRESS_HEADERS, readTrustedProxies, TRUSTED_PROXIES_FORMAT } from '../../client-address/index.js';
+import {
+  CLIENT_ADDRESS_HEADERS,
+  DEFAULT_IPV6_PREFIX,
+  readTrustedProxies,
+  TRUSTED_PROXIES_FORMAT,
+} from '../../client-address/index.js';
 import { CORE_HTTP_VALUES } from '../../core-settings.js';
 import { LOG_FLUSH_MS, LOG_VALUES } from '../../logger.js';
 import { boolean, byteSize, custom, integer, oneOf, withDefault } from '../../settings/values.js';
@@ -21,6 +26,13 @@ export const HTTP_FIELDS = defineFields([
     meaning:
       'the one header trusted proxies name the client in; the other is never read (a client could send it past a proxy that only writes the first)',
     feature: 'trusted-proxies',
+  },
+  {
+    key: 'clientIpv6Prefix',
+    env: 'CLIENT_IPV6_PREFIX',
+    parse: withDefault(integer(1, 128), DEFAULT_IPV6_PREFIX),
+    meaning:
+      'the IPv6 network one client is counted by in every address-keyed cap (rate limit by `ip`, subscription, streaming-connection and unread-answer caps): an IPv6 client holds a whole /64 and may use a new address of it for each request; `128` counts each address apart. IPv4 (and IPv4-mapped IPv6) addresses count one by one. See [Client addresses behind a proxy](security.md#client-addresses-behind-a-proxy)',
   },
   {
     key: 'http.bodyLimitBytes',

@@ -9,8 +9,7 @@ import type {
   SubgraphRequest,
   SubgraphResult,
 } from '../../contract/index.js';
-import { emitEvent, withinDeadline } from '../../contract/kit.js';
-import { clientKey } from '../rate-limit/client-key.js';
+import { clientKey, emitEvent, withinDeadline } from '../../contract/kit.js';
 import { invalidationRoute } from './admin-route.js';
 import { type CachePolicy, cachePolicy } from './cache-control.js';
 import { ClientWriteBudget } from './client-budget.js';
@@ -96,7 +95,7 @@ export function entityCache(options: EntityCacheOptions = {}): EntityCachePlugin
     events,
     invalidate,
     budget: new ClientWriteBudget(checked.clientWriteBytes, checked.clientWriteWindowMs, now),
-    clientKey: options.clientKey ?? ((context) => clientKey('ip', context.identity, context.scope.ip)),
+    clientKey: options.clientKey ?? ((context) => clientKey(context.scope.ip, context.identity)),
   });
 
   return {

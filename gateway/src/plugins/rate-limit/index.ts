@@ -1,14 +1,25 @@
 import { GraphQLError } from 'graphql';
-import type { GatewayPlugin } from '../../contract/index.js';
-import { ClientErrorCode, httpError, type LegacyCode, type Logger, LogThrottle } from '../../contract/kit.js';
+import type { GatewayPlugin, Identity } from '../../contract/index.js';
+import {
+  ClientErrorCode,
+  clientKey,
+  httpError,
+  type LegacyCode,
+  type Logger,
+  LogThrottle,
+} from '../../contract/kit.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
-import { clientKey } from './client-key.js';
 import { MemoryStore } from './memory-store.js';
-import { checkOptions, PLUGIN_NAME, type RateLimitFailureMode, type RateLimitOptions } from './options.js';
+import {
+  checkOptions,
+  PLUGIN_NAME,
+  type RateLimitFailureMode,
+  type RateLimitKey,
+  type RateLimitOptions,
+} from './options.js';
 import { RedisStore } from './redis-store.js';
 import type { RateLimitHit } from './store.js';
 
-export { clientKey } from './client-key.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export {
   isRedisUrl,
@@ -33,7 +44,7 @@ export type { RateLimitHit, RateLimitStore } from './store.js';
  */
 export function rateLimit(options: RateLimitOptions): GatewayPlugin {
   const settings = checkOptions(options);
-  const { max, windowMs, keyBy, cost: costOf, failureMode, warnIntervalMs } = settings;
+  const { max, windowMs, keyBy, cost: costOf, failureMode, warnIntervalMs, ipv6Prefix } = settings;
   const ownsStore = options.store === undefined;
   const store =
     options.store ?? (options.redisUrl !== undefined ? new RedisStore({ url: options.redisUrl }) : new MemoryStore());
@@ -67,12 +78,12 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
     name: PLUGIN_NAME,
     // A preflight or a reservation costs 1, like a request refused before parsing.
     async admit(scope) {
-      const result = await charge(clientKey(keyBy, scope.identity ?? {}, scope.ip), 1);
+      const result = await charge(keyFor(keyBy, scope.identity ?? {}, scope.ip, ipv6Prefix), 1);
       if (result instanceof GraphQLError) throw result;
     },
     apollo: {
       async requestDidStart({ contextValue, request }) {
-        const key = clientKey(keyBy, contextValue.identity, contextValue.scope.ip);
+        const key = keyFor(keyBy, contextValue.identity, contextValue.scope.ip, ipv6Prefix);
         // Before parsing: every request pays at least 1, whatever becomes of its document.
         const first = await charge(key, 1);
         // Refused: the document is never parsed or validated.
@@ -102,6 +113,22 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
       if (ownsStore) await store.close();
     },
   };
+}
+
+/** The bucket: the gateway's per-client key for `ip` and `sub`; `api-key` and `global` share one on purpose. */
+function keyFor(keyBy: RateLimitKey, identity: Identity, ip: string, ipv6Prefix: number): string {
+  switch (keyBy) {
+    case 'global':
+      return 'global';
+    case 'sub':
+      return clientKey(ip, identity.subject ? { subject: identity.subject } : undefined, ipv6Prefix);
+    case 'api-key':
+      if (identity.consumer) return `api-key:${identity.consumer}`;
+      break;
+    case 'ip':
+      break;
+  }
+  return clientKey(ip, undefined, ipv6Prefix);
 }
 
 interface RateLimitHeaders extends Record<string, string> {
