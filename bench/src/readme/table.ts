@@ -53,3 +53,34 @@ export class Footnotes {
     return this.#notes.map((note, i) => `⚠${i + 1} ${note}`).join('\\\n');
   }
 }
+
+/**
+ * Numbered ⚠ notes for generated lines that each read several run rows (ours and the Router's,
+ * say): `marks(scenario, rows)` gives the markers of the warned rows among them, one number per
+ * row however many lines read it; `notes()` the run's own warnings, one line per row. A verdict
+ * drawn from a warned row is printed with its warning, never without.
+ */
+export class RowWarnings {
+  readonly #numbers = new Map<RowResult, number>();
+  readonly #notes: string[] = [];
+
+  marks(scenario: string, rows: readonly (RowResult | undefined)[]): string {
+    const numbers: number[] = [];
+    for (const row of rows) {
+      if (!row?.warnings?.length) continue;
+      let n = this.#numbers.get(row);
+      if (n === undefined) {
+        this.#notes.push(`§${scenario} ${row.target} · ${row.variant}: ${row.warnings.join('; ')}`);
+        n = this.#notes.length;
+        this.#numbers.set(row, n);
+      }
+      if (!numbers.includes(n)) numbers.push(n);
+    }
+    return numbers.map((n) => ` ⚠${n}`).join('');
+  }
+
+  /** The notes, one line each, for under the table (empty when no row read was warned about). */
+  notes(): string {
+    return this.#notes.map((note, i) => `⚠${i + 1} ${note}`).join('\\\n');
+  }
+}
