@@ -5,7 +5,13 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { devEnv, TASKS } from './dev-tasks.mjs';
 
-const env = devEnv(process.env);
+let env;
+try {
+  env = devEnv(process.env);
+} catch (error) {
+  console.error(`[dev] ${error.message}`);
+  process.exit(1);
+}
 
 const children = TASKS.map(({ name, args }) => {
   // Each in its own process group: Ctrl-C reaches this process only, and each child gets exactly
