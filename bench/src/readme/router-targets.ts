@@ -102,7 +102,7 @@ export function renderRouterTargets(results: BenchResults, folder: string): stri
   const env = results.environment;
   const warnedLines = lines.filter(([, , verdict]) => verdict.includes('⚠')).length;
   const notes = warnings.notes()
-    ? `**${warnedLines} of ${lines.length} verdicts read rows the run warned about** (⚠: not a measure of the target alone):\n\n` +
+    ? `**${warnedLines} of ${lines.length} verdicts read rows the run warned about** (⚠: not a measure of the target alone):\\\n` +
       `${warnings.notes()}\n\n`
     : '';
   return (
