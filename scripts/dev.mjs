@@ -3,11 +3,13 @@
 // gateway when its compiled output changes, and only then (dev-tasks.mjs). Ctrl-C stops everything.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+// Built by `pnpm dev` before this runs (dev-tasks.mjs itself imports nothing built: `pnpm token` reads it unbuilt).
+import { SUBGRAPHS } from '@fedgw/subgraphs/catalog';
 import { devEnv, TASKS } from './dev-tasks.mjs';
 
 let env;
 try {
-  env = devEnv(process.env);
+  env = devEnv(process.env, SUBGRAPHS);
 } catch (error) {
   console.error(`[dev] ${error.message}`);
   process.exit(1);

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { realpathSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { SUBGRAPHS } from '@fedgw/subgraphs/catalog';
 import {
   eventually,
   freePort,
@@ -88,7 +89,7 @@ describe('pnpm dev', () =>
 
 describe('DEV_PORT_BASE', () => {
   it('fills in the gateway port, each subgraph port and the URL the gateway sends it to; one set by hand wins', () => {
-    expect(devEnv({ DEV_PORT_BASE: '5000', PRODUCTS_PORT: '6000' })).toEqual({
+    expect(devEnv({ DEV_PORT_BASE: '5000', PRODUCTS_PORT: '6000' }, SUBGRAPHS)).toEqual({
       GATEWAY_ENV: 'development',
       DEV_PORT_BASE: '5000',
       GATEWAY_LISTEN_PORT: '5000',
@@ -99,9 +100,9 @@ describe('DEV_PORT_BASE', () => {
       REVIEWS_PORT: '5003',
       SUBGRAPH_REVIEWS_URL: 'http://127.0.0.1:5003/graphql',
     });
-    expect(devEnv({})).toEqual({ GATEWAY_ENV: 'development' });
+    expect(devEnv({}, SUBGRAPHS)).toEqual({ GATEWAY_ENV: 'development' });
     for (const bad of ['0', '65533', '50a0', '-1']) {
-      expect(() => devEnv({ DEV_PORT_BASE: bad })).toThrow(
+      expect(() => devEnv({ DEV_PORT_BASE: bad }, SUBGRAPHS)).toThrow(
         `DEV_PORT_BASE must be an integer from 1 to 65532 (got "${bad}")`,
       );
     }
