@@ -15,7 +15,8 @@ export type GatewayEvent =
   | InboundDedupEvent
   | SubscriptionEvent
   | SubscriptionEventEvent
-  | EntityCacheEvent;
+  | EntityCacheEvent
+  | TraceSpansDroppedEvent;
 
 /** One subgraph fetch finished (after any retries), whatever its outcome. */
 export interface SubgraphFetchEvent {
@@ -113,4 +114,15 @@ export interface EntityCacheEvent {
   readonly outcome: 'hit' | 'miss' | 'bypass' | 'eviction' | 'invalidation';
   readonly count: number;
   readonly requestId?: string;
+}
+
+/**
+ * Spans the tracing SDK lost instead of exporting: its queue was full (`queue_full`,
+ * OTEL_BSP_MAX_QUEUE_SIZE), or an export failed or timed out (`export_failed`: the collector
+ * is down, refused them, or did not answer). Outside any request.
+ */
+export interface TraceSpansDroppedEvent {
+  readonly type: 'trace-spans-dropped';
+  readonly reason: 'queue_full' | 'export_failed';
+  readonly count: number;
 }

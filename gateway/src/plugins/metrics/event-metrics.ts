@@ -86,6 +86,9 @@ export function eventMetrics(series: Series): (event: GatewayEvent) => void {
         // Types come from the supergraph (bounded), never from a client.
         series.entityCache.labels(event.subgraph, event.entityType, event.outcome).inc(event.count);
         return;
+      case 'trace-spans-dropped':
+        series.traceSpansDropped.labels(event.reason).inc(event.count);
+        return;
     }
   };
 }

@@ -123,6 +123,12 @@ export function createSeries(registry: Registry) {
       labelNames: ['subgraph', 'type', 'outcome'] as const,
       registers,
     }),
+    traceSpansDropped: new Counter({
+      name: 'gateway_trace_spans_dropped_total',
+      help: 'Spans the tracing SDK lost instead of exporting: its queue was full (queue_full) or an export failed or timed out (export_failed: the collector is down or refused them).',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
     logLinesDropped: logLinesDropped(registers),
   };
 }
