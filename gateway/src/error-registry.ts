@@ -165,7 +165,9 @@ export const STARTUP_ERRORS = {
     'the gateway was started twice or after it stopped, or GatewayModule was mounted on a platform other than express or fastify',
   ERR_GATEWAY_PLUGIN_OPTIONS_INVALID: "a plugin factory's options are invalid (each is named)",
   ERR_GATEWAY_PLUGIN_MODULE_INVALID:
-    'a plugin module named in GATEWAY_CONFIG_FILE is missing, throws, or does not make a plugin (the entry and the reason are named)',
+    'a plugin module named in GATEWAY_CONFIG_FILE is missing, throws, or does not make a plugin, or its plugin has a hook that is not a function (the entry and the reason, or the hook, are named)',
+  ERR_GATEWAY_PLUGIN_MODULE_TIMEOUT:
+    'a plugin module named in GATEWAY_CONFIG_FILE was still loading (its import or its factory) after GATEWAY_PLUGIN_MODULE_TIMEOUT_MS (the entry is named)',
   ERR_JWKS_UNAVAILABLE: 'the JWKS is in its cooldown after a failed fetch (logged; the token gets 401)',
   ERR_JWKS_FETCH_FAILED: 'the JWKS fetch failed (logged; the token gets 401)',
 } as const;

@@ -98,6 +98,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
           maxResponseBytes: override?.maxResponseBytes ?? config.subgraphDefaults.maxResponseBytes,
           deduplicate: override?.deduplicate ?? config.subgraphDefaults.deduplicate,
           deduplicateRepresentations: config.subgraphDefaults.deduplicateRepresentations,
+          errors: override?.errors ?? config.subgraphDefaults.errors,
           ...resilienceFor(config.subgraphDefaults, override),
           plugins,
           logger: logger.child({ component: 'subgraph-fetch' }),

@@ -50,6 +50,7 @@ export { createFormatError, MASKED_MESSAGE } from './format-error.js';
 export { assembleGateway, type CoreOptions, type Gateway } from './gateway-core.js';
 export { httpError } from './http-error.js';
 export { createLogger, type Logger } from './logger.js';
+export { pluginShapeProblems } from './plugin-shape.js';
 export { type ApiKeyAuthOptions, apiKeyAuth } from './plugins/api-key/index.js';
 export {
   type AuthorizationErrorLocation,

@@ -15,12 +15,11 @@ import { type CreateGatewayOptions, createGateway } from './create-gateway.js';
  * `options.plugins` added in code.
  */
 export async function createGatewayFromConfig(config: GatewayConfig, options: CreateGatewayOptions): Promise<Gateway> {
-  const configured = await pluginsFromConfig(config, options.logger);
+  let all: readonly GatewayPlugin[] = [];
+  const configured = await pluginsFromConfig(config, options.logger, () => all);
   const metrics = config.metrics.enabled ? await metricsFromConfig(config) : undefined;
-  const gateway = createGateway(config, {
-    ...options,
-    plugins: [...configured, ...(metrics ? [metrics] : []), ...(options.plugins ?? [])],
-  });
+  all = [...configured, ...(metrics ? [metrics] : []), ...(options.plugins ?? [])];
+  const gateway = createGateway(config, { ...options, plugins: all });
   // The adapters serve it (or, with METRICS_PORT, the server's own listener).
   return metrics ? Object.assign(gateway, { metrics: metrics.endpoint }) : gateway;
 }
@@ -37,7 +36,12 @@ async function metricsFromConfig(config: GatewayConfig) {
  * The JWT and rate-limit plugins are imported only when named, so a gateway without them
  * never loads jose or ioredis.
  */
-export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): Promise<GatewayPlugin[]> {
+export async function pluginsFromConfig(
+  config: GatewayConfig,
+  logger: Logger,
+  /** Every plugin of the gateway, once built: tracing tells them of spans it lost. */
+  everyPlugin: () => readonly GatewayPlugin[] = () => [],
+): Promise<GatewayPlugin[]> {
   const factories: Record<PluginName, () => GatewayPlugin | Promise<GatewayPlugin>> = {
     // Each group is its plugin's options, as read and typed from their specs (fields/plugins.ts).
     'header-rules': () => {
@@ -75,7 +79,7 @@ export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): 
   const tracing = tracingSettings(config);
   if (tracing) {
     const { startTracing } = await import('../plugins/tracing/index.js');
-    plugins.push(await startTracing(tracing, { route: config.graphqlPath, logger }));
+    plugins.push(await startTracing(tracing, { route: config.graphqlPath, logger, plugins: everyPlugin }));
   }
   return plugins;
 }

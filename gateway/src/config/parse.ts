@@ -13,6 +13,7 @@ import { CONFIG_FIELDS, type FieldSpec, SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './
 import { groupIn, inFile, intoGroups, reportUnknownFileKeys } from './groups.js';
 import { takePluginModules } from './plugin-modules.js';
 import { hasServiceLinkName, isServiceLink, serviceLinkWarning } from './service-links.js';
+import { securityPluginsTurnedOff } from './turned-off.js';
 import { type GatewayConfig, type SubgraphOverride, subgraphKey } from './types.js';
 
 export { settingOf } from './groups.js';
@@ -34,6 +35,8 @@ export interface ParseConfigOptions {
 export interface ConfigWarning {
   readonly setting: string;
   readonly message: string;
+  /** The plugin it is about, when it turns one off (logged as its own field, for alerts). */
+  readonly plugin?: string;
 }
 
 /**
@@ -41,9 +44,10 @@ export interface ConfigWarning {
  * frozen GatewayConfig. Environment variables win over the file. Throws a
  * GatewayConfigError listing every invalid field.
  */
-export function parseConfig(env: Env, options: ParseConfigOptions = {}): GatewayConfig {
+export function parseConfig(given: Env, options: ParseConfigOptions = {}): GatewayConfig {
   const cwd = options.cwd ?? process.cwd();
   const issues: ConfigIssue[] = [];
+  const env = withoutEmptyValues(given, options.onWarning);
   const fileName = env[CONFIG_FILE_ENV];
   const { file, modules: pluginModules } = takePluginModules(
     readConfigFile(env, cwd, options.readFile, issues),
@@ -66,6 +70,11 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
         : inFile(file, field, fileName, options.onWarning);
     if (raw === undefined) continue;
     record(values, field.key, readValue(field.parse, raw), source, issues);
+    if (field.key === 'plugins' && fromEnv !== undefined && Array.isArray(values.plugins)) {
+      for (const { plugin, message } of securityPluginsTurnedOff(values.plugins, file.plugins, fileName)) {
+        options.onWarning?.({ setting: name as string, message, plugin });
+      }
+    }
   }
   // Before defaults fill in: only what was set can be a contradiction, or be set in vain.
   checkSupergraphSource(values, issues);
@@ -120,6 +129,39 @@ function nameInEnv(env: Env, field: FieldSpec<string>, onWarning: ParseConfigOpt
   if (env[field.env] !== undefined) return field.env;
   return former[0];
 }
+
+/**
+ * Every variable set to nothing (or only spaces) is read as not set, whatever the setting: the
+ * config file's value or the default applies. `GATEWAY_PLUGINS=` from a template or a CI
+ * variable left blank used to drop the file's jwt, api-key and rate-limit (an empty list), while
+ * `METRICS_PORT=` failed startup and `GATEWAY_CONFIG_FILE=` was ignored: one rule now, as
+ * OpenTelemetry's configuration spec has for its own variables. Each of ours is reported.
+ */
+function withoutEmptyValues(env: Env, onWarning: ParseConfigOptions['onWarning']): Env {
+  const kept: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value.trim() !== '') {
+      kept[name] = value;
+      continue;
+    }
+    if (!isOwnVariable(name)) continue;
+    onWarning?.({ setting: name, message: EMPTY_MEANS[name] ?? (EMPTY_MEANS.default as string) });
+  }
+  return kept;
+}
+
+const EMPTY_MEANS: Readonly<Record<string, string>> = {
+  default: "set but empty: read as not set, so the config file's value or the default applies",
+  GATEWAY_PLUGINS:
+    "set but empty: read as not set, so the config file's plugins (or none) apply; to run no plugin, set GATEWAY_PLUGINS=none",
+  [CONFIG_FILE_ENV]: 'set but empty: read as not set (no config file)',
+};
+
+const isOwnVariable = (name: string): boolean =>
+  name === CONFIG_FILE_ENV ||
+  SUBGRAPH_ENV.test(name) ||
+  Object.values(REMOVED_SETTINGS).some((removed) => removed.env === name) ||
+  CONFIG_FIELDS.some((field) => field.env === name || field.formerEnv?.includes(name));
 
 const OWN_GATEWAY_VARIABLES = [
   CONFIG_FILE_ENV,

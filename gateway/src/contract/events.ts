@@ -16,7 +16,8 @@ export type GatewayEvent =
   | SubscriptionEvent
   | SubscriptionEventEvent
   | EntityCacheEvent
-  | EntityCacheInvalidationEvent;
+  | EntityCacheInvalidationEvent
+  | TraceSpansDroppedEvent;
 
 /** One subgraph fetch finished (after any retries), whatever its outcome. */
 export interface SubgraphFetchEvent {
@@ -129,4 +130,15 @@ export interface EntityCacheInvalidationEvent {
   readonly type: 'entity-cache-invalidation';
   readonly outcome: 'applied' | 'queued' | 'retried' | 'expired' | 'merged' | 'dropped';
   readonly pending: number;
+}
+
+/**
+ * Spans the tracing SDK lost instead of exporting: its queue was full (`queue_full`,
+ * OTEL_BSP_MAX_QUEUE_SIZE), or an export failed or timed out (`export_failed`: the collector
+ * is down, refused them, or did not answer). Outside any request.
+ */
+export interface TraceSpansDroppedEvent {
+  readonly type: 'trace-spans-dropped';
+  readonly reason: 'queue_full' | 'export_failed';
+  readonly count: number;
 }

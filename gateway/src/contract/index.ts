@@ -19,6 +19,7 @@ export type {
   SubscriptionEvent,
   SubscriptionEventEvent,
   SupergraphLoadEvent,
+  TraceSpansDroppedEvent,
   TrustedDocumentsLoadEvent,
 } from './events.js';
 export type { Identity } from './identity.js';

@@ -20,6 +20,7 @@ import { httpError } from '../http-error.js';
 import type { Logger } from '../logger.js';
 import { ResponseBudget, responseTooLarge } from '../response-budget.js';
 import { SubgraphDataSource } from '../subgraph-fetch/data-source.js';
+import { redactSubgraphErrors } from '../subgraph-fetch/subgraph-errors.js';
 import { SubgraphHooks } from '../subgraph-fetch/subgraph-hooks.js';
 import { LiveSubscription } from './live-subscription.js';
 import type { SubscriptionSettings } from './settings.js';
@@ -128,6 +129,7 @@ function start(
   const context = requestContext.context as unknown as GatewayContext;
   const { settings, plugins, logger } = options;
   const source = internals.serviceMap[primary.serviceName]?.dataSource;
+  const errorsShown = source instanceof SubgraphDataSource ? source.errors : 'mask';
   const variables = primaryVariables(primary, requestContext.request.variables ?? {});
   const events = (): AsyncIterableIterator<SubgraphEvent> => {
     if (!(source instanceof SubgraphDataSource)) {
@@ -160,6 +162,7 @@ function start(
         slowClient: settings.slowClient,
         // The subgraph's own limits (its SUBGRAPH_<NAME>_* overrides), as its HTTP fetches have them.
         maxEventBytes: source.maxResponseBytes,
+        errors: source.errors,
         connectTimeoutMs: source.timeoutMs,
         keepAliveMs: settings.heartbeatMs,
       });
@@ -193,8 +196,10 @@ function start(
         },
         merged,
       );
+      // What the subgraph wrote, as SUBGRAPH_ERRORS lets clients see it (its HTTP answers alike).
+      const fromSubgraph = event.errors && redactSubgraphErrors(event.errors, errorsShown);
       const errors = [
-        ...(event.errors ?? []).map((error) => ({
+        ...(fromSubgraph ?? event.errors ?? []).map((error) => ({
           ...error,
           extensions: { ...error.extensions, serviceName: primary.serviceName },
         })),

@@ -126,6 +126,7 @@ describe('defaults live in the schemas', () => {
       'INTROSPECTION',
       'LANDING_PAGE',
       'MASK_ERRORS',
+      'SUBGRAPH_ERRORS',
     ]);
   });
 });

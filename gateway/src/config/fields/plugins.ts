@@ -12,6 +12,7 @@ import {
 import {
   custom,
   httpUrl,
+  integer,
   json,
   list,
   nonEmpty,
@@ -47,7 +48,14 @@ export const PLUGIN_FIELDS = defineFields([
     env: 'GATEWAY_PLUGINS',
     parse: withDefault(pluginList, []),
     meaning:
-      'plugins to run: a profile or a comma list of profiles and plugin names (`jwt`, `api-key`, `client-awareness`, `header-rules`, `response-headers`, `rate-limit`, `full`…); see [Plugins](plugins.md)',
+      "plugins to run: a profile or a comma list of profiles and plugin names (`jwt`, `api-key`, `client-awareness`, `header-rules`, `response-headers`, `rate-limit`, `full`…); see [Plugins](plugins.md). Set, it replaces the config file's list of built-in plugins (its modules stay), with a warning for each of `jwt`, `api-key` and `rate-limit` the file enables and it leaves out; empty is not set, `none` runs none",
+  },
+  {
+    key: 'pluginModuleTimeoutMs',
+    env: 'GATEWAY_PLUGIN_MODULE_TIMEOUT_MS',
+    parse: withDefault(integer(100, 600_000), 10_000),
+    meaning:
+      'each plugin module the config file names must be imported and its factory done within this, or the start stops with `ERR_GATEWAY_PLUGIN_MODULE_TIMEOUT` naming it (a module that never finished loading left the process up, never ready, saying nothing); see [Plugins](plugins.md#from-i-wrote-a-plugin-to-it-runs-in-the-image-and-in-kubernetes)',
   },
   {
     key: 'jwt.jwksUrl',

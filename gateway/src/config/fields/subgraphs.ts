@@ -5,7 +5,7 @@ import { SUBGRAPH_FETCH_VALUES, type SubgraphOverride } from '../../subgraph-ove
 import { defineFields, type FieldSpec } from './spec.js';
 
 /** The settings each subgraph may override (SUBGRAPH_<NAME>_TIMEOUT_MS…), read with the global ones' schemas. */
-const { timeoutMs, maxResponseBytes, deduplicate } = SUBGRAPH_FETCH_VALUES;
+const { timeoutMs, maxResponseBytes, deduplicate, errors } = SUBGRAPH_FETCH_VALUES;
 
 /** How subgraphs are asked: timeouts, pools, size limits, deduplication, retries and the breaker. */
 export const SUBGRAPH_FETCH_FIELDS = defineFields([
@@ -57,6 +57,13 @@ export const SUBGRAPH_FETCH_FIELDS = defineFields([
     meaning:
       'repeated `_entities` representations in one fetch are sent once and the answers spread back over every position; `false` only to measure what it saves (bench §F `· no dedup`). See [Subgraph deduplication](operations.md#subgraph-deduplication)',
   },
+  {
+    key: 'subgraphDefaults.errors',
+    env: 'SUBGRAPH_ERRORS',
+    parse: errors,
+    meaning:
+      "what clients see of the errors a subgraph writes (Apollo Router's `include_subgraph_errors`): `mask` replaces every message with `Subgraph errors redacted`, keeping its path and `extensions.code` only; `codes` passes the messages whose code is client-safe (`BAD_USER_INPUT`…) and redacts the rest; `all` passes them as written (`MASK_ERRORS` still masks codes that are not client-safe). The gateway's own errors (`GATEWAY_TIMEOUT`…) and a plugin's answers are never redacted. Per subgraph: `SUBGRAPH_<NAME>_ERRORS` / `subgraphs.<name>.errors`. See [Errors](security.md#subgraph-errors)",
+  },
   // Retries and circuit breaker: SUBGRAPH_RETRIES … SUBGRAPH_CIRCUIT_COOLDOWN_MS (resilience/config.ts).
   ...RESILIENCE_FIELDS.map(
     (field) =>
@@ -81,6 +88,7 @@ export const SUBGRAPH_FIELDS: Record<string, { key: keyof SubgraphOverride; pars
   TIMEOUT_MS: { key: 'timeoutMs', parse: timeoutMs },
   MAX_RESPONSE_BYTES: { key: 'maxResponseBytes', parse: maxResponseBytes },
   DEDUPLICATE: { key: 'deduplicate', parse: deduplicate },
+  ERRORS: { key: 'errors', parse: errors },
   ...Object.fromEntries(RESILIENCE_FIELDS.map(({ suffix, key, parse }) => [suffix, { key, parse }])),
 };
 // No global setting (SUBGRAPH_RETRY_BUDGET) reads as `SUBGRAPH_<name>_<suffix>`: none is taken for an override.

@@ -90,6 +90,9 @@ export function eventMetrics(series: Series): (event: GatewayEvent) => void {
         series.entityCacheInvalidations.labels(event.outcome).inc();
         series.entityCacheInvalidationsPending.set(event.pending);
         return;
+      case 'trace-spans-dropped':
+        series.traceSpansDropped.labels(event.reason).inc(event.count);
+        return;
     }
   };
 }

@@ -134,6 +134,12 @@ export function createSeries(registry: Registry) {
       help: 'Entity cache invalidations waiting for the store (Redis) to take them; while above 0 this process serves nothing from the cache.',
       registers,
     }),
+    traceSpansDropped: new Counter({
+      name: 'gateway_trace_spans_dropped_total',
+      help: 'Spans the tracing SDK lost instead of exporting: its queue was full (queue_full) or an export failed or timed out (export_failed: the collector is down or refused them).',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
     logLinesDropped: logLinesDropped(registers),
   };
 }
