@@ -37,4 +37,9 @@ export interface SubgraphDataSourceOptions {
    * back over every position (dedup/representations.ts). Default: true.
    */
   deduplicateRepresentations?: boolean;
+  /**
+   * The clock, in ms, of the circuit breaker (cool-down, window) and the retry budget.
+   * Default: `performance.now()`. Tests pass their own to move time.
+   */
+  now?: () => number;
 }
