@@ -28,6 +28,7 @@ import { subscriptionEndpoint } from './subscriptions/endpoint.js';
 import { withSubscriptions } from './subscriptions/index.js';
 import { connectionsPerClient, type SubscriptionSettings } from './subscriptions/settings.js';
 import { SubscriptionRegistry } from './subscriptions/subscription-registry.js';
+import type { Clock } from './clock.js';
 import { supergraphHook } from './supergraph/hot-reload.js';
 import { DataSourceRetirement } from './supergraph/retire.js';
 import type { SupergraphSource } from './supergraph/source.js';
@@ -40,6 +41,8 @@ export interface CoreOptions {
   plugins: readonly GatewayPlugin[];
   /** `context.estimateCost`: demand control's estimate (default: every operation costs 0). */
   estimateCost?: CostOf;
+  /** What schedules the supergraph's polls. Default: the real clock. */
+  clock?: Clock;
 }
 
 /** A gateway that any adapter can mount, with its lifecycle. */
@@ -84,6 +87,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
         plugins,
         logger: logger.child({ component: 'supergraph' }),
         apolloTelemetry: config.apolloTelemetry,
+        ...(options.clock ? { clock: options.clock } : {}),
       }),
       buildService: ({ name, url }) => {
         const override = config.subgraphs[subgraphKey(name)];

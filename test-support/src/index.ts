@@ -12,6 +12,7 @@ export { type Gate, startGate } from './gate.js';
 export { type GraphQLResult, postGraphQL, send } from './graphql.js';
 export * from './http-server.js';
 export * from './jwt-keys.js';
+export { type ManualClock, manualClock } from './manual-clock.js';
 export { type ModuleScriptOptions, runModuleScript } from './module-script.js';
 export * from './multipart.js';
 export { available, ENABLE, findRedisServer, onPath, type Program, SKIP_LOG_ENV } from './needs.js';

@@ -60,4 +60,6 @@ export { mapStreamEvents, streamSinkOf } from '../subscriptions/stream-sink.js';
 // Reading the supergraph's linked directives (`@link`ed names such as `@cost`, `@authenticated`).
 export { argument, intArgument, linkedName, stringList } from '../supergraph/linked-directives.js';
 export { SUPERGRAPH_VALUES } from '../supergraph/options.js';
+// Polls on a clock a test can pass (the real one by default).
+export { type Clock, realClock } from '../clock.js';
 export { type FilePoller, pollFile } from '../watch/poll-file.js';
