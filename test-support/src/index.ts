@@ -23,4 +23,5 @@ export { type RawAnswer, rawRequest } from './raw-http.js';
 export { startRedis, type TestRedis } from './redis.js';
 export { seededRandom } from './seeded-random.js';
 export * from './subscriptions.js';
+export { untilLive, WARM_UP, WARM_UP_RETRY_MS, type WarmUpOptions, warmUp } from './until-live.js';
 export * from './upgrade.js';

@@ -14,6 +14,8 @@ import {
   subgraphUrlEnv,
   type TestHttpServer,
   type TestStream,
+  untilLive as untilLiveAt,
+  WARM_UP,
 } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subgraphsForFile } from '../support/lifecycle.js';
@@ -99,7 +101,6 @@ describe.each(MOUNTS)("Apollo Router's error codes on %s", (mount) => {
 
 const REVIEW_ADDED =
   'subscription ($productId: ID) { reviewAdded(productId: $productId) { comment product { name } } }';
-const WARM_UP = 'warm-up';
 const commentsOf = (stream: TestStream) =>
   stream.events
     .map((event) => (event.data as { reviewAdded?: { comment: string } } | undefined)?.reviewAdded?.comment)
@@ -120,13 +121,7 @@ describe.each(MOUNTS)("the Router's subscription limits on %s", (mount) => {
     return metrics.value('gateway_subscriptions_active');
   };
   /** Adds warm-up reviews until `stream` has an event: its subgraph subscription is live. */
-  const untilLive = async (stream: TestStream, productId: string) => {
-    await eventually(async () => {
-      if (stream.events.length === 0)
-        await addReview(subgraphs().reviews.url, { productId, rating: 1, comment: WARM_UP });
-      expect(stream.events.length).toBeGreaterThan(0);
-    }, 10_000);
-  };
+  const untilLive = (stream: TestStream, productId: string) => untilLiveAt(subgraphs().reviews.url, [stream], productId);
 
   beforeAll(async () => {
     // Every event's product comes from products, through a gate the test can hold shut.
