@@ -19,7 +19,7 @@ export { available, ENABLE, findRedisServer, onPath, type Program, SKIP_LOG_ENV 
 export { closedPortUrl, freePort } from './ports.js';
 export { killAllGroups, spawnInGroup } from './process-group.js';
 export * from './processes.js';
-export { writeUntilRead } from './peer-read.js';
+export { untilPeerClosed, writeUntilRead } from './peer-read.js';
 export { type RawAnswer, rawRequest } from './raw-http.js';
 export { startRedis, type TestRedis } from './redis.js';
 export { seededRandom } from './seeded-random.js';

@@ -21,18 +21,20 @@ export interface WarmUpOptions {
   ended?: () => unknown;
   /** Default: 10 s. */
   timeoutMs?: number;
+  /** The reviews' comment. Default: WARM_UP. */
+  comment?: string;
 }
 
 /** Adds warm-up reviews until `live()`. */
 export async function warmUp(options: WarmUpOptions): Promise<void> {
-  const { reviewsUrl, productId, live, ended = () => undefined, timeoutMs = 10_000 } = options;
+  const { reviewsUrl, productId, live, ended = () => undefined, timeoutMs = 10_000, comment = WARM_UP } = options;
   const next = options.next ?? ((ms: number) => until(live, ms));
   const deadline = Date.now() + timeoutMs;
   while (!live()) {
     const end = ended();
     if (end) throw new Error(`ended before its first event: ${JSON.stringify(end)}`);
     if (Date.now() > deadline) throw new Error(`no warm-up event after ${timeoutMs} ms`);
-    await addReview(reviewsUrl, { productId, rating: 1, comment: WARM_UP });
+    await addReview(reviewsUrl, { productId, rating: 1, comment });
     await next(WARM_UP_RETRY_MS);
   }
 }
