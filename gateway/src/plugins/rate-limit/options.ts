@@ -78,6 +78,11 @@ export interface RateLimitOptions {
   warnIntervalMs?: number;
   /** Where store failures are reported. Required. */
   logger: Logger;
+  /**
+   * The clock, in ms, of the warnings' interval and of the `MemoryStore` the plugin builds.
+   * Default: `Date.now`. Tests pass their own to move time.
+   */
+  now?: () => number;
 }
 
 const KNOWN = [
@@ -90,6 +95,7 @@ const KNOWN = [
   'failureMode',
   'warnIntervalMs',
   'logger',
+  'now',
 ] as const;
 
 export interface Settings {
@@ -109,6 +115,9 @@ export function checkOptions(options: RateLimitOptions): Settings {
   issues.check('keyBy', options.keyBy, RATE_LIMIT_VALUES.keyBy);
   issues.check('failureMode', options.failureMode, RATE_LIMIT_VALUES.failureMode);
   issues.check('warnIntervalMs', options.warnIntervalMs, RATE_LIMIT_VALUES.warnIntervalMs);
+  if (options.now !== undefined && typeof options.now !== 'function') {
+    issues.add('now', 'expected a function returning milliseconds');
+  }
 
   if (options.cost !== undefined && typeof options.cost !== 'function') {
     issues.add('cost', `expected a function of the resolved request, got ${describe(options.cost)}`);
