@@ -523,7 +523,7 @@ describe('connections: SUBSCRIPTION_MAX_CONNECTIONS=3, reservations, idle connec
       singleConnection: true,
       lazyCloseTimeout: 60_000,
       retryAttempts: 0,
-      fetchFn: async (input: RequestInfo | URL, init?: RequestInit) => {
+      fetchFn: async (input: string | URL | Request, init?: RequestInit) => {
         const response = await fetch(input, init);
         if (!response.body || !response.headers.get('content-type')?.includes('text/event-stream')) return response;
         const [watched, given] = response.body.tee();
