@@ -73,7 +73,7 @@ async function spawnRedis(port: number): Promise<ChildProcess> {
       child.kill('SIGKILL');
       throw new Error(`redis-server on port ${port} did not answer PING within 10 s:\n${output}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 25)); // poll: PING, until redis-server answers it
   }
 }
 

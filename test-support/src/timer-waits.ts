@@ -85,7 +85,7 @@ export function timerWaitsIn(file: string, text: string): TimerWait[] {
     if (helper && TIMER_PROMISE.test(body)) {
       names.add((helper[1] ?? helper[2]) as string);
       helperLines.add(index);
-      helperLines.add(index + 1);
+      if (!TIMER_PROMISE.test(line)) helperLines.add(index + 1); // the promise is on the next line
     }
   });
   const call = new RegExp(
@@ -111,10 +111,14 @@ export function timerWaitsIn(file: string, text: string): TimerWait[] {
   return found;
 }
 
+/** The scanner's own test: its examples of every way to wait are text, not waits. */
+const EXAMPLES = new Set(['tests/layering/fixed-waits.test.ts']);
+
 /** The timer waits in the test code under `root` (a checkout of this repository). */
 export function findTimerWaits(root: string, dirs: readonly string[] = TEST_CODE_DIRS): TimerWait[] {
   return dirs
     .flatMap((dir) => sourceFiles(root, dir))
+    .filter((path) => !EXAMPLES.has(path))
     .sort()
     .flatMap((path) => timerWaitsIn(relative(root, join(root, path)), readFileSync(join(root, path), 'utf8')));
 }

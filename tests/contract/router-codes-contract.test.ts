@@ -2,6 +2,7 @@ import {
   addReview,
   closedPortUrl,
   eventually,
+  fixedWait,
   type Gate,
   MOUNTS,
   openStream,
@@ -167,8 +168,8 @@ describe.each(MOUNTS)("the Router's subscription limits on %s", (mount) => {
     for (const comment of ['r2', 'r3', 'r4', 'r5', 'r6']) {
       await addReview(reviewsUrl, { productId: 'product-3', rating: 2, comment });
     }
-    // Time for the subgraph's events to reach the gateway (loopback WebSocket).
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // fixed wait: for the subgraph's events to reach the subscriber's buffer (loopback WebSocket); nothing reports an event queued behind the held one, and SUBSCRIPTION_MAX_OPEN=1 leaves no room for a witness subscription
+    await fixedWait(500);
     products.release();
     await eventually(() => expect(commentsOf(stream).at(-1)).toBe('r6'));
     const after = stream.events.slice(before);
