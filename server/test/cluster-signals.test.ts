@@ -8,8 +8,8 @@ import type { ServerResponse } from 'node:http';
 import {
   closedPortUrl,
   eventually,
-  SUPERGRAPH_PATH,
   fixedWait,
+  SUPERGRAPH_PATH,
   startTestHttpServer,
   type TestHttpServer,
 } from '@fedgw/test-support';

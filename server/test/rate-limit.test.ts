@@ -276,7 +276,9 @@ describe('rateLimit plugin', () => {
       cleanups.push(() => own.stop());
       const store = ownStore(new RedisStore({ url: own.url }));
       let now = 0;
-      const { url } = await serve([limiter({ max: 100, windowMs: 60_000, store, warnIntervalMs: 300, now: () => now })]);
+      const { url } = await serve([
+        limiter({ max: 100, windowMs: 60_000, store, warnIntervalMs: 300, now: () => now }),
+      ]);
       expect((await postGraphQL(url, TYPENAME)).status).toBe(200);
       await own.stop();
 

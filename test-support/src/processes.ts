@@ -59,7 +59,9 @@ export async function spawnNode(
           settle();
         };
         const fail = (why: string) =>
-          finish(() => reject(new Error(`${script}: ${why} before its output matched ${pattern}\n--- output ---\n${output}`)));
+          finish(() =>
+            reject(new Error(`${script}: ${why} before its output matched ${pattern}\n--- output ---\n${output}`)),
+          );
         const timer = setTimeout(() => fail(`${timeoutMs} ms passed`), timeoutMs); // deadline: a bound on the wait for a line
         watchers.add(check);
         void exited.then((code) => {

@@ -41,7 +41,8 @@ export const TEST_CODE_DIRS = [
 const SOURCE = /\.(?:ts|mts|cts|js|mjs|cjs)$/;
 const KIND = /\/\/\s*(fixed wait|poll|deadline|latency):\s*(.*)$/;
 /** `new Promise((resolve) => setTimeout(resolve, …))`, any spelling of the resolver. */
-const TIMER_PROMISE = /new Promise\s*(?:<[^>]*>)?\(\s*\(?\s*(\w+)\s*\)?\s*(?::[^=]*)?=>\s*\{?\s*setTimeout\(\s*\1\s*[,)]/;
+const TIMER_PROMISE =
+  /new Promise\s*(?:<[^>]*>)?\(\s*\(?\s*(\w+)\s*\)?\s*(?::[^=]*)?=>\s*\{?\s*setTimeout\(\s*\1\s*[,)]/;
 /** `const sleep = (ms) => new Promise(…setTimeout…)` or `function sleep(ms) { return new Promise(…` */
 const HELPER =
   /(?:(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?(?:<[^>]*>)?\([^)]*\)\s*(?::[^=]*)?=>|function\s+(\w+)\s*\([^)]*\)[^{]*\{\s*return)\s*new Promise/;
@@ -58,7 +59,8 @@ function sourceFiles(root: string, dir: string): string[] {
   }
   return entries.flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : sourceFiles(root, path);
+    if (entry.isDirectory())
+      return entry.name === 'node_modules' || entry.name === 'dist' ? [] : sourceFiles(root, path);
     return SOURCE.test(entry.name) ? [path] : [];
   });
 }
@@ -88,9 +90,7 @@ export function timerWaitsIn(file: string, text: string): TimerWait[] {
       if (!TIMER_PROMISE.test(line)) helperLines.add(index + 1); // the promise is on the next line
     }
   });
-  const call = new RegExp(
-    [...[...names].map((name) => `(?<![\\w.])${name}\\(`), '\\bscheduler\\.wait\\('].join('|'),
-  );
+  const call = new RegExp([...[...names].map((name) => `(?<![\\w.])${name}\\(`), '\\bscheduler\\.wait\\('].join('|'));
   const found: TimerWait[] = [];
   lines.forEach((line, index) => {
     const code = line.replace(/\/\/.*$/, '');

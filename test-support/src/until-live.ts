@@ -2,7 +2,7 @@
 // gateway opens its own subscription to the subgraph a moment after the client's, and an event
 // published before then reaches nobody. So a warm-up review is added, and another one if no
 // event came back within WARM_UP_RETRY_MS; the wait ends at the first event, not after a set time.
-import { type StreamEnd, type TestStream, addReview } from './subscriptions.js';
+import { addReview, type StreamEnd, type TestStream } from './subscriptions.js';
 
 /** The comment of warm-up reviews: tests leave these out of what they compare. */
 export const WARM_UP = 'warm-up';

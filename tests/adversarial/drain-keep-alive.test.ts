@@ -2,12 +2,12 @@ import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import {
   closedPortUrl,
+  eventually,
   MOUNTS,
   type Mount,
   startGateway,
   startTestHttpServer,
   type TestHttpServer,
-  eventually,
   writeUntilRead,
 } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -9,7 +9,6 @@ import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 const subgraphs = subgraphsForFile();
 const REVIEW_ADDED = 'subscription { reviewAdded(productId: "product-3") { comment } }';
 
-
 describe("a subgraph's own size limit bounds its subscription events", () => {
   const gateway = gatewayForBlock('fastify', () => ({
     ...subgraphUrlEnv(subgraphs()),

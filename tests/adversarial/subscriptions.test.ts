@@ -15,10 +15,10 @@ import {
   startGateway,
   startSubgraph,
   subgraphUrlEnv,
+  type TestStream,
   untilLive as untilLiveAt,
   WARM_UP,
   warmUp,
-  type TestStream,
 } from '@fedgw/test-support';
 import { createClient as createSseClient } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

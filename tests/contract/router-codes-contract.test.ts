@@ -122,7 +122,8 @@ describe.each(MOUNTS)("the Router's subscription limits on %s", (mount) => {
     return metrics.value('gateway_subscriptions_active');
   };
   /** Adds warm-up reviews until `stream` has an event: its subgraph subscription is live. */
-  const untilLive = (stream: TestStream, productId: string) => untilLiveAt(subgraphs().reviews.url, [stream], productId);
+  const untilLive = (stream: TestStream, productId: string) =>
+    untilLiveAt(subgraphs().reviews.url, [stream], productId);
 
   beforeAll(async () => {
     // Every event's product comes from products, through a gate the test can hold shut.

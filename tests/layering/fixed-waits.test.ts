@@ -11,9 +11,9 @@ describe('timer waits in the test code', () => {
   const waits = findTimerWaits(ROOT);
 
   it('each says whether it is a fixed wait, a poll, a deadline or a simulated latency', () => {
-    expect(waits.filter((wait) => wait.kind === undefined).map((wait) => `${wait.file}:${wait.line} ${wait.text}`)).toEqual(
-      [],
-    );
+    expect(
+      waits.filter((wait) => wait.kind === undefined).map((wait) => `${wait.file}:${wait.line} ${wait.text}`),
+    ).toEqual([]);
   });
 
   it(`fixed waits: at most ${FIXED_WAIT_BUDGET}, each saying why no event exists`, () => {
@@ -24,13 +24,14 @@ describe('timer waits in the test code', () => {
     for (const wait of fixed) expect(wait.reason.length, `${wait.file}:${wait.line}`).toBeGreaterThan(20);
   });
 
-  it('are read from the files (eventually()\'s own poll is among them)', () => {
+  it("are read from the files (eventually()'s own poll is among them)", () => {
     expect(waits).toContainEqual(expect.objectContaining({ file: 'test-support/src/eventually.ts', kind: 'poll' }));
   });
 });
 
 describe('the scanner', () => {
-  const kinds = (text: string, file = 'tests/x.test.ts') => timerWaitsIn(file, text).map((wait) => wait.kind ?? 'unmarked');
+  const kinds = (text: string, file = 'tests/x.test.ts') =>
+    timerWaitsIn(file, text).map((wait) => wait.kind ?? 'unmarked');
 
   it('finds a promise a setTimeout resolves, under any name for the resolver, with or without a type', () => {
     expect(kinds('await new Promise((resolve) => setTimeout(resolve, 100));')).toEqual(['unmarked']);
@@ -40,7 +41,9 @@ describe('the scanner', () => {
   });
 
   it("finds timers/promises' setTimeout under its own name or an alias, and scheduler.wait", () => {
-    expect(kinds("import { setTimeout as sleep } from 'node:timers/promises';\nawait sleep(300);")).toEqual(['unmarked']);
+    expect(kinds("import { setTimeout as sleep } from 'node:timers/promises';\nawait sleep(300);")).toEqual([
+      'unmarked',
+    ]);
     expect(kinds("import { setTimeout } from 'node:timers/promises';\nawait setTimeout(100);")).toEqual(['unmarked']);
     expect(kinds("import { scheduler } from 'node:timers/promises';\nawait scheduler.wait(10);")).toEqual(['unmarked']);
   });
@@ -62,13 +65,20 @@ describe('the scanner', () => {
   });
 
   it('reads the kind from a comment on the line or the line above', () => {
-    const marked = "import { fixedWait } from '@fedgw/test-support';\n// fixed wait: nothing reports it\nawait fixedWait(5);";
+    const marked =
+      "import { fixedWait } from '@fedgw/test-support';\n// fixed wait: nothing reports it\nawait fixedWait(5);";
     expect(timerWaitsIn('tests/x.test.ts', marked)).toEqual([
-      { file: 'tests/x.test.ts', line: 3, text: 'await fixedWait(5);', kind: 'fixed wait', reason: 'nothing reports it' },
+      {
+        file: 'tests/x.test.ts',
+        line: 3,
+        text: 'await fixedWait(5);',
+        kind: 'fixed wait',
+        reason: 'nothing reports it',
+      },
     ]);
-    expect(kinds('await new Promise((resolve) => setTimeout(resolve, 10)); // poll: check(), until it passes')).toEqual([
-      'poll',
-    ]);
+    expect(kinds('await new Promise((resolve) => setTimeout(resolve, 10)); // poll: check(), until it passes')).toEqual(
+      ['poll'],
+    );
   });
 
   it('leaves alone a timer that calls back, a timer that rejects, and setImmediate', () => {

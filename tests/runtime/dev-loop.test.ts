@@ -8,10 +8,10 @@ import { realpathSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
   eventually,
+  fixedWait,
   postGraphQL,
   ROOT,
   type RunningGateway,
-  fixedWait,
   spawnInGroup,
   startGateway,
 } from '@fedgw/test-support';

@@ -1,7 +1,7 @@
+import type { Clock } from '../clock.js';
 import type { GatewayConfig } from '../config/types.js';
 import type { GatewayPlugin } from '../contract/index.js';
 import { assembleGateway, type Gateway } from '../gateway-core.js';
-import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { authorization, claimPolicies, type PolicyDecider } from '../plugins/authorization/index.js';
 import { CostEstimator, costDeclarations } from '../plugins/demand-control/cost-estimator.js';

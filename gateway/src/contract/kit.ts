@@ -4,6 +4,8 @@
 // a plugin needs it, never an import from plugins/ into a core folder.
 // Unlike ./index.ts this file loads code: the contract's types stay free to import.
 
+// The clock a plugin's timers take from its options (tests pass one they move; pollFile's default is the real one).
+export type { Clock } from '../clock.js';
 export { shareableHeaders } from '../dedup/shareable-headers.js';
 // Answers and errors: coded client errors, refusals with an HTTP status, startup and option errors.
 export {
@@ -60,6 +62,4 @@ export { mapStreamEvents, streamSinkOf } from '../subscriptions/stream-sink.js';
 // Reading the supergraph's linked directives (`@link`ed names such as `@cost`, `@authenticated`).
 export { argument, intArgument, linkedName, stringList } from '../supergraph/linked-directives.js';
 export { SUPERGRAPH_VALUES } from '../supergraph/options.js';
-// Polls on a clock a test can pass (the real one by default).
-export { type Clock, realClock } from '../clock.js';
 export { type FilePoller, pollFile } from '../watch/poll-file.js';
