@@ -7,6 +7,7 @@ import { GraphQLError } from 'graphql';
 import { newApolloGateway } from './apollo-telemetry.js';
 import { apolloServerWithBatching } from './batching/index.js';
 import { clientAddressResolver, clientKeyResolver, requestSchemeResolver } from './client-address/index.js';
+import type { Clock } from './clock.js';
 import { type CostOf, createContext } from './context.js';
 import type { GatewayContext, GatewayPlugin, Identity, MountableGateway, RequestScope } from './contract/index.js';
 import type { CoreSettings } from './core-settings.js';
@@ -40,6 +41,8 @@ export interface CoreOptions {
   plugins: readonly GatewayPlugin[];
   /** `context.estimateCost`: demand control's estimate (default: every operation costs 0). */
   estimateCost?: CostOf;
+  /** What schedules the supergraph's polls. Default: the real clock. */
+  clock?: Clock;
 }
 
 /** A gateway that any adapter can mount, with its lifecycle. */
@@ -84,6 +87,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
         plugins,
         logger: logger.child({ component: 'supergraph' }),
         apolloTelemetry: config.apolloTelemetry,
+        ...(options.clock ? { clock: options.clock } : {}),
       }),
       buildService: ({ name, url }) => {
         const override = config.subgraphs[subgraphKey(name)];

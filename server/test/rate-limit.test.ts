@@ -276,16 +276,21 @@ describe('rateLimit plugin', () => {
       const own = await startRedis();
       cleanups.push(() => own.stop());
       const store = ownStore(new RedisStore({ url: own.url }));
-      const { url } = await serve([limiter({ max: 100, windowMs: 60_000, store, warnIntervalMs: 300 })]);
+      let now = 0;
+      const { url } = await serve([
+        limiter({ max: 100, windowMs: 60_000, store, warnIntervalMs: 300, now: () => now }),
+      ]);
       expect((await postGraphQL(url, TYPENAME)).status).toBe(200);
       await own.stop();
 
       expect(statuses(await sequential(url, 3))).toEqual([200, 200, 200]);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      now += 299;
+      expect((await postGraphQL(url, TYPENAME)).status).toBe(200); // not logged: 1 ms short of the interval
+      now += 1;
       expect((await postGraphQL(url, TYPENAME)).status).toBe(200);
 
       const warnings = log.lines.filter((line) => STORE_DOWN.test(String(line.msg)));
-      expect(warnings.map((line) => line.suppressedSinceLastWarning)).toEqual([0, 2]);
+      expect(warnings.map((line) => line.suppressedSinceLastWarning)).toEqual([0, 3]);
     });
   });
 
@@ -394,10 +399,13 @@ describe('rateLimit plugin', () => {
   });
 
   it('starts a new window once the window has ended', async () => {
-    const { url } = await serve([limiter({ max: 1, windowMs: 300 })]);
+    let now = 0;
+    const { url } = await serve([limiter({ max: 1, windowMs: 300, now: () => now })]);
     const first = await sequential(url, 2);
     expect(statuses(first)).toEqual([200, 429]);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    now += 299;
+    expect((await postGraphQL(url, TYPENAME)).status).toBe(429);
+    now += 1;
     expect((await postGraphQL(url, TYPENAME)).status).toBe(200);
   });
 

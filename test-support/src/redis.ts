@@ -100,7 +100,7 @@ async function spawnRedis(port: number, persistence: readonly string[]): Promise
       child.kill('SIGKILL');
       throw new Error(`redis-server on port ${port} did not answer PING within 10 s:\n${output}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 25)); // poll: PING, until redis-server answers it
   }
 }
 

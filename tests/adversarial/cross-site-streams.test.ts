@@ -1,12 +1,12 @@
 import { request } from 'node:http';
 import {
-  addReview,
   MOUNTS,
   MULTIPART_ACCEPT,
   postGraphQL,
   streamClient,
   subgraphUrlEnv,
   upgradeStatus,
+  warmUp,
 } from '@fedgw/test-support';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -149,14 +149,15 @@ describe.each(MOUNTS)('mutations over a GET stream on %s', (mount) => {
     expect(response.status).toBe(200);
     // Reviews until one arrives: the subscription is live at the subgraph only once the stream is open.
     let arrived = '';
-    const reading = readUntil(response, (text) => text.includes('event: next')).then((text) => {
+    void readUntil(response, (text) => text.includes('event: next')).then((text) => {
       arrived = text;
     });
-    const deadline = Date.now() + 10_000;
-    while (!arrived && Date.now() < deadline) {
-      await addReview(subgraphs().reviews.url, { productId: subscribed, rating: 3, comment: 'seen over GET' });
-      await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 150))]);
-    }
+    await warmUp({
+      reviewsUrl: subgraphs().reviews.url,
+      productId: subscribed,
+      comment: 'seen over GET',
+      live: () => arrived !== '',
+    });
     expect(messagesOf(arrived)[0]).toEqual(['next', { data: { reviewAdded: { comment: 'seen over GET' } } }]);
   });
 });

@@ -11,11 +11,11 @@ import { createServer } from 'node:net';
 import { SUBGRAPHS } from '@fedgw/subgraphs/catalog';
 import {
   eventually,
+  fixedWait,
   freePort,
   postGraphQL,
   ROOT,
   type RunningGateway,
-  settle,
   spawnInGroup,
   startGateway,
 } from '@fedgw/test-support';
@@ -78,7 +78,8 @@ describe('pnpm dev', () =>
     const dependency = realpathSync(createRequire(`${ROOT}gateway/package.json`).resolve('graphql'));
     expect(dependency).toMatch(/node_modules\/\.pnpm\//);
     touch(dependency);
-    await settle(1500);
+    // fixed wait: node --watch says nothing when it ignores a change; 1.5 s is several times its debounce
+    await fixedWait(1500);
     expect(restarts(), output).toBe(0);
 
     touch(`${ROOT}gateway/dist/index.js`);
@@ -130,6 +131,7 @@ describe('DEV_PORT_BASE', () => {
     };
     /** Resolves when the job has ended, or after `ms` (a bound, not a wait). */
     const ended = (ms: number) =>
+      // deadline: a bound on the job's exit; reaching it means it is still running
       Promise.race([exited, new Promise((resolve) => setTimeout(resolve, ms).unref())]).then(
         () => child.exitCode !== null || child.signalCode !== null,
       );

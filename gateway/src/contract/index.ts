@@ -4,6 +4,7 @@
 import type { REQUEST_ID_HEADER } from '../header-names.js';
 
 export type { ClientAddressOf, ClientKeyOf, RequestSchemeOf, Scheme } from '../client-address/index.js';
+export type { Clock } from '../clock.js';
 export type { ClientErrorCode } from '../error-registry.js';
 export type { GatewayContext, ResolvedRequest } from './context.js';
 export type {

@@ -6,6 +6,8 @@
 
 // Per-client keys: the one rule every per-client cap counts by (a shared key never alone; IPv6 by network).
 export { type ClientKeyOf, clientKey, DEFAULT_IPV6_PREFIX } from '../client-address/index.js';
+// The clock a plugin's timers take from its options (tests pass one they move; pollFile's default is the real one).
+export type { Clock } from '../clock.js';
 export { shareableHeaders } from '../dedup/shareable-headers.js';
 // Answers and errors: coded client errors, refusals with an HTTP status, startup and option errors.
 export {

@@ -69,6 +69,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       circuitBreaker: options.circuitBreaker,
       onCircuitChange: (state) => this.#reports.circuitChanged(state),
       onRetry: (attempt, code) => this.#reports.retried(attempt, code),
+      now: options.now,
     });
     if (options.deduplicate) this.#inFlight = new InFlight();
     this.#http = new SubgraphHttp(options.url, {

@@ -43,4 +43,9 @@ export interface SubgraphDataSourceOptions {
    * message, `codes` those whose code is not client-safe, `all` none. Default: `mask`.
    */
   errors?: SubgraphErrors;
+  /**
+   * The clock, in ms, of the circuit breaker (cool-down, window) and the retry budget.
+   * Default: `performance.now()`. Tests pass their own to move time.
+   */
+  now?: () => number;
 }

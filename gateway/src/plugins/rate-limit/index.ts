@@ -47,9 +47,12 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
   const { max, windowMs, keyBy, cost: costOf, failureMode, warnIntervalMs, ipv6Prefix } = settings;
   const ownsStore = options.store === undefined;
   const store =
-    options.store ?? (options.redisUrl !== undefined ? new RedisStore({ url: options.redisUrl }) : new MemoryStore());
+    options.store ??
+    (options.redisUrl !== undefined
+      ? new RedisStore({ url: options.redisUrl })
+      : new MemoryStore(options.now ? { now: options.now } : {}));
   const logger = options.logger.child({ plugin: PLUGIN_NAME });
-  const reportFailure = failureReporter(logger, failureMode, warnIntervalMs);
+  const reportFailure = failureReporter(logger, failureMode, warnIntervalMs, options.now);
 
   /** Charges `cost` to `key`: the headers of an allowed request, or the refusal. */
   const charge = async (key: string, cost: number): Promise<RateLimitHeaders | GraphQLError | undefined> => {
@@ -151,8 +154,13 @@ function formatWindow(windowMs: number): string {
 }
 
 /** Logs a store failure at most once per interval, with how many were not logged since the last line. */
-function failureReporter(logger: Logger, failureMode: RateLimitFailureMode, intervalMs: number) {
-  const throttle = new LogThrottle(1, intervalMs);
+function failureReporter(
+  logger: Logger,
+  failureMode: RateLimitFailureMode,
+  intervalMs: number,
+  now: (() => number) | undefined,
+) {
+  const throttle = new LogThrottle(1, intervalMs, now);
   const outcome = failureMode === 'open' ? 'requests are allowed' : 'requests are refused with 503';
   return (error: unknown) => {
     const suppressed = throttle.take();

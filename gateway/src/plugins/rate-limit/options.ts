@@ -84,6 +84,11 @@ export interface RateLimitOptions {
   ipv6Prefix?: number;
   /** Where store failures are reported. Required. */
   logger: Logger;
+  /**
+   * The clock, in ms, of the warnings' interval and of the `MemoryStore` the plugin builds.
+   * Default: `Date.now`. Tests pass their own to move time.
+   */
+  now?: () => number;
 }
 
 const KNOWN = [
@@ -97,6 +102,7 @@ const KNOWN = [
   'warnIntervalMs',
   'ipv6Prefix',
   'logger',
+  'now',
 ] as const;
 
 export interface Settings {
@@ -118,6 +124,9 @@ export function checkOptions(options: RateLimitOptions): Settings {
   issues.check('failureMode', options.failureMode, RATE_LIMIT_VALUES.failureMode);
   issues.check('warnIntervalMs', options.warnIntervalMs, RATE_LIMIT_VALUES.warnIntervalMs);
   issues.check('ipv6Prefix', options.ipv6Prefix, RATE_LIMIT_VALUES.ipv6Prefix);
+  if (options.now !== undefined && typeof options.now !== 'function') {
+    issues.add('now', 'expected a function returning milliseconds');
+  }
 
   if (options.cost !== undefined && typeof options.cost !== 'function') {
     issues.add('cost', `expected a function of the resolved request, got ${describe(options.cost)}`);

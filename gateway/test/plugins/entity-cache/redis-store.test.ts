@@ -1,4 +1,4 @@
-import { available, startRedis, type TestRedis } from '@fedgw/test-support';
+import { available, eventually, startRedis, type TestRedis } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisEntityStore } from '../../../src/plugins/entity-cache/redis-store.js';
 
@@ -27,10 +27,10 @@ describe.skipIf(!REDIS)('entity cache Redis store', () => {
     store = new RedisEntityStore({ url: redis.url, commandTimeoutMs: 100, failuresBeforeSkip: 3 });
     const entry = { key: 'k', value: '{"name":"kept"}', ttlMs: 60_000, space: 'public:p:T', subgraph: 'p', type: 'T' };
     // The client connects on first use; writes are dropped until it is ready.
-    for (let tries = 0; tries < 200 && (await store.get(['k']))?.[0] === undefined; tries++) {
+    await eventually(async () => {
       store.set([entry]);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+      expect((await store.get(['k']))?.[0]).toBeDefined();
+    });
   });
   afterAll(async () => {
     await store?.close();
