@@ -1,5 +1,5 @@
 // Settings one subgraph may override (SUBGRAPH_<NAME>_*), read by the data sources and hot reload.
-import { boolean, byteSize, integer, withDefault } from './settings/values.js';
+import { boolean, byteSize, integer, withDefault } from './settings/kinds.js';
 
 /**
  * The fetch settings every subgraph gets (`subgraphDefaults`, SUBGRAPH_TIMEOUT_MS …), by config

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { ConfigIssue } from '../errors.js';
-import { CONFIG_FIELDS, type ScalarKey } from './fields.js';
+import { CONFIG_FIELDS, type ScalarKey } from './settings/all.js';
 
 // Rules across settings, applied once each value is read: what a plugin needs, a trusted-documents
 // mode without a manifest, metrics and the memory entity cache under cluster.

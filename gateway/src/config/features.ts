@@ -1,7 +1,7 @@
 // Features that other settings turn on, for the one rule about a setting whose feature is off
 // (ADR 016): set while its feature is off, it is reported at startup as a warning naming the
 // setting and what turns the feature on, and startup goes on. Each setting names its feature in
-// fields.ts; one without a feature always applies.
+// config/settings/; one without a feature always applies.
 
 type Values = Readonly<Record<string, unknown>>;
 

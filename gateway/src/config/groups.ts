@@ -1,5 +1,5 @@
 import type { ConfigIssue } from '../errors.js';
-import { CONFIG_FIELDS, type FieldSpec, type ScalarKey } from './fields.js';
+import { CONFIG_FIELDS, type FieldSpec, type ScalarKey } from './settings/all.js';
 import type { GatewayConfig } from './types.js';
 
 // Settings in groups (ADR 039): a spec key `jwt.issuer` is `config.jwt.issuer` and

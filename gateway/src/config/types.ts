@@ -1,9 +1,9 @@
 import type { CoreSettings } from '../core-settings.js';
 import { LOG_LEVELS, type LoggerSettings, type LogLevel } from '../logger.js';
 import type { ApiKeyEntry } from '../plugins/api-key/index.js';
-import type { TracingConfig } from '../plugins/tracing/options.js';
+import type { TracingConfig } from '../plugins/tracing/settings.js';
 import { type SubgraphOverride, subgraphKey } from '../subgraph-overrides.js';
-import type { ConfigValues } from './fields.js';
+import type { ConfigValues } from './settings/all.js';
 import type { PluginModuleEntry } from './plugin-modules.js';
 
 export {

@@ -57,9 +57,9 @@ export {
   urlPath,
   type ValueParser,
   withDefault,
-} from '../settings/values.js';
+} from '../settings/kinds.js';
 export { mapStreamEvents, streamSinkOf } from '../subscriptions/stream-sink.js';
 // Reading the supergraph's linked directives (`@link`ed names such as `@cost`, `@authenticated`).
 export { argument, intArgument, linkedName, stringList } from '../supergraph/linked-directives.js';
-export { SUPERGRAPH_VALUES } from '../supergraph/options.js';
+export { SUPERGRAPH_VALUES } from '../supergraph/settings.js';
 export { type FilePoller, pollFile } from '../watch/poll-file.js';

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { ConfigIssue } from '../errors.js';
-import { byteSize, integer, nonEmpty, type ValueParser, withDefault } from '../settings/values.js';
+import { byteSize, integer, nonEmpty, type ValueParser, withDefault } from '../settings/kinds.js';
 
 /** Polls closer than this would only burn CPU re-reading a file or hammering a server. */
 const MIN_POLL_INTERVAL_MS = 100;

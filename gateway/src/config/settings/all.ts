@@ -1,18 +1,18 @@
-import { AUTHORIZATION_FIELDS } from './fields/authorization.js';
-import { CORS_FIELDS } from './fields/cors.js';
-import { ENTITY_CACHE_FIELDS } from './fields/entity-cache.js';
-import { HTTP_FIELDS } from './fields/http.js';
-import { LIMIT_FIELDS } from './fields/limits.js';
-import { OBSERVABILITY_FIELDS } from './fields/observability.js';
-import { PLUGIN_FIELDS } from './fields/plugins.js';
-import { PROCESS_FIELDS } from './fields/process.js';
-import type { ConfigOf, FieldSpec, FlatConfigOf } from './fields/spec.js';
-import { SUBGRAPH_FETCH_FIELDS } from './fields/subgraphs.js';
-import { SUBSCRIPTION_FIELDS } from './fields/subscriptions.js';
-import { SUPERGRAPH_FIELDS } from './fields/supergraph.js';
+import { AUTHORIZATION_FIELDS } from './authorization.js';
+import { CORS_FIELDS } from './cors.js';
+import { ENTITY_CACHE_FIELDS } from './entity-cache.js';
+import { HTTP_FIELDS } from './http.js';
+import { LIMIT_FIELDS } from './limits.js';
+import { OBSERVABILITY_FIELDS } from './observability.js';
+import { PLUGIN_FIELDS } from './plugins.js';
+import { PROCESS_FIELDS } from './process.js';
+import type { ConfigOf, FieldSpec, FlatConfigOf } from './spec.js';
+import { SUBGRAPH_FETCH_FIELDS } from './subgraphs.js';
+import { SUBSCRIPTION_FIELDS } from './subscriptions.js';
+import { SUPERGRAPH_FIELDS } from './supergraph.js';
 
-export type { ConfigOf, FieldSpec } from './fields/spec.js';
-export { SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './fields/subgraphs.js';
+export type { ConfigOf, FieldSpec } from './spec.js';
+export { SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './subgraphs.js';
 
 // Every setting: its environment variable, its key in GatewayConfig and the config file, how its
 // value is read (a valibot schema, ADR 023), its default, what it means and the feature it tunes.

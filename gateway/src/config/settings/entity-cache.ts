@@ -1,5 +1,5 @@
 import { ENTITY_CACHE_VALUES } from '../../plugins/entity-cache/options.js';
-import { nonEmpty, oneOf, secret, withDefault } from '../../settings/values.js';
+import { nonEmpty, oneOf, secret, withDefault } from '../../settings/kinds.js';
 import { ENTITY_CACHE_STORES } from '../choices.js';
 import { redisUrl } from './plugins.js';
 import { defineFields } from './spec.js';

@@ -1,7 +1,7 @@
 import { CLIENT_ADDRESS_HEADERS, readTrustedProxies, TRUSTED_PROXIES_FORMAT } from '../../client-address/index.js';
 import { CORE_HTTP_VALUES } from '../../core-settings.js';
 import { LOG_FLUSH_MS, LOG_VALUES } from '../../logger.js';
-import { boolean, byteSize, custom, integer, oneOf, withDefault } from '../../settings/values.js';
+import { boolean, byteSize, custom, integer, oneOf, withDefault } from '../../settings/kinds.js';
 
 import { defineFields } from './spec.js';
 

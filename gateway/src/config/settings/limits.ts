@@ -1,7 +1,7 @@
 import { CORE_LIMIT_VALUES } from '../../core-settings.js';
 import { DEMAND_CONTROL_VALUES } from '../../plugins/demand-control/index.js';
 import { OPERATION_LIMIT_VALUES } from '../../plugins/operation-limits/index.js';
-import { boolean, nonEmpty, oneOf, withDefault } from '../../settings/values.js';
+import { boolean, nonEmpty, oneOf, withDefault } from '../../settings/kinds.js';
 import { TRUSTED_DOCUMENTS_MODES } from '../choices.js';
 
 import { defineFields } from './spec.js';

@@ -21,9 +21,9 @@ import {
   secret,
   type ValueParser,
   withDefault,
-} from '../../settings/values.js';
+} from '../../settings/kinds.js';
 import { RATE_LIMIT_COSTS } from '../choices.js';
-import { apiKeys, headerPairs, pluginList } from '../plugin-values.js';
+import { apiKeys, headerPairs, pluginList } from './plugin-kinds.js';
 
 import { defineFields } from './spec.js';
 

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
-import { integer, nonEmpty, oneOf, urlPath, type ValueParser, withDefault } from '../../settings/values.js';
+import { integer, nonEmpty, oneOf, urlPath, type ValueParser, withDefault } from '../../settings/kinds.js';
 import { ADAPTERS, GATEWAY_ENVS, RUNTIMES } from '../choices.js';
 
 import { defineFields } from './spec.js';

@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { Frozen, ValueParser, WithDefault } from '../../settings/values.js';
+import type { Frozen, ValueParser, WithDefault } from '../../settings/kinds.js';
 import type { FeatureId } from '../features.js';
 
 export interface FieldSpec<K extends string = string, P extends ValueParser<unknown> = ValueParser<unknown>> {

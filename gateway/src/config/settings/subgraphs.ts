@@ -1,5 +1,5 @@
-import { RESILIENCE_FIELDS } from '../../resilience/config.js';
-import { httpUrl, type ValueParser } from '../../settings/values.js';
+import { RESILIENCE_FIELDS } from '../../resilience/per-subgraph.js';
+import { httpUrl, type ValueParser } from '../../settings/kinds.js';
 import { SUBGRAPH_FETCH_VALUES, type SubgraphOverride } from '../../subgraph-overrides.js';
 
 import { defineFields, type FieldSpec } from './spec.js';
@@ -57,7 +57,7 @@ export const SUBGRAPH_FETCH_FIELDS = defineFields([
     meaning:
       'repeated `_entities` representations in one fetch are sent once and the answers spread back over every position; `false` only to measure what it saves (bench §F `· no dedup`). See [Subgraph deduplication](operations.md#subgraph-deduplication)',
   },
-  // Retries and circuit breaker: SUBGRAPH_RETRIES … SUBGRAPH_CIRCUIT_COOLDOWN_MS (resilience/config.ts).
+  // Retries and circuit breaker: SUBGRAPH_RETRIES … SUBGRAPH_CIRCUIT_COOLDOWN_MS (resilience/settings.ts).
   ...RESILIENCE_FIELDS.map(
     (field) =>
       ({
