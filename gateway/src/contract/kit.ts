@@ -29,15 +29,6 @@ export { TIMED_OUT, withinDeadline } from '../resilience/lag-tolerant-deadline.j
 export { ProbingBreaker, type ProbingBreakerOptions } from '../resilience/probing-breaker.js';
 export { responseTooLarge } from '../response-budget.js';
 export { markShared } from '../serialize/shared-answer.js';
-// Options: checked when a plugin's factory runs, each bad one named (settings/).
-export {
-  asOptionsObject,
-  checkKnownKeys,
-  describe,
-  headerName,
-  OptionIssues,
-  optionalValue,
-} from '../settings/plugin-options.js';
 export {
   boolean,
   byteSize,
@@ -58,6 +49,15 @@ export {
   type ValueParser,
   withDefault,
 } from '../settings/kinds.js';
+// Options: checked when a plugin's factory runs, each bad one named (settings/).
+export {
+  asOptionsObject,
+  checkKnownKeys,
+  describe,
+  headerName,
+  OptionIssues,
+  optionalValue,
+} from '../settings/plugin-options.js';
 export { mapStreamEvents, streamSinkOf } from '../subscriptions/stream-sink.js';
 // Reading the supergraph's linked directives (`@link`ed names such as `@cost`, `@authenticated`).
 export { argument, intArgument, linkedName, stringList } from '../supergraph/linked-directives.js';

@@ -2,8 +2,8 @@
 // `pnpm typecheck` (tsconfig.test.json), so a spec whose parser or default drifts from what its
 // readers expect fails the build, not a request.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ConfigValues } from '../../src/config/settings/all.js';
 import { parseConfig } from '../../src/config/parse.js';
+import type { ConfigValues } from '../../src/config/settings/all.js';
 import type { GatewayConfig } from '../../src/config/types.js';
 import type { CoreSettings } from '../../src/core-settings.js';
 import type { LoggerSettings } from '../../src/logger.js';

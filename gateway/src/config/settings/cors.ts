@@ -1,5 +1,5 @@
-import { SANDBOX_ORIGINS } from '../../origin-policy/settings.js';
 import { corsOrigin, originPatterns } from '../../origin-policy/kinds.js';
+import { SANDBOX_ORIGINS } from '../../origin-policy/settings.js';
 import { boolean, integer, list, withDefault } from '../../settings/kinds.js';
 
 import { defineFields } from './spec.js';

@@ -16,9 +16,9 @@ import {
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { GatewayPlugin } from '../../contract/index.js';
 import { type Logger, LogThrottle } from '../../contract/kit.js';
-import type { TracingSettings } from './settings.js';
 import { tracingPlugin } from './plugin.js';
 import { propagatorOf } from './propagators.js';
+import type { TracingSettings } from './settings.js';
 
 export { type TracingPluginOptions, tracingPlugin } from './plugin.js';
 
