@@ -1,4 +1,4 @@
-// The config's type is derived from the field specs (fields/*.ts): these checks are compiled by
+// The config's type is derived from the field specs (config/settings/*.ts): these checks are compiled by
 // `pnpm typecheck` (tsconfig.test.json), so a spec whose parser or default drifts from what its
 // readers expect fails the build, not a request.
 import { describe, expectTypeOf, it } from 'vitest';

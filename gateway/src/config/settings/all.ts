@@ -36,5 +36,5 @@ export const CONFIG_FIELDS: readonly FieldSpec<ScalarKey>[] = FIELDS;
 
 /** Every setting's key and type, derived from its spec. */
 export type ConfigValues = ConfigOf<typeof FIELDS>;
-/** A setting's key, `group.name` for one in a group (as parse.ts and checks.ts see it before nesting). */
+/** A setting's key, `group.name` for one in a group (as parse.ts reads it before nesting). */
 export type ScalarKey = keyof FlatConfigOf<typeof FIELDS>;
