@@ -21,7 +21,7 @@ import type { Logger } from './logger.js';
 import { admitWith } from './origin-policy/admit.js';
 import { createOriginPolicy } from './origin-policy/policy.js';
 import { observedQueryPlannerConfig } from './query-plan-cache.js';
-import { resilienceFor } from './resilience/config.js';
+import { resilienceFor } from './resilience/per-subgraph.js';
 import { stringifyResult } from './serialize/shared-answer.js';
 import { SubgraphDataSource } from './subgraph-fetch/data-source.js';
 import { subgraphKey } from './subgraph-overrides.js';

@@ -1,5 +1,5 @@
 // Settings one subgraph may override (SUBGRAPH_<NAME>_*), read by the data sources and hot reload.
-import { boolean, byteSize, integer, oneOf, withDefault } from './settings/values.js';
+import { boolean, byteSize, integer, oneOf, withDefault } from './settings/kinds.js';
 
 /** SUBGRAPH_ERRORS: what of a subgraph's own error messages reaches clients (subgraph-fetch/subgraph-errors.ts). */
 export const SUBGRAPH_ERROR_MODES = ['mask', 'codes', 'all'] as const;

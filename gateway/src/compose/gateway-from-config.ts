@@ -6,7 +6,7 @@ import { apiKeyAuth } from '../plugins/api-key/index.js';
 import { clientAwareness } from '../plugins/client-awareness/index.js';
 import { type HeaderRulesOptions, headerRules } from '../plugins/header-rules/index.js';
 import { responseHeaders } from '../plugins/response-headers/index.js';
-import { tracingSettings } from '../plugins/tracing/options.js';
+import { tracingSettings } from '../plugins/tracing/settings.js';
 import { type CreateGatewayOptions, createGateway } from './create-gateway.js';
 
 /**
@@ -43,7 +43,7 @@ export async function pluginsFromConfig(
   everyPlugin: () => readonly GatewayPlugin[] = () => [],
 ): Promise<GatewayPlugin[]> {
   const factories: Record<PluginName, () => GatewayPlugin | Promise<GatewayPlugin>> = {
-    // Each group is its plugin's options, as read and typed from their specs (fields/plugins.ts).
+    // Each group is its plugin's options, as read and typed from their specs (config/settings/plugins.ts).
     'header-rules': () => {
       // GATEWAY_HEADER_RULES is Router-shaped JSON, checked by the plugin (unknown rule keys refused).
       const { rules, ...limits } = config.headerRules;

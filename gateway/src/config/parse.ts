@@ -2,17 +2,22 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
 import { checkOriginSettings } from '../origin-policy/settings.js';
-import { checkMetricsConfig } from '../plugins/metrics/config.js';
-import { checkTracingConfig } from '../plugins/tracing/options.js';
-import { defaultOf, type Parsed, readValue } from '../settings/values.js';
-import { checkSupergraphSource } from '../supergraph/options.js';
-import { checkEntityCache, checkPluginSettings, checkTrustedDocuments, checkWorkers } from './checks.js';
+import { checkMetricsConfig } from '../plugins/metrics/settings.js';
+import { checkTracingConfig } from '../plugins/tracing/settings.js';
+import { defaultOf, type Parsed, readValue } from '../settings/kinds.js';
+import { checkSupergraphSource } from '../supergraph/settings.js';
 import { closestName } from './closest-name.js';
 import { settingsWithoutTheirFeature } from './features.js';
-import { CONFIG_FIELDS, type FieldSpec, SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './fields.js';
-import { groupIn, inFile, intoGroups, reportUnknownFileKeys } from './groups.js';
+import { freezeGroups, inFile, intoGroups, reportUnknownFileKeys } from './groups.js';
 import { takePluginModules } from './plugin-modules.js';
 import { hasServiceLinkName, isServiceLink, serviceLinkWarning } from './service-links.js';
+import { CONFIG_FIELDS, type ConfigValues, type FieldSpec, SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './settings/all.js';
+import { fillInEntityCacheRedis } from './settings/entity-cache.js';
+import { checkHttp } from './settings/http.js';
+import { fillInTrustedDocuments } from './settings/limits.js';
+import { checkPluginSettings } from './settings/plugins.js';
+import { checkWorkers } from './settings/process.js';
+import type { Open } from './settings/spec.js';
 import { securityPluginsTurnedOff } from './turned-off.js';
 import { type GatewayConfig, type SubgraphOverride, subgraphKey } from './types.js';
 
@@ -77,37 +82,34 @@ export function parseConfig(given: Env, options: ParseConfigOptions = {}): Gatew
     }
   }
   // Before defaults fill in: only what was set can be a contradiction, or be set in vain.
-  checkSupergraphSource(values, issues);
+  checkSupergraphSource(intoGroups(values), issues);
   const explicit = new Set(CONFIG_FIELDS.filter((field) => field.key in values).map((field) => field.env));
   const gatewayEnv = (values.env as GatewayConfig['env']) ?? 'production';
   for (const field of CONFIG_FIELDS) {
     if (!(field.key in values)) values[field.key] = defaultOf(field.parse, gatewayEnv);
   }
 
+  // From here on every rule reads the typed config, each its group's (ADR 052).
+  const config = intoGroups<Open<ConfigValues>>(values);
+
   const subgraphs = parseSubgraphs(env, file.subgraphs, fileName, issues);
-  const [headersTimeoutMs, requestTimeoutMs] = [values['http.headersTimeoutMs'], values['http.requestTimeoutMs']];
-  if ((headersTimeoutMs as number) > (requestTimeoutMs as number)) {
-    issues.push({
-      field: 'HEADERS_TIMEOUT_MS',
-      message: `must not exceed REQUEST_TIMEOUT_MS (${headersTimeoutMs} > ${requestTimeoutMs})`,
-    });
-  }
-  for (const warning of settingsWithoutTheirFeature(CONFIG_FIELDS, explicit, values)) options.onWarning?.(warning);
-  checkPluginSettings(values, issues);
-  checkTrustedDocuments(values, cwd, issues);
-  checkEntityCache(values, issues);
-  checkTracingConfig(groupIn(values, 'tracing'), issues);
-  checkMetricsConfig(groupIn(values, 'metrics'), values, issues);
-  checkWorkers(values, issues);
-  checkOriginSettings(values, issues);
+  for (const warning of settingsWithoutTheirFeature(CONFIG_FIELDS, explicit, config)) options.onWarning?.(warning);
+  checkHttp(config, issues);
+  checkPluginSettings(config, issues);
+  fillInTrustedDocuments(config, cwd, issues);
+  fillInEntityCacheRedis(config, issues);
+  checkTracingConfig(config, issues);
+  checkMetricsConfig(config, issues);
+  checkWorkers(config, issues);
+  checkOriginSettings(config, issues);
   rejectRemovedSettings(env, file, fileName, issues);
   reportUnknownFileKeys(file, fileName, ['subgraphs', ...Object.keys(REMOVED_SETTINGS)], issues);
   reportTypos(env, issues);
   if (issues.length > 0) throw new GatewayConfigError(issues);
 
-  values['supergraph.path'] = resolve(cwd, values['supergraph.path'] as string);
+  config.supergraph.path = resolve(cwd, config.supergraph.path);
   return Object.freeze({
-    ...(intoGroups(values) as unknown as Omit<GatewayConfig, 'subgraphs'>),
+    ...freezeGroups(config),
     subgraphs: Object.freeze(subgraphs),
     ...(pluginModules.length > 0 && { pluginModules: Object.freeze(pluginModules) }),
   });

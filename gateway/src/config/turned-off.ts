@@ -1,6 +1,6 @@
-import { readValue } from '../settings/values.js';
+import { readValue } from '../settings/kinds.js';
 import type { PluginName } from './choices.js';
-import { pluginList } from './plugin-values.js';
+import { pluginList } from './settings/plugin-kinds.js';
 
 /** Plugins that keep callers out: turning one off opens the graph (authentication) or its budget (rate limiting). */
 const SECURITY_PLUGINS: readonly PluginName[] = ['jwt', 'api-key', 'rate-limit'];

@@ -33,15 +33,6 @@ export { TIMED_OUT, withinDeadline } from '../resilience/lag-tolerant-deadline.j
 export { ProbingBreaker, type ProbingBreakerOptions } from '../resilience/probing-breaker.js';
 export { responseTooLarge } from '../response-budget.js';
 export { markShared } from '../serialize/shared-answer.js';
-// Options: checked when a plugin's factory runs, each bad one named (settings/).
-export {
-  asOptionsObject,
-  checkKnownKeys,
-  describe,
-  headerName,
-  OptionIssues,
-  optionalValue,
-} from '../settings/plugin-options.js';
 export {
   boolean,
   byteSize,
@@ -61,9 +52,18 @@ export {
   urlPath,
   type ValueParser,
   withDefault,
-} from '../settings/values.js';
+} from '../settings/kinds.js';
+// Options: checked when a plugin's factory runs, each bad one named (settings/).
+export {
+  asOptionsObject,
+  checkKnownKeys,
+  describe,
+  headerName,
+  OptionIssues,
+  optionalValue,
+} from '../settings/plugin-options.js';
 export { mapStreamEvents, streamSinkOf } from '../subscriptions/stream-sink.js';
 // Reading the supergraph's linked directives (`@link`ed names such as `@cost`, `@authenticated`).
 export { argument, intArgument, linkedName, stringList } from '../supergraph/linked-directives.js';
-export { SUPERGRAPH_VALUES } from '../supergraph/options.js';
+export { SUPERGRAPH_VALUES } from '../supergraph/settings.js';
 export { type FilePoller, pollFile } from '../watch/poll-file.js';

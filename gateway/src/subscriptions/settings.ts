@@ -1,4 +1,4 @@
-import { boolean, duration, integer, oneOf, type SettingsOf, withDefault } from '../settings/values.js';
+import { boolean, duration, integer, oneOf, type SettingsOf, withDefault } from '../settings/kinds.js';
 import { SLOW_CLIENT_POLICIES, type SlowClientPolicy } from './slow-client.js';
 
 /** The `subscriptions` group's schemas (SUBSCRIPTIONS, SUBSCRIPTION_*), by config name, which the config parses it with. */

@@ -24,7 +24,7 @@ const ttl = duration(1000, 24 * HOUR);
 
 /**
  * The options' schemas: each one's range and default, written once. The ENTITY_CACHE_* settings
- * are read with the same schemas (config/fields/entity-cache.ts), so a variable and its option
+ * are read with the same schemas (config/settings/entity-cache.ts), so a variable and its option
  * accept the same values and have the same default.
  */
 export const ENTITY_CACHE_VALUES = Object.freeze({

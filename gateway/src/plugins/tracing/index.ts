@@ -24,9 +24,9 @@ import {
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { GatewayPlugin, TraceSpansDroppedEvent } from '../../contract/index.js';
 import { emitEvent, type Logger, LogThrottle } from '../../contract/kit.js';
-import type { TracingSettings } from './options.js';
 import { tracingPlugin } from './plugin.js';
 import { propagatorOf } from './propagators.js';
+import type { TracingSettings } from './settings.js';
 
 export { type TracingPluginOptions, tracingPlugin } from './plugin.js';
 

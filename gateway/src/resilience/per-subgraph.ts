@@ -1,8 +1,8 @@
-import { defaultsOf, type SettingsOf, type ValueParser } from '../settings/values.js';
+import { defaultsOf, type SettingsOf, type ValueParser } from '../settings/kinds.js';
 import type { SubgraphOverride } from '../subgraph-overrides.js';
 import type { CircuitBreakerOptions } from './circuit-breaker.js';
 import type { SubgraphRetryOptions } from './retry-policy.js';
-import { RESILIENCE_VALUES } from './values.js';
+import { RESILIENCE_VALUES } from './settings.js';
 
 /** The production defaults, from their schemas (see RESILIENCE_VALUES for why these). */
 export const RESILIENCE_DEFAULTS = defaultsOf(RESILIENCE_VALUES);

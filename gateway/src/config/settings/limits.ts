@@ -1,10 +1,14 @@
+import { resolve } from 'node:path';
 import { CORE_LIMIT_VALUES } from '../../core-settings.js';
+import type { ConfigIssue } from '../../errors.js';
 import { DEMAND_CONTROL_VALUES } from '../../plugins/demand-control/index.js';
 import { OPERATION_LIMIT_VALUES } from '../../plugins/operation-limits/index.js';
-import { boolean, nonEmpty, oneOf, withDefault } from '../../settings/values.js';
+import { boolean, nonEmpty, oneOf, withDefault } from '../../settings/kinds.js';
 import { TRUSTED_DOCUMENTS_MODES } from '../choices.js';
 
-import { defineFields } from './spec.js';
+type TrustedDocumentsMode = (typeof TRUSTED_DOCUMENTS_MODES)[number];
+
+import { type ConfigOf, defineFields, type Open } from './spec.js';
 
 /** What every request is held to: trusted documents, operation limits, demand control, answer size, inbound deduplication; and Apollo telemetry. */
 export const LIMIT_FIELDS = defineFields([
@@ -16,7 +20,7 @@ export const LIMIT_FIELDS = defineFields([
     meaning:
       'a persisted query manifest (Apollo or Relay/Codegen format), relative to the working directory; see [Trusted documents](security.md#trusted-documents). Reloaded every `SUPERGRAPH_POLL_INTERVAL_MS`',
   },
-  // Its default depends on TRUSTED_DOCUMENTS: checkTrustedDocuments fills it in.
+  // Its default depends on TRUSTED_DOCUMENTS: fillInTrustedDocuments fills it in.
   {
     key: 'trustedDocuments.mode',
     formerKey: 'trustedDocumentsMode',
@@ -118,3 +122,26 @@ export const LIMIT_FIELDS = defineFields([
       '`true` lets `@apollo/gateway` send its usage metrics to Apollo (an OpenTelemetry exporter, whose resource detection probes cloud metadata addresses); off, the gateway connects only to what you configure. See [Outbound connections](security.md#outbound-connections)',
   },
 ]);
+
+/**
+ * The `trustedDocuments` group's rule (ADR 052). A manifest without a mode is enforced (it is
+ * given to lock the graph down). A mode that needs a manifest without one would silently run
+ * every operation, so it is an error. The path is resolved like SUPERGRAPH_PATH.
+ */
+export function fillInTrustedDocuments(
+  { trustedDocuments }: Open<ConfigOf<typeof LIMIT_FIELDS>>,
+  cwd: string,
+  issues: ConfigIssue[],
+): void {
+  // Not filled in yet: unset, the mode is undefined here.
+  const mode = trustedDocuments.mode as TrustedDocumentsMode | undefined;
+  if (trustedDocuments.manifestPath === undefined) {
+    if (mode !== undefined && mode !== 'off') {
+      issues.push({ field: 'TRUSTED_DOCUMENTS_MODE', message: `${mode} needs a manifest: set TRUSTED_DOCUMENTS` });
+    }
+    trustedDocuments.mode = 'off';
+    return;
+  }
+  trustedDocuments.manifestPath = resolve(cwd, trustedDocuments.manifestPath);
+  trustedDocuments.mode = mode ?? 'enforce';
+}

@@ -1,5 +1,5 @@
 import { AUTHORIZATION_VALUES, type ClaimPolicy } from '../../plugins/authorization/index.js';
-import { custom, type Parsed, withDefault } from '../../settings/values.js';
+import { custom, type Parsed, withDefault } from '../../settings/kinds.js';
 
 import { defineFields } from './spec.js';
 

@@ -1,6 +1,6 @@
-import { METRICS_VALUES } from '../../plugins/metrics/config.js';
-import { OTEL_VALUES } from '../../plugins/tracing/options.js';
-import { boolean, withDefault } from '../../settings/values.js';
+import { METRICS_VALUES } from '../../plugins/metrics/settings.js';
+import { OTEL_VALUES } from '../../plugins/tracing/settings.js';
+import { boolean, withDefault } from '../../settings/kinds.js';
 
 import { defineFields } from './spec.js';
 

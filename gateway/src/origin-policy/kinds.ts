@@ -1,4 +1,4 @@
-import { custom, type Parsed, type ValueParser } from '../settings/values.js';
+import { custom, type Parsed, type ValueParser } from '../settings/kinds.js';
 
 /** One CORS_ORIGINS entry: `*`, or an origin exactly as a browser sends it (scheme, host, port; no path). */
 export const corsOrigin: ValueParser<string> = custom('an origin such as https://app.example.com, or *', (raw) => {

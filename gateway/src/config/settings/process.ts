@@ -1,9 +1,12 @@
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
-import { integer, nonEmpty, oneOf, urlPath, type ValueParser, withDefault } from '../../settings/values.js';
+import type { ConfigIssue } from '../../errors.js';
+import { integer, nonEmpty, oneOf, urlPath, type ValueParser, withDefault } from '../../settings/kinds.js';
 import { ADAPTERS, GATEWAY_ENVS, RUNTIMES } from '../choices.js';
 
-import { defineFields } from './spec.js';
+import type { ENTITY_CACHE_FIELDS } from './entity-cache.js';
+import type { OBSERVABILITY_FIELDS } from './observability.js';
+import { type ConfigOf, defineFields } from './spec.js';
 
 /** GATEWAY_WORKERS: `auto` is the cores this process may use (cgroup limits included). */
 const workerCount: ValueParser<number> = v.pipe(
@@ -73,3 +76,33 @@ export const PROCESS_FIELDS = defineFields([
     meaning: 'where GraphQL is served',
   },
 ]);
+
+/**
+ * The process's rule (ADR 052), on the typed config. Under cluster every worker has its own
+ * metrics registry and a scrape reaches one worker at random (the main port and METRICS_PORT
+ * alike are shared sockets), so the numbers would be one worker's, jumping between scrapes:
+ * refused rather than served wrong.
+ */
+export function checkWorkers(
+  {
+    workers,
+    metrics,
+    entityCache,
+  }: ConfigOf<typeof PROCESS_FIELDS | typeof OBSERVABILITY_FIELDS | typeof ENTITY_CACHE_FIELDS>,
+  issues: ConfigIssue[],
+): void {
+  if (workers > 1 && metrics.enabled) {
+    issues.push({
+      field: 'GATEWAY_WORKERS',
+      message: `${workers} workers cannot serve METRICS_ENABLED: each scrape would see one worker; use GATEWAY_WORKERS=1 and more replicas`,
+    });
+  }
+  // Each worker would keep its own cache, and an invalidation (a mutation's, the operator's)
+  // would reach only the worker that received it: the others serve the old answer for its TTL.
+  if (workers > 1 && entityCache.store === 'memory') {
+    issues.push({
+      field: 'GATEWAY_WORKERS',
+      message: `${workers} workers cannot share ENTITY_CACHE=memory: an invalidation would reach one worker and the others would serve stale answers; use ENTITY_CACHE=redis (one cache for every worker) or GATEWAY_WORKERS=1`,
+    });
+  }
+}

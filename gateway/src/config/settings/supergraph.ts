@@ -1,5 +1,5 @@
-import { httpUrl, oneOf, secret, withDefault } from '../../settings/values.js';
-import { SUPERGRAPH_VALUES } from '../../supergraph/options.js';
+import { httpUrl, oneOf, secret, withDefault } from '../../settings/kinds.js';
+import { SUPERGRAPH_VALUES } from '../../supergraph/settings.js';
 
 import { defineFields } from './spec.js';
 

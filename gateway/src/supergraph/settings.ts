@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { ConfigIssue } from '../errors.js';
-import { byteSize, integer, nonEmpty, type ValueParser, withDefault } from '../settings/values.js';
+import { byteSize, integer, nonEmpty, type ValueParser, withDefault } from '../settings/kinds.js';
 
 /** Polls closer than this would only burn CPU re-reading a file or hammering a server. */
 const MIN_POLL_INTERVAL_MS = 100;
@@ -30,12 +30,15 @@ export const SUPERGRAPH_VALUES = Object.freeze({
 });
 
 /**
- * Rejects combinations that cannot mean what the operator wants. `explicit` holds only the
- * settings that were set (environment or config file), before defaults are filled in.
+ * The `supergraph` group's rule (ADR 052): rejects combinations that cannot mean what the
+ * operator wants. `explicit` holds only the settings that were set (environment or config
+ * file), typed, before defaults are filled in.
  */
-export function checkSupergraphSource(explicit: Readonly<Record<string, unknown>>, issues: ConfigIssue[]): void {
-  const hasUrl = explicit['supergraph.url'] !== undefined;
-  if (hasUrl && explicit['supergraph.path'] !== undefined) {
+export function checkSupergraphSource(
+  explicit: { readonly supergraph?: { readonly path?: string; readonly url?: string } },
+  issues: ConfigIssue[],
+): void {
+  if (explicit.supergraph?.url !== undefined && explicit.supergraph.path !== undefined) {
     issues.push({
       field: 'SUPERGRAPH_PATH | SUPERGRAPH_URL',
       message: 'set one supergraph source: SUPERGRAPH_URL replaces the file, it is not a fallback',

@@ -146,18 +146,18 @@ export interface TracingConfig {
 /**
  * An argument for a sampler that reads none would silently change nothing (a ratio of
  * 0.01 with the default `parentbased_always_on` samples everything), so it is an error.
+ * The `tracing` group's rule (ADR 052), on its typed settings once every default is filled in.
  */
-export function checkTracingConfig(values: Partial<TracingGroup>, issues: ConfigIssue[]): void {
+export function checkTracingConfig({ tracing: values }: TracingConfig, issues: ConfigIssue[]): void {
   // Tracing off: its settings are reported as warnings instead (config/features.ts).
   const on =
     values.sdkDisabled !== true &&
     (values.exporterOtlpEndpoint !== undefined || values.exporterOtlpTracesEndpoint !== undefined);
   if (!on) return;
-  const propagators = values.propagators ?? [];
+  const { propagators, tracesSampler: sampler } = values;
   if (propagators.includes('none') && propagators.length > 1) {
     issues.push({ field: 'OTEL_PROPAGATORS', message: '`none` cannot be combined with other propagators' });
   }
-  const sampler = values.tracesSampler ?? TRACING_DEFAULTS.sampler;
   if (values.tracesSamplerArg !== undefined && !RATIO_SAMPLERS.includes(sampler)) {
     issues.push({
       field: 'OTEL_TRACES_SAMPLER_ARG',

@@ -5,10 +5,11 @@ import {
   TRUSTED_PROXIES_FORMAT,
 } from '../../client-address/index.js';
 import { CORE_HTTP_VALUES } from '../../core-settings.js';
+import type { ConfigIssue } from '../../errors.js';
 import { LOG_FLUSH_MS, LOG_VALUES } from '../../logger.js';
-import { boolean, byteSize, custom, integer, oneOf, withDefault } from '../../settings/values.js';
+import { boolean, byteSize, custom, integer, oneOf, withDefault } from '../../settings/kinds.js';
 
-import { defineFields } from './spec.js';
+import { type ConfigOf, defineFields } from './spec.js';
 
 /** The HTTP side: body limit, compression, client timeouts, introspection and landing page, errors, shutdown, logs. */
 export const HTTP_FIELDS = defineFields([
@@ -177,3 +178,13 @@ export const HTTP_FIELDS = defineFields([
       'most log bytes held in memory while standard output does not take them (a stalled log collector); lines past it are dropped and counted (`gateway_log_lines_dropped_total`), never waited for',
   },
 ]);
+
+/** The `http` group's rule (ADR 052): the headers' deadline is part of the request's, so it cannot be longer. */
+export function checkHttp({ http }: ConfigOf<typeof HTTP_FIELDS>, issues: ConfigIssue[]): void {
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    issues.push({
+      field: 'HEADERS_TIMEOUT_MS',
+      message: `must not exceed REQUEST_TIMEOUT_MS (${http.headersTimeoutMs} > ${http.requestTimeoutMs})`,
+    });
+  }
+}

@@ -1,8 +1,9 @@
+import type { ConfigIssue } from '../../errors.js';
 import { ENTITY_CACHE_VALUES } from '../../plugins/entity-cache/options.js';
-import { nonEmpty, oneOf, secret, withDefault } from '../../settings/values.js';
+import { nonEmpty, oneOf, secret, withDefault } from '../../settings/kinds.js';
 import { ENTITY_CACHE_STORES } from '../choices.js';
-import { redisUrl } from './plugins.js';
-import { defineFields } from './spec.js';
+import { type PLUGIN_FIELDS, redisUrl } from './plugins.js';
+import { type ConfigOf, defineFields, type Open } from './spec.js';
 
 // The entity cache (plugins/entity-cache/, docs/entity-cache.md).
 export const ENTITY_CACHE_FIELDS = defineFields([
@@ -114,3 +115,15 @@ export const ENTITY_CACHE_FIELDS = defineFields([
     feature: 'entity-cache',
   },
 ]);
+
+/** The `entityCache` group's rule (ADR 052): ENTITY_CACHE=redis needs a Redis, ENTITY_CACHE_REDIS_URL, else GATEWAY_REDIS_URL (filled in here). */
+export function fillInEntityCacheRedis(
+  { entityCache, rateLimit }: Open<ConfigOf<typeof ENTITY_CACHE_FIELDS> & ConfigOf<typeof PLUGIN_FIELDS>>,
+  issues: ConfigIssue[],
+): void {
+  if (entityCache.store !== 'redis') return;
+  entityCache.redisUrl ??= rateLimit.redisUrl;
+  if (entityCache.redisUrl === undefined) {
+    issues.push({ field: 'ENTITY_CACHE', message: 'redis needs ENTITY_CACHE_REDIS_URL (or GATEWAY_REDIS_URL)' });
+  }
+}

@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { Frozen, ValueParser, WithDefault } from '../../settings/values.js';
+import type { Frozen, ValueParser, WithDefault } from '../../settings/kinds.js';
 import type { FeatureId } from '../features.js';
 
 export interface FieldSpec<K extends string = string, P extends ValueParser<unknown> = ValueParser<unknown>> {
@@ -25,7 +25,7 @@ export interface FieldSpec<K extends string = string, P extends ValueParser<unkn
   readonly docDefault?: string;
   /** The feature it only tunes (a warning when set while that is off, ADR 016); absent: it always applies. */
   readonly feature?: FeatureId;
-  /** No default of its own, but a rule in checks.ts always fills it in, so the config always has it. */
+  /** No default of its own, but its group's rule always fills it in (ADR 052), so the config always has it. */
   readonly filledIn?: true;
 }
 
@@ -64,3 +64,15 @@ export type Tree<T> = {
 
 /** The configuration tree a list of field specs reads into. */
 export type ConfigOf<F extends readonly FieldSpec<string, ValueParser<unknown>>[]> = Tree<FlatConfigOf<F>>;
+
+/**
+ * The config while parseConfig fills it in: each group still open, so a group's rule can fill in a
+ * setting from another (ADR 052). Lists and maps stay read-only.
+ */
+export type Open<C> = {
+  -readonly [K in keyof C]: C[K] extends readonly unknown[]
+    ? C[K]
+    : C[K] extends object
+      ? { -readonly [N in keyof C[K]]: C[K][N] }
+      : C[K];
+};

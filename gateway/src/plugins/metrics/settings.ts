@@ -1,4 +1,4 @@
-// The METRICS_* settings the config parser checks across fields. Pure: importing this
+// The METRICS_* settings' schemas and the rule across them (ADR 052). Pure: importing this
 // loads no prom-client, so a gateway with metrics off never does.
 import { boolean, type ConfigIssue, defaultsOf, integer, urlPath, withDefault } from '../../contract/kit.js';
 
@@ -18,21 +18,17 @@ export const METRICS_DEFAULTS = defaultsOf(METRICS_VALUES);
 /** Paths the adapters already answer on the main listener. */
 const PROBE_PATHS = ['/health', '/ready'];
 
-/** The `metrics` group's values, as read. */
-interface MetricsValues {
-  enabled?: boolean;
-  port?: number;
-  path?: string;
+/** What the `metrics` group's rule reads of the config: the group, and the main listener's port and path. */
+interface MetricsRuleInput {
+  readonly metrics: { readonly enabled: boolean; readonly port?: number; readonly path: string };
+  readonly port: number;
+  readonly graphqlPath: string;
 }
 
-/** Run once every default is filled in; names each contradiction by its variable. `main`: the main listener. */
-export function checkMetricsConfig(
-  metrics: MetricsValues,
-  main: { port?: unknown; graphqlPath?: unknown },
-  issues: ConfigIssue[],
-): void {
-  const { enabled, port: metricsPort, path: metricsPath } = metrics;
-  const { port, graphqlPath } = main;
+/** The `metrics` group's rule (ADR 052), once every default is filled in; names each contradiction by its variable. */
+export function checkMetricsConfig(config: MetricsRuleInput, issues: ConfigIssue[]): void {
+  const { enabled, port: metricsPort, path: metricsPath } = config.metrics;
+  const { port, graphqlPath } = config;
   // Set while metrics are off, METRICS_* are reported as warnings (config/features.ts).
   if (!enabled) return;
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
@@ -42,7 +38,7 @@ export function checkMetricsConfig(
     });
   }
   // On its own listener only the metrics path is served, so nothing can collide there.
-  if (metricsPort === undefined && metricsPath !== undefined) {
+  if (metricsPort === undefined) {
     if (metricsPath === graphqlPath || PROBE_PATHS.includes(metricsPath)) {
       issues.push({ field: 'METRICS_PATH', message: `"${metricsPath}" is already served on the main port` });
     }

@@ -1,6 +1,6 @@
-import type { ApiKeyEntry } from '../plugins/api-key/index.js';
-import { custom, type ValueParser } from '../settings/values.js';
-import { PLUGIN_NAMES, PLUGIN_PROFILES, type PluginName } from './choices.js';
+import type { ApiKeyEntry } from '../../plugins/api-key/index.js';
+import { custom, type ValueParser } from '../../settings/kinds.js';
+import { PLUGIN_NAMES, PLUGIN_PROFILES, type PluginName } from '../choices.js';
 
 const fail = (message: string) => ({ ok: false as const, message });
 

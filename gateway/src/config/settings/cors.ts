@@ -1,6 +1,6 @@
+import { corsOrigin, originPatterns } from '../../origin-policy/kinds.js';
 import { SANDBOX_ORIGINS } from '../../origin-policy/settings.js';
-import { corsOrigin, originPatterns } from '../../origin-policy/values.js';
-import { boolean, integer, list, withDefault } from '../../settings/values.js';
+import { boolean, integer, list, withDefault } from '../../settings/kinds.js';
 
 import { defineFields } from './spec.js';
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { ConfigIssue } from '../../errors.js';
 import { API_KEY_VALUES } from '../../plugins/api-key/index.js';
 import { CLIENT_AWARENESS_VALUES } from '../../plugins/client-awareness/index.js';
 import { HEADER_RULES_VALUES } from '../../plugins/header-rules/index.js';
@@ -22,11 +23,11 @@ import {
   secret,
   type ValueParser,
   withDefault,
-} from '../../settings/values.js';
-import { RATE_LIMIT_COSTS } from '../choices.js';
-import { apiKeys, headerPairs, pluginList } from '../plugin-values.js';
+} from '../../settings/kinds.js';
+import { type PluginName, RATE_LIMIT_COSTS } from '../choices.js';
+import { apiKeys, headerPairs, pluginList } from './plugin-kinds.js';
 
-import { defineFields } from './spec.js';
+import { type ConfigOf, defineFields, type FlatConfigOf } from './spec.js';
 
 export const redisUrl: ValueParser<string> = secret(
   v.pipe(
@@ -324,3 +325,39 @@ export const PLUGIN_FIELDS = defineFields([
     feature: 'rate-limit',
   },
 ]);
+
+type PluginSettings = ConfigOf<typeof PLUGIN_FIELDS>;
+type PluginSettingKey = keyof FlatConfigOf<typeof PLUGIN_FIELDS>;
+
+/** Settings each plugin cannot run without, read from the typed config; checked only when the plugin is on. */
+const REQUIRED_BY_PLUGIN: {
+  readonly [P in PluginName]?: (config: PluginSettings) => readonly (readonly [PluginSettingKey, unknown])[];
+} = {
+  jwt: ({ jwt }) => [['jwt.algorithms', jwt.algorithms]],
+  'api-key': ({ apiKey }) => [['apiKey.keys', apiKey.keys]],
+  'header-rules': ({ headerRules }) => [['headerRules.rules', headerRules.rules]],
+  'response-headers': ({ responseHeaders }) => [['responseHeaders.headers', responseHeaders.headers]],
+};
+/** A setting's environment variable, as errors name it. */
+const envOf = (key: PluginSettingKey) => PLUGIN_FIELDS.find((field) => field.key === key)?.env ?? key;
+
+/** The plugins' rule (ADR 052): what a setting needs only when a plugin that uses it is on, named by variable. */
+export function checkPluginSettings(config: PluginSettings, issues: ConfigIssue[]): void {
+  for (const plugin of config.plugins) {
+    for (const [key, value] of REQUIRED_BY_PLUGIN[plugin]?.(config) ?? []) {
+      if (value === undefined || (Array.isArray(value) && value.length === 0)) {
+        issues.push({ field: envOf(key), message: `required by the ${plugin} plugin` });
+      }
+    }
+  }
+  if (config.plugins.includes('jwt')) {
+    const { jwksUrl, jwksFile, secret } = config.jwt;
+    const sources = [jwksUrl, jwksFile, secret].filter((source) => source !== undefined);
+    if (sources.length !== 1) {
+      issues.push({
+        field: 'JWT_JWKS_URL | JWT_JWKS_FILE | JWT_SECRET',
+        message: `the jwt plugin needs exactly one key source, got ${sources.length}`,
+      });
+    }
+  }
+}

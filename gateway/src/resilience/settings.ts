@@ -1,4 +1,4 @@
-import { boolean, integer, share, withDefault } from '../settings/values.js';
+import { boolean, integer, share, withDefault } from '../settings/kinds.js';
 
 /**
  * The retry and breaker settings' schemas, one each: the SUBGRAPH_* variables (global and per

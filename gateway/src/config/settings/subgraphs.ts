@@ -1,5 +1,5 @@
-import { RESILIENCE_FIELDS } from '../../resilience/config.js';
-import { httpUrl, type ValueParser } from '../../settings/values.js';
+import { RESILIENCE_FIELDS } from '../../resilience/per-subgraph.js';
+import { httpUrl, type ValueParser } from '../../settings/kinds.js';
 import { SUBGRAPH_FETCH_VALUES, type SubgraphOverride } from '../../subgraph-overrides.js';
 
 import { defineFields, type FieldSpec } from './spec.js';
@@ -64,7 +64,7 @@ export const SUBGRAPH_FETCH_FIELDS = defineFields([
     meaning:
       "what clients see of the errors a subgraph writes (Apollo Router's `include_subgraph_errors`): `mask` replaces every message with `Subgraph errors redacted`, keeping its path and `extensions.code` only; `codes` passes the messages whose code is client-safe (`BAD_USER_INPUT`…) and redacts the rest; `all` passes them as written (`MASK_ERRORS` still masks codes that are not client-safe). The gateway's own errors (`GATEWAY_TIMEOUT`…) and a plugin's answers are never redacted. Per subgraph: `SUBGRAPH_<NAME>_ERRORS` / `subgraphs.<name>.errors`. See [Errors](security.md#subgraph-errors)",
   },
-  // Retries and circuit breaker: SUBGRAPH_RETRIES … SUBGRAPH_CIRCUIT_COOLDOWN_MS (resilience/config.ts).
+  // Retries and circuit breaker: SUBGRAPH_RETRIES … SUBGRAPH_CIRCUIT_COOLDOWN_MS (resilience/settings.ts).
   ...RESILIENCE_FIELDS.map(
     (field) =>
       ({
