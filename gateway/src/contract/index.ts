@@ -54,4 +54,5 @@ export type {
   StreamParams,
   SubscriptionEndpoint,
   SubscriptionLimits,
+  Transport,
 } from './subscriptions.js';
