@@ -9,7 +9,8 @@ import type { SubsequentPart } from './deferred-run.js';
 
 /**
  * How an operation with @defer reaches the client. Apollo Server writes a multipart body
- * (`multipart/mixed; boundary="-"; deferSpec=20220824`, Apollo Router's framing) for an
+ * (`multipart/mixed; boundary="-"; deferSpec=20220824`: Apollo Server's framing of the Router's
+ * 2022-08-24 format; the Router itself writes `boundary="graphql"`) for an
  * answer whose body is `incremental`, but hands a gateway's executor result over as a single
  * one. So the executor answers the initial part and leaves the later parts on the request's
  * context, and this plugin's `willSendResponse` (after Apollo Server formatted the initial
