@@ -16,7 +16,7 @@
  * Wildcards stand for JSON only: a streaming transport is a protocol the client must name.
  * When nothing the request can have is acceptable, the answer is `json` if JSON is (plain HTTP
  * then answers, e.g. a subscription's SUBSCRIPTION_NOT_SUPPORTED), or if the header names none
- * of these types at all (absent, empty, malformed, `text/html`: as before, the JSON answer);
+ * of these types at all (absent, empty, malformed, `text/html`: plain HTTP's answer, as before);
  * `undefined` only when the client named our types and refused every one the request can
  * have: a 406 NOT_ACCEPTABLE.
  *
