@@ -62,4 +62,3 @@ export function limitAnswersPerClient(
     return true;
   } as Server['emit'];
 }
-

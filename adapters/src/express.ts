@@ -30,6 +30,7 @@ import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
 import { applyServerTimeouts } from './server-timeouts.js';
 import { multipartTransport } from './subscriptions/multipart.js';
 import { isSseRequest, sseHandler } from './subscriptions/sse.js';
+import { serveWebSocket } from './subscriptions/websocket.js';
 import {
   asEventStreamRequest,
   mayNeedOperation,
@@ -37,7 +38,6 @@ import {
   prefersEventStream,
   transportForOperation,
 } from './transport-choice.js';
-import { serveWebSocket } from './subscriptions/websocket.js';
 import { refusedForUnreadBytes, UNREAD_BYTES_REFUSAL } from './unread-bytes.js';
 
 /**
@@ -213,7 +213,10 @@ export function mountExpress<TContext extends BaseContext>(
         // The client's preferred transport among those this operation can have (a subscription after a JSON type in its Accept: graphql-sse).
         const transport = transportForOperation(endpoint, req, req.body);
         if (transport === undefined)
-          return res.status(NOT_ACCEPTABLE_ANSWER.status).set(NOT_ACCEPTABLE_ANSWER.headers).send(NOT_ACCEPTABLE_ANSWER.body);
+          return res
+            .status(NOT_ACCEPTABLE_ANSWER.status)
+            .set(NOT_ACCEPTABLE_ANSWER.headers)
+            .send(NOT_ACCEPTABLE_ANSWER.body);
         if (transport === 'event-stream' && sse) {
           const refused = crossOriginStreamRefusal(gateway, req);
           if (refused) return res.status(refused.status).type('application/json; charset=utf-8').send(refused.body);

@@ -20,13 +20,13 @@ import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
 import { applyServerTimeouts } from './server-timeouts.js';
 import { type MultipartTransport, multipartTransport } from './subscriptions/multipart.js';
 import { isSseRequest, type SseHandler, sseHandler } from './subscriptions/sse.js';
+import { serveWebSocket } from './subscriptions/websocket.js';
 import {
   asEventStreamRequest,
   mayNeedOperation,
   NOT_ACCEPTABLE_ANSWER,
   transportForOperation,
 } from './transport-choice.js';
-import { serveWebSocket } from './subscriptions/websocket.js';
 import { refusedForUnreadBytes, UNREAD_BYTES_REFUSAL } from './unread-bytes.js';
 
 /**
@@ -154,10 +154,14 @@ export async function mountFastify<TContext extends BaseContext>(
               return graphqlHandler.call(this, request, reply);
             const transport = reserved ? 'event-stream' : transportForOperation(endpoint, request.raw, request.body);
             if (transport === undefined) {
-              reply.code(NOT_ACCEPTABLE_ANSWER.status).headers(NOT_ACCEPTABLE_ANSWER.headers).send(NOT_ACCEPTABLE_ANSWER.body);
+              reply
+                .code(NOT_ACCEPTABLE_ANSWER.status)
+                .headers(NOT_ACCEPTABLE_ANSWER.headers)
+                .send(NOT_ACCEPTABLE_ANSWER.body);
               return;
             }
-            const params = transport === 'multipart-subscription' ? multipart?.claim(request.raw, request.body) : undefined;
+            const params =
+              transport === 'multipart-subscription' ? multipart?.claim(request.raw, request.body) : undefined;
             if (!params && transport !== 'event-stream') return graphqlHandler.call(this, request, reply);
             const refused = crossOriginStreamRefusal(gateway, request.raw);
             if (refused) {

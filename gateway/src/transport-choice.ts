@@ -66,7 +66,10 @@ function parseRange(part: string, index: number): MediaRange | undefined {
   const slash = mediaType.indexOf('/');
   if (slash === -1) return undefined;
   const type = mediaType.slice(0, slash).trim().toLowerCase();
-  const subtype = mediaType.slice(slash + 1).trim().toLowerCase();
+  const subtype = mediaType
+    .slice(slash + 1)
+    .trim()
+    .toLowerCase();
   if (!TOKEN.test(type) || !TOKEN.test(subtype) || (type === '*' && subtype !== '*')) return undefined;
   const parameters = new Map<string, string>();
   let q = 1;
@@ -103,7 +106,9 @@ function specificity(range: MediaRange, transport: Transport): number {
       if (type !== 'multipart' || subtype !== 'mixed') return 0;
       const subscriptionSpec = parameters.get('subscriptionspec');
       const deferSpec = parameters.get('deferspec');
-      const otherSpec = [...parameters.keys()].some((name) => name.endsWith('spec') && name !== 'subscriptionspec' && name !== 'deferspec');
+      const otherSpec = [...parameters.keys()].some(
+        (name) => name.endsWith('spec') && name !== 'subscriptionspec' && name !== 'deferspec',
+      );
       if (otherSpec) return 0;
       if (subscriptionSpec === undefined && deferSpec === undefined) return 3;
       if (transport === 'multipart-subscription') return subscriptionSpec === '1.0' && deferSpec === undefined ? 4 : 0;

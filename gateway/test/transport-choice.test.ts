@@ -14,7 +14,8 @@ const QUERY: readonly Transport[] = ['json', 'event-stream'];
 const SUBSCRIPTION: readonly Transport[] = ['event-stream', 'multipart-subscription'];
 const DEFER: readonly Transport[] = ['multipart-defer'];
 
-const URQL = 'application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed';
+const URQL =
+  'application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed';
 const URQL_SUBSCRIPTION = 'text/event-stream, multipart/mixed';
 const APOLLO_QUERY = 'application/graphql-response+json,application/json;q=0.9';
 const APOLLO_SUBSCRIPTION = 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0,application/json';
@@ -129,8 +130,18 @@ describe('chooseTransport: spelling', () => {
     ['case', 'TEXT/Event-Stream, Application/JSON', QUERY, 'event-stream'],
     ['whitespace', '  application/json ;  q = 0.5 ,\ttext/event-stream ', QUERY, 'event-stream'],
     ['no space after commas', 'application/json;q=0.2,text/event-stream;q=0.3', QUERY, 'event-stream'],
-    ['duplicates: the first of equals decides', 'text/event-stream;q=0.2, text/event-stream;q=0.9, application/json;q=0.5', QUERY, 'json'],
-    ['duplicates: the more specific decides', 'application/*;q=0.1, application/json;q=0.9, text/event-stream;q=0.5', QUERY, 'json'],
+    [
+      'duplicates: the first of equals decides',
+      'text/event-stream;q=0.2, text/event-stream;q=0.9, application/json;q=0.5',
+      QUERY,
+      'json',
+    ],
+    [
+      'duplicates: the more specific decides',
+      'application/*;q=0.1, application/json;q=0.9, text/event-stream;q=0.5',
+      QUERY,
+      'json',
+    ],
     ['several Accept headers', ['text/event-stream', 'application/json'], QUERY, 'event-stream'],
     ['a charset parameter', 'application/json; charset=utf-8', QUERY, 'json'],
     ['empty entries', ',,, ,text/event-stream,,', QUERY, 'event-stream'],

@@ -11,7 +11,8 @@ import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
  * new one shows up as a diff here rather than silently.
  */
 const subgraphs = subgraphsForFile();
-const GRAPHQL_HTTP_VERSION = (createRequire(import.meta.url)('graphql-http/package.json') as { version: string }).version;
+const GRAPHQL_HTTP_VERSION = (createRequire(import.meta.url)('graphql-http/package.json') as { version: string })
+  .version;
 
 /**
  * The SHOULDs the gateway answers otherwise (docs/browsers-and-clients.md): for a client that

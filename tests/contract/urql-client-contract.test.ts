@@ -209,9 +209,7 @@ describe.each(MOUNTS)('urql on %s', (mount) => {
   it('a subscription over multipart HTTP, when the client asks for multipart/mixed', async () => {
     const client = plainClient({ fetchSubscriptions: true, headers: { accept: 'multipart/mixed' } });
     const productId = `product-${MOUNTS.indexOf(mount) + 50}`;
-    expect(await receivesReview(client, productId, 'from urql over multipart')).toContain(
-      'from urql over multipart',
-    );
+    expect(await receivesReview(client, productId, 'from urql over multipart')).toContain('from urql over multipart');
   });
 
   it("a subscription through subscriptionExchange and graphql-sse's client", async () => {
