@@ -10,13 +10,15 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
  *
  * `starting` runs as each request starts (it may mark it refused). Event streams (graphql-sse)
  * are long-lived by design and have their own caps (SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT):
- * they neither wait nor count.
+ * they neither wait nor count: `isEventStream` says which requests are (the transport choice's, so a
+ * query whose Accept merely lists `text/event-stream`, urql's, is counted).
  */
 export function limitAnswersPerClient(
   server: Server,
   max: number,
   starting: (req: IncomingMessage) => void,
   clientOf: (req: IncomingMessage) => string = (req) => req.socket.remoteAddress ?? '',
+  isEventStream: (req: IncomingMessage) => boolean = () => false,
 ): void {
   const unfinished = new Map<string, number>();
   const waiting = new Map<string, Array<() => void>>();
@@ -59,8 +61,4 @@ export function limitAnswersPerClient(
     }
     return true;
   } as Server['emit'];
-}
-
-function isEventStream(req: IncomingMessage): boolean {
-  return (req.headers.accept ?? '').includes('text/event-stream');
 }

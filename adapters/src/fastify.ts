@@ -21,6 +21,12 @@ import { applyServerTimeouts } from './server-timeouts.js';
 import { type MultipartTransport, multipartTransport } from './subscriptions/multipart.js';
 import { isSseRequest, type SseHandler, sseHandler } from './subscriptions/sse.js';
 import { serveWebSocket } from './subscriptions/websocket.js';
+import {
+  asEventStreamRequest,
+  mayNeedOperation,
+  NOT_ACCEPTABLE_ANSWER,
+  transportForOperation,
+} from './transport-choice.js';
 import { refusedForUnreadBytes, UNREAD_BYTES_REFUSAL } from './unread-bytes.js';
 
 /**
@@ -141,15 +147,29 @@ export async function mountFastify<TContext extends BaseContext>(
       bodyLimit: gateway.bodyLimitBytes,
       handler: sse
         ? function (request, reply) {
-            const params = multipart?.claim(request.raw, request.body);
-            const streaming = (multipart && params) || isSseRequest(request.method, request.headers, request.url);
-            if (!streaming) return graphqlHandler.call(this, request, reply);
+            // graphql-sse's single connection mode, else the client's preferred transport among those the operation can have.
+            const reserved = isSseRequest(request.method, request.headers, request.url);
+            const endpoint = gateway.subscriptions as NonNullable<typeof gateway.subscriptions>;
+            if (!reserved && !mayNeedOperation(endpoint, request.headers.accept))
+              return graphqlHandler.call(this, request, reply);
+            const transport = reserved ? 'event-stream' : transportForOperation(endpoint, request.raw, request.body);
+            if (transport === undefined) {
+              reply
+                .code(NOT_ACCEPTABLE_ANSWER.status)
+                .headers(NOT_ACCEPTABLE_ANSWER.headers)
+                .send(NOT_ACCEPTABLE_ANSWER.body);
+              return;
+            }
+            const params =
+              transport === 'multipart-subscription' ? multipart?.claim(request.raw, request.body) : undefined;
+            if (!params && transport !== 'event-stream') return graphqlHandler.call(this, request, reply);
             const refused = crossOriginStreamRefusal(gateway, request.raw);
             if (refused) {
               reply.code(refused.status).type('application/json; charset=utf-8').send(refused.body);
               return;
             }
             if (multipart && params) return serveMultipart(multipart, params, request, reply);
+            if (!reserved) asEventStreamRequest(request.raw);
             return serveSse(sse, request, reply);
           }
         : graphqlHandler,

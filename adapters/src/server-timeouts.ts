@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { MountableGateway } from '@fedgw/gateway/contract';
 import { resolveClientAddress } from './client-address.js';
 import { answerClientErrorsCoded } from './client-errors.js';
+import { prefersEventStream } from './transport-choice.js';
 import { limitUnreadBytes, type UnreadBytesSettings, unreadBytesLimits } from './unread-bytes.js';
 import { limitUnreadResponses, UNREAD_RESPONSE_DEFAULTS } from './unread-responses.js';
 
@@ -34,7 +35,7 @@ export interface ServerTimeouts extends UnreadBytesSettings {
 export function applyServerTimeouts(
   server: Server,
   timeouts: ServerTimeouts,
-  clients: Pick<MountableGateway, 'clientAddress' | 'clientKey'> = {},
+  clients: Pick<MountableGateway, 'clientAddress' | 'clientKey' | 'subscriptions'> = {},
 ): void {
   if (server.listening) throw new Error('server timeouts must be applied before the server listens');
   server.requestTimeout = timeouts.requestTimeoutMs;
@@ -57,6 +58,8 @@ export function applyServerTimeouts(
     unreadBytesLimits(timeouts),
     (req) => keyOf(resolveClientAddress(req, clients.clientAddress)),
     keyOf,
+    // graphql-sse's event streams (long-lived, capped per client on their own) take no turn.
+    (req) => prefersEventStream(clients.subscriptions, req.headers.accept),
   );
   // What Node's parser refuses is answered with a coded body too, the same on every mount.
   answerClientErrorsCoded(server);

@@ -95,6 +95,7 @@ export function limitUnreadBytes(
   limits: UnreadBytesLimits = UNREAD_BYTES_DEFAULTS,
   clientOf?: (req: IncomingMessage) => string,
   peerKeyOf: (address: string) => string = (address) => address,
+  isEventStream?: (req: IncomingMessage) => boolean,
 ): void {
   const clients = new Map<string, Set<Socket>>();
   // A socket's key, kept with it: its peer does not change.
@@ -119,6 +120,7 @@ export function limitUnreadBytes(
       if (sockets && heldBy(sockets).bytes > limits.maxPerClient / 2) refused.add(req);
     },
     clientOf,
+    isEventStream,
   );
   const check = setInterval(() => enforce(clients, limits), CHECK_INTERVAL_MS);
   check.unref();

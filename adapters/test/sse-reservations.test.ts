@@ -16,6 +16,8 @@ const EXPIRES_MS = 50;
 let slots = 0;
 /** An endpoint whose reservations expire unopened after `expiresMs`, counting its connection slots in `slots`. */
 const endpointExpiringIn = (expiresMs: number): SubscriptionEndpoint => ({
+  // The transport choice is the mounts' (not exercised here).
+  transportFor: () => 'json',
   limits: {
     maxConnections: 10,
     maxPerConnection: 10,

@@ -21,7 +21,8 @@ async function serve(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
 ): Promise<number> {
   server = createServer();
-  limitUnreadBytes(server, limits);
+  // Which requests are event streams is the mounts' transport choice (applyServerTimeouts passes it); here, the exact type.
+  limitUnreadBytes(server, limits, undefined, undefined, (req) => req.headers.accept === 'text/event-stream');
   server.on('request', (req, res) => {
     if (refusedForUnreadBytes(req)) {
       res.writeHead(UNREAD_BYTES_REFUSAL.status, UNREAD_BYTES_REFUSAL.headers).end(UNREAD_BYTES_REFUSAL.body);

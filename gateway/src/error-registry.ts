@@ -38,7 +38,11 @@ export const CLIENT_ERRORS = {
   OPERATION_RESOLUTION_FAILURE: { status: 400, clientSafe: true },
   /** A subscription sent over plain HTTP (use a WebSocket or `Accept: text/event-stream`), or with subscriptions off. */
   SUBSCRIPTION_NOT_SUPPORTED: { status: 400, clientSafe: true },
-  /** An operation with @defer from a request whose Accept does not take `multipart/mixed;deferSpec=20220824` (Apollo Router's 406). */
+  /**
+   * An operation with @defer from a request whose Accept does not take `multipart/mixed;deferSpec=20220824`
+   * (Apollo Router's 406), or any request whose Accept refuses every transport it can have
+   * (e.g. only `multipart/mixed` for a query without @defer).
+   */
   NOT_ACCEPTABLE: { status: 406, clientSafe: true },
   /**
    * Over SUBSCRIPTION_MAX_OPEN, _MAX_PER_CLIENT, _PER_CONNECTION or _MAX_CONNECTIONS (Apollo Router's

@@ -45,10 +45,12 @@ const EVENT_STREAM_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
 };
 
-/** Requests that belong to the graphql-sse protocol rather than to plain GraphQL over HTTP. */
+/**
+ * Requests of graphql-sse's single connection mode (a reservation, its token) rather than plain
+ * GraphQL over HTTP. Its distinct mode is chosen by the Accept header (transport-choice.ts).
+ */
 export function isSseRequest(method: string, headers: IncomingMessage['headers'], url: string): boolean {
   if (method === 'PUT' || method === 'DELETE') return true;
-  if (headers.accept?.includes('text/event-stream')) return true;
   return headers[TOKEN_HEADER] !== undefined || /[?&]token=/.test(url);
 }
 

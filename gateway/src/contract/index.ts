@@ -56,4 +56,5 @@ export type {
   StreamParams,
   SubscriptionEndpoint,
   SubscriptionLimits,
+  Transport,
 } from './subscriptions.js';

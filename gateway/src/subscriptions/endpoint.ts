@@ -10,6 +10,7 @@ import type {
 } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpAnswerOf } from '../http-error.js';
+import { chooseTransport } from '../transport-choice.js';
 import { ConnectionSlots } from './connection-slots.js';
 import type { SubscriptionSettings } from './settings.js';
 import { openStreamSink } from './stream-sink.js';
@@ -72,6 +73,7 @@ export function subscriptionEndpoint(parts: EndpointParts): SubscriptionEndpoint
   return {
     limits: settings,
     openConnection: (address) => connections.open(address),
+    transportFor: chooseTransport,
     async authenticate(scope) {
       await parts.context(scope);
     },
