@@ -27,13 +27,44 @@ export const DEV_JWT_SECRET = 'fedgw-development-only-hs256-key-never-use-it-els
 /** Whether GATEWAY_PLUGINS turns the jwt plugin on (a name or a profile holding it). */
 const enablesJwt = (plugins = '') => plugins.split(',').some((name) => /(^|\+)jwt(\+|$)|^full$/.test(name.trim()));
 
+/** The gateway's port in `pnpm dev`; each subgraph's port in the catalog is this plus its offset (4001 → +1). */
+export const DEV_GATEWAY_PORT = 4000;
+
 /**
- * The environment `pnpm dev` runs its children with: development mode, and the development JWT
- * key when the jwt plugin is on and no key source was given (`GATEWAY_PLUGINS=jwt pnpm dev`,
- * then `pnpm token` for a signed-in request).
+ * `DEV_PORT_BASE=5000 pnpm dev`: the gateway on 5000 and each subgraph of `subgraphs` (the
+ * catalog, `subgraphs/src/catalog.ts`) at its port's offset from 4000 (users 5001, products 5002,
+ * reviews 5003), the gateway sent to them by its per-subgraph URL overrides
+ * (`SUBGRAPH_<NAME>_URL`) instead of supergraph.graphql's URLs. The variables it fills in
+ * (`GATEWAY_LISTEN_PORT`, `<NAME>_PORT`, `SUBGRAPH_<NAME>_URL`); one set by hand wins, and a
+ * subgraph's URL follows its port. Unset: nothing (4000–4003).
  */
-export function devEnv(env) {
-  const dev = { GATEWAY_ENV: 'development', ...env };
+export function devPorts(env, subgraphs) {
+  const raw = env.DEV_PORT_BASE?.trim();
+  if (!raw) return {};
+  if (!subgraphs) throw new Error('DEV_PORT_BASE needs the subgraph catalog (devEnv(env, SUBGRAPHS))');
+  const base = Number(raw);
+  const highest = 65_535 - Math.max(...subgraphs.map(({ port }) => port - DEV_GATEWAY_PORT));
+  if (!/^\d+$/.test(raw) || base < 1 || base > highest) {
+    throw new Error(`DEV_PORT_BASE must be an integer from 1 to ${highest} (got "${env.DEV_PORT_BASE}")`);
+  }
+  const ports = { GATEWAY_LISTEN_PORT: env.GATEWAY_LISTEN_PORT ?? String(base) };
+  for (const { name, port } of subgraphs) {
+    const NAME = name.toUpperCase().replaceAll('-', '_');
+    const own = env[`${NAME}_PORT`] ?? String(base + port - DEV_GATEWAY_PORT);
+    ports[`${NAME}_PORT`] = own;
+    ports[`SUBGRAPH_${NAME}_URL`] = env[`SUBGRAPH_${NAME}_URL`] ?? `http://127.0.0.1:${own}/graphql`;
+  }
+  return ports;
+}
+
+/**
+ * The environment `pnpm dev` runs its children with: development mode, the ports of
+ * `DEV_PORT_BASE` for the catalog's `subgraphs` (devPorts), and the development JWT key when the jwt plugin is on and no key
+ * source was given (`GATEWAY_PLUGINS=jwt pnpm dev`, then `pnpm token` for a signed-in request).
+ * Throws when `DEV_PORT_BASE` is not a port.
+ */
+export function devEnv(env, subgraphs) {
+  const dev = { GATEWAY_ENV: 'development', ...env, ...devPorts(env, subgraphs) };
   const keyGiven = ['JWT_SECRET', 'JWT_JWKS_URL', 'JWT_JWKS_FILE'].some((name) => env[name] !== undefined);
   if (dev.GATEWAY_ENV === 'development' && enablesJwt(env.GATEWAY_PLUGINS) && !keyGiven) {
     dev.JWT_SECRET = DEV_JWT_SECRET;

@@ -3,9 +3,17 @@
 // gateway when its compiled output changes, and only then (dev-tasks.mjs). Ctrl-C stops everything.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+// Built by `pnpm dev` before this runs (dev-tasks.mjs itself imports nothing built: `pnpm token` reads it unbuilt).
+import { SUBGRAPHS } from '@fedgw/subgraphs/catalog';
 import { devEnv, TASKS } from './dev-tasks.mjs';
 
-const env = devEnv(process.env);
+let env;
+try {
+  env = devEnv(process.env, SUBGRAPHS);
+} catch (error) {
+  console.error(`[dev] ${error.message}`);
+  process.exit(1);
+}
 
 const children = TASKS.map(({ name, args }) => {
   // Each in its own process group: Ctrl-C reaches this process only, and each child gets exactly

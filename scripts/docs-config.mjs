@@ -1,5 +1,5 @@
 // `pnpm docs:config`: writes the settings reference in docs/configuration.md from the config
-// settings' declarations (gateway/src/config/fields.ts). `--check` only compares (exit 1
+// settings' declarations (gateway/src/config/settings/). `--check` only compares (exit 1
 // when the page is stale); `pnpm test` runs it that way.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

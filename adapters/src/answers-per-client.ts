@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 /**
- * At most `max` answers unfinished per client address (`addressOf`: TRUSTED_PROXIES applied) (being built, or not yet handed to the
+ * At most `max` answers unfinished per client (`clientOf`: its address, TRUSTED_PROXIES applied, under the gateway's `clientKey`) (being built, or not yet handed to the
  * kernel); the address's further requests wait, unread by the app, until one of its answers
  * finishes or its connection closes. A client that reads sees a little latency past `max`
  * requests at once; one that does not read stops getting answers built (what it was sent is
@@ -10,13 +10,15 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
  *
  * `starting` runs as each request starts (it may mark it refused). Event streams (graphql-sse)
  * are long-lived by design and have their own caps (SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT):
- * they neither wait nor count.
+ * they neither wait nor count: `isEventStream` says which requests are (the transport choice's, so a
+ * query whose Accept merely lists `text/event-stream`, urql's, is counted).
  */
 export function limitAnswersPerClient(
   server: Server,
   max: number,
   starting: (req: IncomingMessage) => void,
-  addressOf: (req: IncomingMessage) => string = (req) => req.socket.remoteAddress ?? '',
+  clientOf: (req: IncomingMessage) => string = (req) => req.socket.remoteAddress ?? '',
+  isEventStream: (req: IncomingMessage) => boolean = () => false,
 ): void {
   const unfinished = new Map<string, number>();
   const waiting = new Map<string, Array<() => void>>();
@@ -32,7 +34,7 @@ export function limitAnswersPerClient(
     const [req, res] = args as [IncomingMessage, ServerResponse];
     const run = () => Reflect.apply(emit, this, [event, ...args]) as boolean;
     if (isEventStream(req)) return run();
-    const address = addressOf(req);
+    const address = clientOf(req);
     const start = () => {
       // Closed while it waited: nobody to answer (the adapters skip it), and it takes no turn.
       if (req.socket.destroyed) return run();
@@ -59,8 +61,4 @@ export function limitAnswersPerClient(
     }
     return true;
   } as Server['emit'];
-}
-
-function isEventStream(req: IncomingMessage): boolean {
-  return (req.headers.accept ?? '').includes('text/event-stream');
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { MountableGateway } from '@fedgw/gateway/contract';
+import type { TLSSocket } from 'node:tls';
+import type { MountableGateway, Scheme } from '@fedgw/gateway/contract';
 
 type ClientAddressOf = NonNullable<MountableGateway['clientAddress']>;
 
@@ -25,4 +26,15 @@ export function resolveClientAddress(request: IncomingMessage, resolve: ClientAd
     addresses.set(request, address);
   }
   return address;
+}
+
+/**
+ * The scheme of the gateway's own origin for a request, as the gateway decides it (TLS, or a
+ * trusted proxy's `X-Forwarded-Proto`; the gateway's `requestScheme`): what the origin check and
+ * the request scope read.
+ */
+export function schemeOf(gateway: Pick<MountableGateway, 'requestScheme'>, request: IncomingMessage): Scheme {
+  const encrypted = (request.socket as Partial<TLSSocket>).encrypted === true;
+  if (!gateway.requestScheme) return encrypted ? 'https' : 'http';
+  return gateway.requestScheme({ encrypted, socketAddress: request.socket.remoteAddress, headers: request.headers });
 }

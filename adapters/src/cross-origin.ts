@@ -1,8 +1,9 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { MountableGateway, RequestScope } from '@fedgw/gateway/contract';
+import { schemeOf } from './client-address.js';
 import { errorBody, type HttpErrorResponse } from './http-errors.js';
 
-type Gateway = Pick<MountableGateway, 'origins' | 'admit'>;
+type Gateway = Pick<MountableGateway, 'origins' | 'admit' | 'requestScheme'>;
 
 /** What a preflight (any OPTIONS on the gateway path) is answered, after it is charged to its client. */
 export async function preflightAnswer(
@@ -24,13 +25,12 @@ export function answerHeaders(gateway: Gateway, method: string | undefined, head
 /**
  * The refusal of a streaming request (SSE, multipart, a WebSocket upgrade) that carries a cookie
  * from an origin that may not send credentials: browsers send cookies on these without any
- * preflight, so the gateway enforces the origin policy itself.
+ * preflight, so the gateway enforces the origin policy itself. The gateway's own origin has the
+ * request's scheme (schemeOf), so a page on its host over the other scheme is another origin.
  */
-export function crossOriginStreamRefusal(
-  gateway: Gateway,
-  headers: IncomingHttpHeaders,
-): HttpErrorResponse | undefined {
-  if (!gateway.origins || gateway.origins.allowsCredentialedStream(headers)) return undefined;
+export function crossOriginStreamRefusal(gateway: Gateway, request: IncomingMessage): HttpErrorResponse | undefined {
+  if (!gateway.origins || gateway.origins.allowsCredentialedStream(request.headers, schemeOf(gateway, request)))
+    return undefined;
   return {
     status: 403,
     body: errorBody(

@@ -10,7 +10,7 @@ import express, {
   type Response,
   type Router,
 } from 'express';
-import { clientAddressOf } from './client-address.js';
+import { clientAddressOf, schemeOf } from './client-address.js';
 import { compressResponse } from './compression/compress-response.js';
 import { BodyCodingError, requestCoding } from './compression/decode-request.js';
 import type { ListeningServer, ListenOptions } from './contract.js';
@@ -28,9 +28,16 @@ import { trackConnections } from './open-connections.js';
 import { HEALTH_PATH, health, READY_PATH, readiness } from './probes.js';
 import { createRequestScope, REQUEST_ID_HEADER } from './request-scope.js';
 import { applyServerTimeouts } from './server-timeouts.js';
-import { multipartTransport, wantsMultipartSubscription } from './subscriptions/multipart.js';
+import { multipartTransport } from './subscriptions/multipart.js';
 import { isSseRequest, sseHandler } from './subscriptions/sse.js';
 import { serveWebSocket } from './subscriptions/websocket.js';
+import {
+  asEventStreamRequest,
+  mayNeedOperation,
+  NOT_ACCEPTABLE_ANSWER,
+  prefersEventStream,
+  transportForOperation,
+} from './transport-choice.js';
 import { refusedForUnreadBytes, UNREAD_BYTES_REFUSAL } from './unread-bytes.js';
 
 /**
@@ -92,7 +99,7 @@ export function mountExpress<TContext extends BaseContext>(
         url: req.originalUrl,
         headers: req.headers,
         ip: clientAddressOf(gateway, req),
-        protocol: req.protocol,
+        protocol: schemeOf(gateway, req),
       },
       (name, value) => res.append(name, value),
     );
@@ -177,8 +184,11 @@ export function mountExpress<TContext extends BaseContext>(
   if (sse) {
     // graphql-sse's requests (Accept: text/event-stream, its PUT/DELETE) before the body parsers: it reads its own body.
     router.all(gateway.path, (req, res, next) => {
-      if (!isSseRequest(req.method, req.headers, req.originalUrl)) return next();
-      const refused = crossOriginStreamRefusal(gateway, req.headers);
+      if (!isSseRequest(req.method, req.headers, req.originalUrl)) {
+        if (!prefersEventStream(gateway.subscriptions, req.headers.accept)) return next();
+        asEventStreamRequest(req);
+      }
+      const refused = crossOriginStreamRefusal(gateway, req);
       if (refused) return res.status(refused.status).type('application/json; charset=utf-8').send(refused.body);
       // Its body through the same parser as every request: BODY_LIMIT (decoded bytes), Content-Encoding.
       readSseBody(req, res, (error?: unknown) => {
@@ -192,15 +202,31 @@ export function mountExpress<TContext extends BaseContext>(
   }
   const multipart = multipartTransport(gateway);
   if (multipart) {
-    // Apollo Client's subscriptions (Accept: multipart/mixed;subscriptionSpec=1.0); anything else it leaves to Apollo.
+    // Apollo Client's and urql's multipart subscriptions, graphql-sse for a subscription whose Accept
+    // lists it after JSON, 406 for an Accept that refuses all the operation can have; the rest to Apollo.
     const readJson = express.json({ limit });
+    const endpoint = gateway.subscriptions as NonNullable<typeof gateway.subscriptions>;
     router.all(gateway.path, (req, res, next) => {
-      if (!wantsMultipartSubscription(req.headers.accept)) return next();
+      if (!mayNeedOperation(endpoint, req.headers.accept)) return next();
       readJson(req, res, (error?: unknown) => {
         if (error) return answerParseErrors(error, req, res, next);
+        // The client's preferred transport among those this operation can have (a subscription after a JSON type in its Accept: graphql-sse).
+        const transport = transportForOperation(endpoint, req, req.body);
+        if (transport === undefined)
+          return res
+            .status(NOT_ACCEPTABLE_ANSWER.status)
+            .set(NOT_ACCEPTABLE_ANSWER.headers)
+            .send(NOT_ACCEPTABLE_ANSWER.body);
+        if (transport === 'event-stream' && sse) {
+          const refused = crossOriginStreamRefusal(gateway, req);
+          if (refused) return res.status(refused.status).type('application/json; charset=utf-8').send(refused.body);
+          asEventStreamRequest(req);
+          return void sse(req, res, req.body).catch(() => res.destroy());
+        }
+        if (transport !== 'multipart-subscription') return next();
         const params = multipart.claim(req, req.body);
         if (!params) return next();
-        const refused = crossOriginStreamRefusal(gateway, req.headers);
+        const refused = crossOriginStreamRefusal(gateway, req);
         if (refused) return res.status(refused.status).type('application/json; charset=utf-8').send(refused.body);
         multipart.serve(req, res, params).catch(() => res.destroy());
       });
@@ -236,7 +262,7 @@ export async function listenExpress<TContext extends BaseContext>(
   const server = createServer(app);
   // The WebSocket transport listens for upgrades on the HTTP server (mountExpress only sees a router).
   serveWebSocket(server, gateway);
-  if (options.timeouts) applyServerTimeouts(server, options.timeouts, gateway.clientAddress);
+  if (options.timeouts) applyServerTimeouts(server, options.timeouts, gateway);
   const connections = trackConnections(server);
   server.listen(options.port, options.host);
   await once(server, 'listening');

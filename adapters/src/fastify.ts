@@ -2,7 +2,7 @@ import type { BaseContext } from '@apollo/server';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { MountableGateway, RequestScope } from '@fedgw/gateway/contract';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { clientAddressOf } from './client-address.js';
+import { clientAddressOf, schemeOf } from './client-address.js';
 import { compressResponse } from './compression/compress-response.js';
 import { BodyCodingError, decodeBody, requestCoding } from './compression/decode-request.js';
 import type { ListeningServer, ListenOptions } from './contract.js';
@@ -21,6 +21,12 @@ import { applyServerTimeouts } from './server-timeouts.js';
 import { type MultipartTransport, multipartTransport } from './subscriptions/multipart.js';
 import { isSseRequest, type SseHandler, sseHandler } from './subscriptions/sse.js';
 import { serveWebSocket } from './subscriptions/websocket.js';
+import {
+  asEventStreamRequest,
+  mayNeedOperation,
+  NOT_ACCEPTABLE_ANSWER,
+  transportForOperation,
+} from './transport-choice.js';
 import { refusedForUnreadBytes, UNREAD_BYTES_REFUSAL } from './unread-bytes.js';
 
 /**
@@ -73,7 +79,11 @@ export async function mountFastify<TContext extends BaseContext>(
       // Closed already (a client pipelining past the limit): nobody is there to answer.
       if (request.raw.socket.destroyed) return reply.hijack();
       const scope = createRequestScope(
-        { ...requestFacts(request), ip: clientAddressOf(gateway, request.raw) },
+        {
+          ...requestFacts(request),
+          ip: clientAddressOf(gateway, request.raw),
+          protocol: schemeOf(gateway, request.raw),
+        },
         (name, value) => {
           // Fastify itself accumulates set-cookie; any other name it would overwrite.
           const existing = name.toLowerCase() === 'set-cookie' ? undefined : reply.getHeader(name);
@@ -137,15 +147,29 @@ export async function mountFastify<TContext extends BaseContext>(
       bodyLimit: gateway.bodyLimitBytes,
       handler: sse
         ? function (request, reply) {
-            const params = multipart?.claim(request.raw, request.body);
-            const streaming = (multipart && params) || isSseRequest(request.method, request.headers, request.url);
-            if (!streaming) return graphqlHandler.call(this, request, reply);
-            const refused = crossOriginStreamRefusal(gateway, request.headers);
+            // graphql-sse's single connection mode, else the client's preferred transport among those the operation can have.
+            const reserved = isSseRequest(request.method, request.headers, request.url);
+            const endpoint = gateway.subscriptions as NonNullable<typeof gateway.subscriptions>;
+            if (!reserved && !mayNeedOperation(endpoint, request.headers.accept))
+              return graphqlHandler.call(this, request, reply);
+            const transport = reserved ? 'event-stream' : transportForOperation(endpoint, request.raw, request.body);
+            if (transport === undefined) {
+              reply
+                .code(NOT_ACCEPTABLE_ANSWER.status)
+                .headers(NOT_ACCEPTABLE_ANSWER.headers)
+                .send(NOT_ACCEPTABLE_ANSWER.body);
+              return;
+            }
+            const params =
+              transport === 'multipart-subscription' ? multipart?.claim(request.raw, request.body) : undefined;
+            if (!params && transport !== 'event-stream') return graphqlHandler.call(this, request, reply);
+            const refused = crossOriginStreamRefusal(gateway, request.raw);
             if (refused) {
               reply.code(refused.status).type('application/json; charset=utf-8').send(refused.body);
               return;
             }
             if (multipart && params) return serveMultipart(multipart, params, request, reply);
+            if (!reserved) asEventStreamRequest(request.raw);
             return serveSse(sse, request, reply);
           }
         : graphqlHandler,
@@ -192,7 +216,7 @@ export async function listenFastify<TContext extends BaseContext>(
   // Our own request log replaces Fastify's; 503 for requests that arrive while closing.
   const app = Fastify({ logger: false, return503OnClosing: true });
   await mountFastify(app, gateway);
-  if (options.timeouts) applyServerTimeouts(app.server, options.timeouts, gateway.clientAddress);
+  if (options.timeouts) applyServerTimeouts(app.server, options.timeouts, gateway);
   const connections = trackConnections(app.server);
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address();

@@ -19,7 +19,7 @@ export function createRequestScope(
     url: string;
     headers: IncomingHttpHeaders;
     ip: string | undefined;
-    /** The framework's `protocol` (`https` behind a proxy it trusts to say so). */
+    /** The gateway's scheme for the request (schemeOf: TLS, or a trusted proxy's word). */
     protocol?: string;
   },
   appendResponseHeader: RequestScope['appendResponseHeader'],

@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
-import type { ClientAddressOf } from '@fedgw/gateway/contract';
+import type { MountableGateway } from '@fedgw/gateway/contract';
 import { resolveClientAddress } from './client-address.js';
 import { answerClientErrorsCoded } from './client-errors.js';
+import { prefersEventStream } from './transport-choice.js';
 import { limitUnreadBytes, type UnreadBytesSettings, unreadBytesLimits } from './unread-bytes.js';
 import { limitUnreadResponses, UNREAD_RESPONSE_DEFAULTS } from './unread-responses.js';
 
@@ -27,10 +28,15 @@ export interface ServerTimeouts extends UnreadBytesSettings {
  * often, for shorter timeouts) enforces the timeouts within about a second.
  */
 /**
- * `clientAddress` (the gateway's, TRUSTED_PROXIES applied) names a request's client for the
- * answers-per-client turn; absent: the socket's peer.
+ * `clients` are the gateway's rules for who a request's client is: `clientAddress` (TRUSTED_PROXIES
+ * applied; absent: the socket's peer) and `clientKey`, what the caps count it under (an IPv6
+ * address by its network; absent: the address).
  */
-export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts, clientAddress?: ClientAddressOf): void {
+export function applyServerTimeouts(
+  server: Server,
+  timeouts: ServerTimeouts,
+  clients: Pick<MountableGateway, 'clientAddress' | 'clientKey' | 'subscriptions'> = {},
+): void {
   if (server.listening) throw new Error('server timeouts must be applied before the server listens');
   server.requestTimeout = timeouts.requestTimeoutMs;
   server.headersTimeout = timeouts.headersTimeoutMs;
@@ -46,7 +52,15 @@ export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts, cl
     ...UNREAD_RESPONSE_DEFAULTS,
     stalledWriteMs: timeouts.stalledWriteTimeoutMs ?? UNREAD_RESPONSE_DEFAULTS.stalledWriteMs,
   });
-  limitUnreadBytes(server, unreadBytesLimits(timeouts), (req) => resolveClientAddress(req, clientAddress));
+  const keyOf = clients.clientKey ?? ((address: string) => address);
+  limitUnreadBytes(
+    server,
+    unreadBytesLimits(timeouts),
+    (req) => keyOf(resolveClientAddress(req, clients.clientAddress)),
+    keyOf,
+    // graphql-sse's event streams (long-lived, capped per client on their own) take no turn.
+    (req) => prefersEventStream(clients.subscriptions, req.headers.accept),
+  );
   // What Node's parser refuses is answered with a coded body too, the same on every mount.
   answerClientErrorsCoded(server);
 }

@@ -85,18 +85,24 @@ export const UNREAD_BYTES_REFUSAL = {
 } as const;
 
 /**
- * `addressOf` names a request's client for the answers-per-client turn (TRUSTED_PROXIES applied).
- * The byte caps stay with the socket's peer: the bytes sit in that connection, and behind a proxy
- * the connection (and what it has not read) is the proxy's.
+ * `clientOf` names a request's client for the answers-per-client turn (TRUSTED_PROXIES applied,
+ * the gateway's `clientKey`). The byte caps stay with the socket's peer, keyed by `peerKeyOf`
+ * (the same `clientKey`: an IPv6 peer by its network): the bytes sit in that connection, and
+ * behind a proxy the connection (and what it has not read) is the proxy's.
  */
 export function limitUnreadBytes(
   server: Server,
   limits: UnreadBytesLimits = UNREAD_BYTES_DEFAULTS,
-  addressOf?: (req: IncomingMessage) => string,
+  clientOf?: (req: IncomingMessage) => string,
+  peerKeyOf: (address: string) => string = (address) => address,
+  isEventStream?: (req: IncomingMessage) => boolean,
 ): void {
   const clients = new Map<string, Set<Socket>>();
+  // A socket's key, kept with it: its peer does not change.
+  const keys = new WeakMap<Socket, string>();
   server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? '';
+    const address = peerKeyOf(socket.remoteAddress ?? '');
+    keys.set(socket, address);
     const sockets = clients.get(address) ?? new Set<Socket>();
     clients.set(address, sockets);
     sockets.add(socket);
@@ -110,10 +116,11 @@ export function limitUnreadBytes(
     server,
     limits.maxAnswersPerClient,
     (req) => {
-      const sockets = clients.get(req.socket.remoteAddress ?? '');
+      const sockets = clients.get(keys.get(req.socket) ?? peerKeyOf(req.socket.remoteAddress ?? ''));
       if (sockets && heldBy(sockets).bytes > limits.maxPerClient / 2) refused.add(req);
     },
-    addressOf,
+    clientOf,
+    isEventStream,
   );
   const check = setInterval(() => enforce(clients, limits), CHECK_INTERVAL_MS);
   check.unref();

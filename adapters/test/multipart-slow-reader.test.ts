@@ -24,6 +24,8 @@ const events: AsyncIterableIterator<FormattedExecutionResult> = {
   [Symbol.asyncIterator]: () => events,
 };
 const endpoint: SubscriptionEndpoint = {
+  // The transport choice is the mounts' (not exercised here).
+  transportFor: () => 'json',
   limits: {
     maxConnections: 10,
     maxPerConnection: 10,

@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type { SubscriptionEndpoint } from '@fedgw/gateway/contract';
+import { type ManualClock, manualClock } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sseHandler } from '../src/subscriptions/sse.js';
 
@@ -15,6 +16,8 @@ const EXPIRES_MS = 50;
 let slots = 0;
 /** An endpoint whose reservations expire unopened after `expiresMs`, counting its connection slots in `slots`. */
 const endpointExpiringIn = (expiresMs: number): SubscriptionEndpoint => ({
+  // The transport choice is the mounts' (not exercised here).
+  transportFor: () => 'json',
   limits: {
     maxConnections: 10,
     maxPerConnection: 10,
@@ -44,11 +47,14 @@ interface Served {
   /** The responses of the event streams opened, newest last. */
   readonly streams: ServerResponse[];
   readonly server: Server;
+  /** The handler's clock: reservations expire only when the test moves it. */
+  readonly clock: ManualClock;
 }
 
 /** The SSE handler of `endpoint` on a server of its own, over loopback. */
 async function serve(endpoint: SubscriptionEndpoint): Promise<Served> {
-  const sse = sseHandler({ subscriptions: endpoint });
+  const clock = manualClock();
+  const sse = sseHandler({ subscriptions: endpoint }, { clock });
   if (!sse) throw new Error('an endpoint with subscriptions has an SSE handler');
   const streams: ServerResponse[] = [];
   const server = createServer((req, res) => {
@@ -57,7 +63,7 @@ async function serve(endpoint: SubscriptionEndpoint): Promise<Served> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/graphql`;
-  return { url, sse, streams, server };
+  return { url, sse, streams, server, clock };
 }
 
 const reserve = async (url: string) => {
@@ -75,7 +81,10 @@ describe('single-connection reservations never opened (graphql-sse)', () => {
   it('expire: their connection slot is released and graphql-sse forgets the stream too', async () => {
     expect(await reserve(served.url)).toEqual({ status: 201, text: 'the-only-token' });
     expect(slots).toBe(1);
-    await vi.waitFor(() => expect(slots).toBe(0), { timeout: 2000, interval: EXPIRES_MS });
+    await served.clock.advance(EXPIRES_MS - 1);
+    expect(slots).toBe(1);
+    await served.clock.advance(1); // expired, and forgotten by graphql-sse when this resolves
+    expect(slots).toBe(0);
     // Its token is unknown now, to us and to graphql-sse: the same token can be reserved again.
     const opened = await fetch(served.url, {
       headers: { accept: 'text/event-stream', 'x-graphql-event-stream-token': 'the-only-token' },
@@ -87,10 +96,10 @@ describe('single-connection reservations never opened (graphql-sse)', () => {
 });
 
 describe('a single-connection stream the gateway cut', () => {
-  // Reservations that stay long enough to be opened on a slow machine.
+  // A server of its own: its reservations never expire (its clock stays put).
   let served: Served;
   beforeAll(async () => {
-    served = await serve(endpointExpiringIn(60_000));
+    served = await serve(endpointExpiringIn(EXPIRES_MS));
   });
   afterAll(() => served?.server.close());
 

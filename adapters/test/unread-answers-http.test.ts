@@ -21,7 +21,8 @@ async function serve(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
 ): Promise<number> {
   server = createServer();
-  limitUnreadBytes(server, limits);
+  // Which requests are event streams is the mounts' transport choice (applyServerTimeouts passes it); here, the exact type.
+  limitUnreadBytes(server, limits, undefined, undefined, (req) => req.headers.accept === 'text/event-stream');
   server.on('request', (req, res) => {
     if (refusedForUnreadBytes(req)) {
       res.writeHead(UNREAD_BYTES_REFUSAL.status, UNREAD_BYTES_REFUSAL.headers).end(UNREAD_BYTES_REFUSAL.body);
@@ -62,7 +63,25 @@ function get(
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Resolves once a request for `path` has reached the server and the limits have decided about
+ * it: run (the handler has been called) or made to wait.
+ */
+function arrival(path: string): Promise<void> {
+  const target = server as Server;
+  const emit = target.emit;
+  return new Promise((resolve) => {
+    target.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
+      const result = Reflect.apply(emit, this, [event, ...args]) as boolean;
+      if (event === 'request' && (args[0] as IncomingMessage).url === path) {
+        target.emit = emit;
+        resolve();
+      }
+      return result;
+    } as Server['emit'];
+  });
+}
+
 const big = (bytes: number) => 'x'.repeat(bytes);
 
 describe('answers a client does not read, on the listener', () => {
@@ -70,8 +89,9 @@ describe('answers a client does not read, on the listener', () => {
     const port = await serve({ maxPerClient: 32 * MB, maxTotal: 128 * MB, maxAnswersPerClient: 8 }, (_req, res) =>
       res.end(big(30 * MB)),
     );
+    const answered = arrival('/big');
     unread(port, '/big');
-    await sleep(300);
+    await answered; // its 30 MB are queued on the socket
     const next = await get(port, '/small');
     expect(next.status).toBe(429);
     expect(JSON.parse(next.body).errors[0].extensions.code).toBe('UNREAD_ANSWERS_LIMIT_EXCEEDED');
@@ -81,9 +101,12 @@ describe('answers a client does not read, on the listener', () => {
     const port = await serve({ maxPerClient: 4 * MB, maxTotal: 128 * MB, maxAnswersPerClient: 8 }, (_req, res) =>
       res.end(big(30 * MB)),
     );
+    const closedByServer = new Promise((resolve) =>
+      server?.once('connection', (serverSide: Socket) => serverSide.once('close', resolve)),
+    );
     const socket = unread(port, '/big');
     let received = 0;
-    await sleep(500);
+    await closedByServer;
     socket.on('data', (chunk: Buffer) => {
       received += chunk.length;
     });
@@ -94,22 +117,28 @@ describe('answers a client does not read, on the listener', () => {
 
   it("makes a client's requests past the limit wait for one of its answers, and lets event streams through", async () => {
     const held: ServerResponse[] = [];
+    const handled: string[] = [];
     const port = await serve({ maxPerClient: 32 * MB, maxTotal: 128 * MB, maxAnswersPerClient: 1 }, (req, res) => {
+      handled.push(req.url ?? '');
       if (req.url === '/hold' || req.url === '/stream') held.push(res);
       else res.end('ok');
     });
+    const holding = arrival('/hold');
     const first = get(port, '/hold');
-    await sleep(100);
+    await holding;
     // An event stream neither waits nor counts.
+    const streaming = arrival('/stream');
     void get(port, '/stream', { accept: 'text/event-stream' });
-    await sleep(100);
+    await streaming;
     expect(held).toHaveLength(2);
     let second = false;
+    const queued = arrival('/answer');
     const waiting = get(port, '/answer').then((result) => {
       second = true;
       return result;
     });
-    await sleep(200);
+    await queued;
+    expect(handled).toEqual(['/hold', '/stream']); // arrived, and waits unread
     expect(second).toBe(false);
     held[0]?.end('done');
     expect((await first).body).toBe('done');

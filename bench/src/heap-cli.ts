@@ -4,6 +4,6 @@ import { exitOnUnsupportedNode } from '@fedgw/gateway/node-version';
 
 exitOnUnsupportedNode(
   'bench/dist/heap-cli.js',
-  '`npx pnpm bench:heap` (or node_modules/.bin/node bench/dist/heap-cli.js)',
+  '`npx --yes pnpm@10.34.9 bench:heap` (or node_modules/.bin/node bench/dist/heap-cli.js)',
 );
 await import('./heap-cli-process.js');

@@ -4,6 +4,6 @@ import { exitOnUnsupportedNode } from '@fedgw/gateway/node-version';
 
 exitOnUnsupportedNode(
   'bench/dist/profile-cli.js',
-  '`npx pnpm bench:profile` (or node_modules/node/bin/node bench/dist/profile-cli.js)',
+  '`npx --yes pnpm@10.34.9 bench:profile` (or node_modules/node/bin/node bench/dist/profile-cli.js)',
 );
 await import('./profile-cli-process.js');

@@ -4,6 +4,6 @@ import { exitOnUnsupportedNode } from '@fedgw/gateway/node-version';
 
 exitOnUnsupportedNode(
   'bench/dist/readme-cli.js',
-  '`npx pnpm bench:readme` (or node_modules/node/bin/node bench/dist/readme-cli.js)',
+  '`npx --yes pnpm@10.34.9 bench:readme` (or node_modules/node/bin/node bench/dist/readme-cli.js)',
 );
 await import('./readme-cli-process.js');

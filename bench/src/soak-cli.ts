@@ -4,6 +4,6 @@ import { exitOnUnsupportedNode } from '@fedgw/gateway/node-version';
 
 exitOnUnsupportedNode(
   'bench/dist/soak-cli.js',
-  '`npx pnpm bench:soak` (or node_modules/node/bin/node bench/dist/soak-cli.js)',
+  '`npx --yes pnpm@10.34.9 bench:soak` (or node_modules/node/bin/node bench/dist/soak-cli.js)',
 );
 await import('./soak-cli-process.js');

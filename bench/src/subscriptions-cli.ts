@@ -4,6 +4,6 @@ import { exitOnUnsupportedNode } from '@fedgw/gateway/node-version';
 
 exitOnUnsupportedNode(
   'bench/dist/subscriptions-cli.js',
-  '`npx pnpm bench:subscriptions` (or node_modules/node/bin/node bench/dist/subscriptions-cli.js)',
+  '`npx --yes pnpm@10.34.9 bench:subscriptions` (or node_modules/node/bin/node bench/dist/subscriptions-cli.js)',
 );
 await import('./subscriptions-cli-process.js');

@@ -154,7 +154,7 @@ async function startRouter(bin: string, config: RouterConfigName, usersUrl: stri
       child.kill('SIGKILL');
       throw new Error(`Router with ${ROUTER_CONFIGS[config]} not healthy in 20 s:\n${output}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 50)); // poll: the Router's /health, answered once it is healthy
   }
 
   return {

@@ -1,10 +1,10 @@
 import type { ClientAddressSettings } from './client-address/index.js';
 import type { OriginSettings } from './origin-policy/settings.js';
-import type { ResilienceSettings } from './resilience/config.js';
-import { boolean, byteSize, integer, type SettingsOf, withDefault } from './settings/values.js';
+import type { ResilienceSettings } from './resilience/per-subgraph.js';
+import { boolean, byteSize, integer, type SettingsOf, withDefault } from './settings/kinds.js';
 import type { SUBGRAPH_FETCH_VALUES, SubgraphOverride } from './subgraph-overrides.js';
 import type { SubscriptionConfig } from './subscriptions/settings.js';
-import type { SUPERGRAPH_VALUES } from './supergraph/options.js';
+import type { SUPERGRAPH_VALUES } from './supergraph/settings.js';
 
 // The groups the core reads are typed from the schemas the config parses them with (SettingsOf),
 // kept beside their readers (SUBSCRIPTION_VALUES, SUBGRAPH_FETCH_VALUES…): one place each, and

@@ -40,7 +40,11 @@ export const CLIENT_ERRORS = {
   OPERATION_RESOLUTION_FAILURE: { status: 400, clientSafe: true },
   /** A subscription sent over plain HTTP (use a WebSocket or `Accept: text/event-stream`), or with subscriptions off. */
   SUBSCRIPTION_NOT_SUPPORTED: { status: 400, clientSafe: true },
-  /** An operation with @defer from a request whose Accept does not take `multipart/mixed;deferSpec=20220824` (Apollo Router's 406). */
+  /**
+   * An operation with @defer from a request whose Accept does not take `multipart/mixed;deferSpec=20220824`
+   * (Apollo Router's 406), or any request whose Accept refuses every transport it can have
+   * (e.g. only `multipart/mixed` for a query without @defer).
+   */
   NOT_ACCEPTABLE: { status: 406, clientSafe: true },
   /**
    * Over SUBSCRIPTION_MAX_OPEN, _MAX_PER_CLIENT, _PER_CONNECTION or _MAX_CONNECTIONS (Apollo Router's
@@ -167,7 +171,9 @@ export const STARTUP_ERRORS = {
     'the gateway was started twice or after it stopped, or GatewayModule was mounted on a platform other than express or fastify',
   ERR_GATEWAY_PLUGIN_OPTIONS_INVALID: "a plugin factory's options are invalid (each is named)",
   ERR_GATEWAY_PLUGIN_MODULE_INVALID:
-    'a plugin module named in GATEWAY_CONFIG_FILE is missing, throws, or does not make a plugin (the entry and the reason are named)',
+    'a plugin module named in GATEWAY_CONFIG_FILE is missing, throws, or does not make a plugin, or its plugin has a hook that is not a function (the entry and the reason, or the hook, are named)',
+  ERR_GATEWAY_PLUGIN_MODULE_TIMEOUT:
+    'a plugin module named in GATEWAY_CONFIG_FILE was still loading (its import or its factory) after GATEWAY_PLUGIN_MODULE_TIMEOUT_MS (the entry is named)',
   ERR_JWKS_UNAVAILABLE: 'the JWKS is in its cooldown after a failed fetch (logged; the token gets 401)',
   ERR_JWKS_FETCH_FAILED: 'the JWKS fetch failed (logged; the token gets 401)',
 } as const;

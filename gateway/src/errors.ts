@@ -13,6 +13,7 @@ export const GatewayErrorCode = {
   START_FAILED: 'ERR_GATEWAY_START_FAILED',
   PLUGIN_OPTIONS_INVALID: 'ERR_GATEWAY_PLUGIN_OPTIONS_INVALID',
   PLUGIN_MODULE_INVALID: 'ERR_GATEWAY_PLUGIN_MODULE_INVALID',
+  PLUGIN_MODULE_TIMEOUT: 'ERR_GATEWAY_PLUGIN_MODULE_TIMEOUT',
 } as const satisfies Record<string, StartupErrorCode>;
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
 

@@ -6,7 +6,8 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { GraphQLError } from 'graphql';
 import { newApolloGateway } from './apollo-telemetry.js';
 import { apolloServerWithBatching } from './batching/index.js';
-import { clientAddressResolver } from './client-address/index.js';
+import { clientAddressResolver, clientKeyResolver, requestSchemeResolver } from './client-address/index.js';
+import type { Clock } from './clock.js';
 import { type CostOf, createContext } from './context.js';
 import type { GatewayContext, GatewayPlugin, Identity, MountableGateway, RequestScope } from './contract/index.js';
 import type { CoreSettings } from './core-settings.js';
@@ -20,7 +21,7 @@ import type { Logger } from './logger.js';
 import { admitWith } from './origin-policy/admit.js';
 import { createOriginPolicy } from './origin-policy/policy.js';
 import { observedQueryPlannerConfig } from './query-plan-cache.js';
-import { resilienceFor } from './resilience/config.js';
+import { resilienceFor } from './resilience/per-subgraph.js';
 import { stringifyResult } from './serialize/shared-answer.js';
 import { SubgraphDataSource } from './subgraph-fetch/data-source.js';
 import { subgraphKey } from './subgraph-overrides.js';
@@ -40,6 +41,8 @@ export interface CoreOptions {
   plugins: readonly GatewayPlugin[];
   /** `context.estimateCost`: demand control's estimate (default: every operation costs 0). */
   estimateCost?: CostOf;
+  /** What schedules the supergraph's polls. Default: the real clock. */
+  clock?: Clock;
 }
 
 /** A gateway that any adapter can mount, with its lifecycle. */
@@ -84,6 +87,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
         plugins,
         logger: logger.child({ component: 'supergraph' }),
         apolloTelemetry: config.apolloTelemetry,
+        ...(options.clock ? { clock: options.clock } : {}),
       }),
       buildService: ({ name, url }) => {
         const override = config.subgraphs[subgraphKey(name)];
@@ -98,6 +102,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
           maxResponseBytes: override?.maxResponseBytes ?? config.subgraphDefaults.maxResponseBytes,
           deduplicate: override?.deduplicate ?? config.subgraphDefaults.deduplicate,
           deduplicateRepresentations: config.subgraphDefaults.deduplicateRepresentations,
+          errors: override?.errors ?? config.subgraphDefaults.errors,
           ...resilienceFor(config.subgraphDefaults, override),
           plugins,
           logger: logger.child({ component: 'subgraph-fetch' }),
@@ -120,6 +125,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
 
   const formatError = createFormatError(config.maskErrors);
   const subscriptionSettings = subscriptionSettingsOf(config);
+  const clientKey = clientKeyResolver(config);
   const subscriptions = new SubscriptionRegistry(config.subscriptions.maxPerClient, config.subscriptions.maxOpen);
   // A new supergraph ends live subscriptions (their plans and data sources are the old one's).
   let schemaLoads = 0;
@@ -130,6 +136,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
   const executor = withSubscriptions(withPlanExecutor(gateway, config.queryPlanExecutor, apolloLogger), gateway, {
     settings: subscriptionSettings,
     registry: subscriptions,
+    clientKey,
     plugins,
     formatError,
     logger: logger.child({ component: 'subscriptions' }),
@@ -194,6 +201,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     ? subscriptionEndpoint({
         settings: subscriptionSettings,
         server,
+        clientKey,
         context,
         onResponse,
         ...(runRequest && { runRequest }),
@@ -213,6 +221,8 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     ...(admit && { admit }),
     path: config.graphqlPath,
     clientAddress: clientAddressResolver(config),
+    clientKey,
+    requestScheme: requestSchemeResolver(config),
     bodyLimitBytes: config.http.bodyLimitBytes,
     ...(config.http.compression && { compression: { minBytes: config.http.compressionMinBytes } }),
     context,

@@ -2,7 +2,12 @@
 // (the JWT and rate-limit plugins have their own entry points, `@fedgw/gateway/jwt` and
 // `@fedgw/gateway/rate-limit`). Its public types are in `./contract/`.
 
-export { type ClientAddressSettings, clientAddressResolver } from './client-address/index.js';
+export {
+  type ClientAddressSettings,
+  type ClientKeyOf,
+  clientAddressResolver,
+  clientKeyResolver,
+} from './client-address/index.js';
 export { type CreateGatewayOptions, createGateway } from './compose/create-gateway.js';
 export { createGatewayFromConfig, pluginsFromConfig } from './compose/gateway-from-config.js';
 export {
@@ -45,6 +50,7 @@ export { createFormatError, MASKED_MESSAGE } from './format-error.js';
 export { assembleGateway, type CoreOptions, type Gateway } from './gateway-core.js';
 export { httpError } from './http-error.js';
 export { createLogger, type Logger } from './logger.js';
+export { pluginShapeProblems } from './plugin-shape.js';
 export { type ApiKeyAuthOptions, apiKeyAuth } from './plugins/api-key/index.js';
 export {
   type AuthorizationErrorLocation,

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import { type Logger, pino } from 'pino';
 import { stdoutDestination } from './log-destination.js';
-import { boolean, byteSize, oneOf, type SettingsOf, withDefault } from './settings/values.js';
+import { boolean, byteSize, oneOf, type SettingsOf, withDefault } from './settings/kinds.js';
 
 export type { Logger };
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -1,5 +1,9 @@
 // Settings one subgraph may override (SUBGRAPH_<NAME>_*), read by the data sources and hot reload.
-import { boolean, byteSize, integer, withDefault } from './settings/values.js';
+import { boolean, byteSize, integer, oneOf, withDefault } from './settings/kinds.js';
+
+/** SUBGRAPH_ERRORS: what of a subgraph's own error messages reaches clients (subgraph-fetch/subgraph-errors.ts). */
+export const SUBGRAPH_ERROR_MODES = ['mask', 'codes', 'all'] as const;
+export type SubgraphErrors = (typeof SUBGRAPH_ERROR_MODES)[number];
 
 /**
  * The fetch settings every subgraph gets (`subgraphDefaults`, SUBGRAPH_TIMEOUT_MS …), by config
@@ -13,6 +17,8 @@ export const SUBGRAPH_FETCH_VALUES = Object.freeze({
   maxResponseBytes: withDefault(byteSize(1024, 1024 ** 3), 5 * 1024 ** 2),
   deduplicate: withDefault(boolean, false),
   deduplicateRepresentations: withDefault(boolean, true),
+  // Redacted in production, as Apollo Router does by default; as written in development.
+  errors: withDefault(oneOf(SUBGRAPH_ERROR_MODES), 'mask', { development: 'all' }),
 });
 
 /** Subgraph names compare in lower case with `-` as `_`, since env names cannot hold `-`. */
@@ -29,6 +35,8 @@ export interface SubgraphOverride {
   readonly maxResponseBytes?: number;
   /** Replaces `subgraphDefaults.deduplicate` for this subgraph. */
   readonly deduplicate?: boolean;
+  /** Replaces `subgraphDefaults.errors` for this subgraph (like the Router's `include_subgraph_errors.subgraphs`). */
+  readonly errors?: SubgraphErrors;
   /** Each replaces the `subgraphDefaults` setting of the same name for this subgraph. */
   readonly retries?: number;
   readonly retryBackoffMs?: number;

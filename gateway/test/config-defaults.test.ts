@@ -9,7 +9,7 @@ import { DEFAULT_LIST_SIZE, DEFAULT_MAX_COST } from '../src/plugins/demand-contr
 import { JWT_DEFAULTS } from '../src/plugins/jwt/options.js';
 import { DEFAULT_OPERATION_LIMITS } from '../src/plugins/operation-limits/index.js';
 import { RATE_LIMIT_DEFAULTS } from '../src/plugins/rate-limit/index.js';
-import { readValue } from '../src/settings/values.js';
+import { readValue } from '../src/settings/kinds.js';
 
 // Every page that documents settings: the README and docs/*.md (the generated reference among them).
 const PAGES = [

@@ -149,24 +149,44 @@ describe('SubgraphDataSource: the request it sends', () => {
 });
 
 describe('SubgraphDataSource: subgraph answers', () => {
-  it('returns a GraphQL response with data and errors unchanged', async () => {
+  it('returns a GraphQL response with data and errors unchanged (errors: all)', async () => {
     const answer = {
       data: { me: { id: '1', name: null } },
       errors: [{ message: 'name is hidden', path: ['me', 'name'], extensions: { code: 'FORBIDDEN' } }],
       extensions: { traceId: 't-1' },
     };
     const server = await startServer(json(answer));
-    const source = createSource(server.url);
+    const source = createSource(server.url, { errors: 'all' });
 
     const response = await source.process(incomingOperation({ query: '{ me { id name } }' }));
 
     expect(response).toEqual(answer);
   });
 
+  it("redacts the subgraph's own error messages by default (mask), keeping path and code; codes passes client-safe ones", async () => {
+    const answer = {
+      data: { me: { id: '1', name: null } },
+      errors: [
+        { message: 'hidden: see db://secret', path: ['me', 'name'], extensions: { code: 'FORBIDDEN', sql: 'SELECT' } },
+        { message: 'db://secret refused', path: ['me', 'name'] },
+      ],
+    };
+    const server = await startServer(json(answer));
+    const redacted = { message: 'Subgraph errors redacted', path: ['me', 'name'] };
+
+    const masked = await createSource(server.url).process(incomingOperation({ query: '{ me { id name } }' }));
+    expect(masked).toEqual({ ...answer, errors: [{ ...redacted, extensions: { code: 'FORBIDDEN' } }, redacted] });
+
+    const codes = await createSource(server.url, { errors: 'codes' }).process(
+      incomingOperation({ query: '{ me { id name } }' }),
+    );
+    expect(codes).toEqual({ ...answer, errors: [answer.errors[0], redacted] });
+  });
+
   it('returns a GraphQL error response even when it comes with a non-2xx status', async () => {
     const answer = { errors: [{ message: 'Variable "$id" is required', extensions: { code: 'BAD_USER_INPUT' } }] };
     const server = await startServer(json(answer, 400));
-    const source = createSource(server.url);
+    const source = createSource(server.url, { errors: 'codes' });
 
     const response = await source.process(incomingOperation({ query: 'query ($id: ID!) { user(id: $id) { id } }' }));
 

@@ -28,6 +28,8 @@ async function setup(answer: unknown, status = 200, deduplicateRepresentations?:
     timeoutMs: 5_000,
     connections: 2,
     keepAliveMs: 4_000,
+    // The subgraph's errors as it wrote them: this file checks where they land, not SUBGRAPH_ERRORS.
+    errors: 'all',
     ...(deduplicateRepresentations !== undefined && { deduplicateRepresentations }),
   });
   closers.push(

@@ -242,6 +242,7 @@ describe('the circuit breaker', () => {
     for (;;) {
       const result = await query();
       if (codeOf(result) !== 'SUBGRAPH_CIRCUIT_OPEN' || Date.now() > giveUp) return result;
+      // poll: a query until the cool-down (in the gateway process) is over; the breaker turns half-open only when asked
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

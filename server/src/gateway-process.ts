@@ -71,5 +71,5 @@ await main();
 
 /** Settings that were set but are not applied as written, one warn line each (the setting, never a secret value). */
 function logWarnings(logger: ReturnType<typeof createLogger>, warnings: readonly ConfigWarning[]): void {
-  for (const { setting, message } of warnings) logger.warn({ setting }, message);
+  for (const { setting, message, plugin } of warnings) logger.warn({ setting, ...(plugin && { plugin }) }, message);
 }

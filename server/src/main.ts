@@ -4,7 +4,10 @@
 import { exitOnUnsupportedNode } from '@fedgw/gateway/node-version';
 import { applyMemoryDefaults, relaunchWithStartupDefaults } from './memory-defaults.js';
 
-exitOnUnsupportedNode('server/dist/main.js', '`npx pnpm start` (or node_modules/node/bin/node server/dist/main.js)');
+exitOnUnsupportedNode(
+  'server/dist/main.js',
+  '`npx --yes pnpm@10.34.9 start` (or node_modules/node/bin/node server/dist/main.js)',
+);
 // Before anything else runs: the relaunched process starts here again, with the flags named.
 relaunchWithStartupDefaults();
 applyMemoryDefaults();

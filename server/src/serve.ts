@@ -35,7 +35,10 @@ export async function serveGateway(
   inCode: readonly GatewayPlugin[] = [],
   { policies }: { policies?: PolicyDecider } = {},
 ): Promise<RunningGateway> {
-  const plugins = [...(await loadPluginModules(config.pluginModules)), ...inCode];
+  const plugins = [
+    ...(await loadPluginModules(config.pluginModules, { timeoutMs: config.pluginModuleTimeoutMs })),
+    ...inCode,
+  ];
   if (config.runtime === 'nest') {
     const { listenNest } = await import('./nest/bootstrap.js');
     return listenNest(config, logger, plugins, { ...(policies && { policies }) });

@@ -8,8 +8,8 @@ import type { ServerResponse } from 'node:http';
 import {
   closedPortUrl,
   eventually,
+  fixedWait,
   SUPERGRAPH_PATH,
-  settle,
   startTestHttpServer,
   type TestHttpServer,
 } from '@fedgw/test-support';
@@ -116,7 +116,8 @@ describe('cluster primary: stop signals (GATEWAY_WORKERS=2)', () => {
     // The same stop asked again (a process manager repeating itself) does not cut the drain short.
     running.process.child.kill('SIGHUP');
     running.process.child.kill('SIGTERM');
-    await settle();
+    // fixed wait: the primary ignores a repeated stop without a word; 200 ms for it to have read both signals (the answer and exit 0 below fail if they cut the drain short before the release)
+    await fixedWait(200);
     expect(running.process.child.exitCode).toBeNull();
     release();
 
@@ -153,7 +154,8 @@ describe('cluster primary: stop signals (GATEWAY_WORKERS=2)', () => {
       expect(workerLines(running, 'shutting down')).toEqual([expect.objectContaining({ pid: survivor })]),
     );
     // The survivor is still answering when the replacement was due: it was not forked.
-    await settle(delayMs + 500);
+    // fixed wait: a timer in the primary that must not fire; only waiting past its due time shows it did not
+    await fixedWait(delayMs + 500);
     expect(running.process.child.exitCode).toBeNull();
     const order = messages(running);
     expect(order.slice(order.indexOf('cluster shutting down'))).not.toContain('worker started');

@@ -7,6 +7,7 @@ import {
   postGraphQL,
   type RunningSubgraph,
   SUPERGRAPH_PATH,
+  spawnNode,
   startRedis,
   startSubgraphs,
   startTestHttpServer,
@@ -51,6 +52,23 @@ describe('GATEWAY_WORKERS: the parser', () => {
       /GATEWAY_WORKERS: 2 workers cannot serve METRICS_ENABLED/,
     );
     expect(parseConfig({ GATEWAY_WORKERS: '1', METRICS_ENABLED: 'true' }).metrics.enabled).toBe(true);
+  });
+
+  it('refuses the memory entity cache with more than one worker (an invalidation would reach one of them)', async () => {
+    expect(() => parseConfig({ GATEWAY_WORKERS: '2', ENTITY_CACHE: 'memory' })).toThrow(
+      /GATEWAY_WORKERS: 2 workers cannot share ENTITY_CACHE=memory: .* use ENTITY_CACHE=redis .* or GATEWAY_WORKERS=1/,
+    );
+    expect(parseConfig({ GATEWAY_WORKERS: '1', ENTITY_CACHE: 'memory' }).entityCache.store).toBe('memory');
+    const redis = { ENTITY_CACHE: 'redis', ENTITY_CACHE_REDIS_URL: 'redis://127.0.0.1:6379' };
+    expect(parseConfig({ GATEWAY_WORKERS: '2', ...redis }).entityCache.store).toBe('redis');
+
+    // The process refuses to start, before forking any worker, with the code and both settings.
+    const started = spawnNode('server/dist/main.js', { GATEWAY_WORKERS: '2', ENTITY_CACHE: 'memory' }, /never/);
+    const message = String(await started.catch((error: Error) => error.message));
+    expect(message).toContain('exited with 1 before it was ready');
+    expect(message).toContain('ERR_GATEWAY_CONFIG_INVALID');
+    expect(message).toContain('GATEWAY_WORKERS: 2 workers cannot share ENTITY_CACHE=memory');
+    expect(message).not.toContain('worker started');
   });
 });
 

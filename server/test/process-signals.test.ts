@@ -5,7 +5,6 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { postGraphQL, ROOT, send, startGateway } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 import { onStopSignals } from '../src/stop-signals.js';
@@ -21,15 +20,17 @@ function withPlugin(module: string, options: unknown): Record<string, string> {
 
 describe('SIGHUP', () => {
   it('drains like SIGTERM: /ready 503, the in-flight request finishes, exit 0', async () => {
-    // The plugin answers for every subgraph (none runs) and holds each operation 1.5 s.
+    // The plugin answers for every subgraph (none runs) and holds each operation 2.5 s: past the
+    // drain's delay, in which /ready is read (1 s, so a loaded machine still reads it before the
+    // listener closes).
     const gateway = await startGateway('fastify', {
-      ...withPlugin('maintenance.mjs', { subgraphs: ['users', 'products', 'reviews'], message: 'off', holdMs: 1500 }),
-      SHUTDOWN_DELAY_MS: '300',
+      ...withPlugin('maintenance.mjs', { subgraphs: ['users', 'products', 'reviews'], message: 'off', holdMs: 2500 }),
+      SHUTDOWN_DELAY_MS: '1000',
     });
     const inFlight = postGraphQL(gateway.url, { query: '{ topProducts(first: 1) { id } }' });
-    await sleep(300);
+    await gateway.untilOutput(/maintenance-module: holding an operation/);
     gateway.child.kill('SIGHUP');
-    await sleep(100);
+    await gateway.untilLog({ msg: 'shutting down', signal: 'SIGHUP' });
     expect((await send(`${gateway.origin}/ready`, { method: 'GET' })).status).toBe(503);
     const answer = await inFlight;
     expect(answer.status).toBe(200);

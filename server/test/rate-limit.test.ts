@@ -5,6 +5,7 @@ import {
   type GatewayPlugin,
   PluginOptionsError,
   parseConfig,
+  type RequestScope,
   type ResolvedRequest,
 } from '@fedgw/gateway';
 import {
@@ -275,16 +276,21 @@ describe('rateLimit plugin', () => {
       const own = await startRedis();
       cleanups.push(() => own.stop());
       const store = ownStore(new RedisStore({ url: own.url }));
-      const { url } = await serve([limiter({ max: 100, windowMs: 60_000, store, warnIntervalMs: 300 })]);
+      let now = 0;
+      const { url } = await serve([
+        limiter({ max: 100, windowMs: 60_000, store, warnIntervalMs: 300, now: () => now }),
+      ]);
       expect((await postGraphQL(url, TYPENAME)).status).toBe(200);
       await own.stop();
 
       expect(statuses(await sequential(url, 3))).toEqual([200, 200, 200]);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      now += 299;
+      expect((await postGraphQL(url, TYPENAME)).status).toBe(200); // not logged: 1 ms short of the interval
+      now += 1;
       expect((await postGraphQL(url, TYPENAME)).status).toBe(200);
 
       const warnings = log.lines.filter((line) => STORE_DOWN.test(String(line.msg)));
-      expect(warnings.map((line) => line.suppressedSinceLastWarning)).toEqual([0, 2]);
+      expect(warnings.map((line) => line.suppressedSinceLastWarning)).toEqual([0, 3]);
     });
   });
 
@@ -331,6 +337,25 @@ describe('rateLimit plugin', () => {
       );
     });
 
+    it('ip: an IPv6 caller is counted by its network (ipv6Prefix: CLIENT_IPV6_PREFIX), which every address of it shares', async () => {
+      const store = ownStore(recordingStore());
+      // The preflight's charge (admit) keys exactly as a request's.
+      const at = (ip: string) => ({ ip, identity: {} }) as unknown as RequestScope;
+      const byNetwork = limiter({ max: 2, windowMs: 60_000, store });
+      await byNetwork.admit?.(at('2001:db8:1:2::1'));
+      await byNetwork.admit?.(at('2001:db8:1:2:a:b:c:d'));
+      await expect(byNetwork.admit?.(at('2001:db8:1:2::ffff'))).rejects.toMatchObject({
+        extensions: { code: 'REQUEST_RATE_LIMITED' },
+      });
+      await byNetwork.admit?.(at('2001:db8:1:3::1'));
+      await limiter({ max: 2, windowMs: 60_000, store, ipv6Prefix: 128 }).admit?.(at('2001:db8:1:2::1'));
+      expect(store.calls.map((call) => call.key)).toEqual([
+        ...new Array(3).fill('ip:2001:db8:1:2::/64'),
+        'ip:2001:db8:1:3::/64',
+        'ip:2001:db8:1:2::1',
+      ]);
+    });
+
     it.skipIf(!REDIS)('sub with Redis: different subjects in different buckets', async () => {
       const { url } = await serve([testAuth, limiter({ max: 1, windowMs: 60_000, keyBy: 'sub', redisUrl: redis.url })]);
       expect(statuses(await sequential(url, 2, TYPENAME, { 'x-test-sub': 'alice' }))).toEqual([200, 429]);
@@ -374,10 +399,13 @@ describe('rateLimit plugin', () => {
   });
 
   it('starts a new window once the window has ended', async () => {
-    const { url } = await serve([limiter({ max: 1, windowMs: 300 })]);
+    let now = 0;
+    const { url } = await serve([limiter({ max: 1, windowMs: 300, now: () => now })]);
     const first = await sequential(url, 2);
     expect(statuses(first)).toEqual([200, 429]);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    now += 299;
+    expect((await postGraphQL(url, TYPENAME)).status).toBe(429);
+    now += 1;
     expect((await postGraphQL(url, TYPENAME)).status).toBe(200);
   });
 
@@ -399,6 +427,7 @@ describe('rateLimit plugin', () => {
         keyBy: 'user',
         failureMode: 'sometimes',
         warnIntervalMs: -1,
+        ipv6Prefix: 0,
         cost: { Health: 0 },
         store: {},
         redisUrl: 'http://localhost:6379',
@@ -410,6 +439,7 @@ describe('rateLimit plugin', () => {
       expect(error.issues.map((issue) => issue.field).sort()).toEqual([
         'cost',
         'failureMode',
+        'ipv6Prefix',
         'keyBy',
         'logger',
         'max',

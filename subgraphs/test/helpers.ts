@@ -49,7 +49,7 @@ export async function eventually(check: () => unknown, timeoutMs = 5_000): Promi
       return;
     } catch (error) {
       if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 10)); // poll: `check`, until it passes
     }
   }
 }

@@ -10,12 +10,17 @@ export async function eventually(check: () => unknown | Promise<unknown>, timeou
       return;
     } catch (error) {
       if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 10)); // poll: `check`, until it passes
     }
   }
 }
 
-/** Lets several poll intervals pass, before asserting that nothing (more) was reported. */
-export function settle(ms = 200): Promise<void> {
+/**
+ * Waits a set time: for the few waits with no event to wait on, each explained where it is
+ * called, after `// fixed wait:` (tests/layering/fixed-waits.test.ts counts them against a
+ * budget). Before writing one, look for the event: a log line (`untilLog`), a socket's
+ * 'close', a request reaching a test server, a clock to pass (`manualClock`, a `now` option).
+ */
+export function fixedWait(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -17,6 +17,11 @@ export interface RunningProcess {
   readonly exited: Promise<number | null>;
   /** Sends `signal` (default SIGTERM) and waits for the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /**
+   * Resolves once the output (stdout and stderr, from the start) matches `pattern`; rejects
+   * when the process exits first or after `timeoutMs` (default 10 s), showing the output.
+   */
+  untilOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
 }
 
 /** Starts `node <script> [args]` and waits until its output matches `ready` (or it dies, or 20 s pass). */
@@ -33,6 +38,7 @@ export async function spawnNode(
   });
   let output = '';
   const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const watchers = new Set<() => void>();
   const running: RunningProcess = {
     child,
     output: () => output,
@@ -41,6 +47,29 @@ export async function spawnNode(
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
+    untilOutput: (pattern, timeoutMs = 10_000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const found = output.match(pattern);
+          if (found) finish(() => resolve(found));
+        };
+        const finish = (settle: () => void) => {
+          clearTimeout(timer);
+          watchers.delete(check);
+          settle();
+        };
+        const fail = (why: string) =>
+          finish(() =>
+            reject(new Error(`${script}: ${why} before its output matched ${pattern}\n--- output ---\n${output}`)),
+          );
+        const timer = setTimeout(() => fail(`${timeoutMs} ms passed`), timeoutMs); // deadline: a bound on the wait for a line
+        watchers.add(check);
+        void exited.then((code) => {
+          check();
+          if (watchers.has(check)) fail(`it exited (${code})`);
+        });
+        check();
+      }),
   };
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`not ready after 20 s`)), 20_000);
@@ -51,6 +80,7 @@ export async function spawnNode(
     };
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      for (const watcher of watchers) watcher();
       const found = output.match(ready);
       if (found) {
         clearTimeout(timer);
@@ -103,6 +133,11 @@ export interface RunningGateway extends RunningProcess {
   readonly origin: string;
   /** Every JSON log line written so far. */
   logLines(): Record<string, unknown>[];
+  /**
+   * Resolves with the first JSON log line (written so far or later) holding every field of
+   * `fields` (`{ msg: 'shutting down', signal: 'SIGTERM' }`); rejects as `untilOutput` does.
+   */
+  untilLog(fields: Record<string, unknown>, timeoutMs?: number): Promise<Record<string, unknown>>;
 }
 
 /** Starts the compiled gateway (`node server/dist/main.js`) on a free port, serving the repository's supergraph file unless `env` names a source. */
@@ -128,15 +163,28 @@ export async function spawnGateway(mount: Mount, env: Record<string, string>): P
     /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/,
   );
   const url = match[1] as string;
+  const logLines = () =>
+    process
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{') && line.endsWith('}'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const holds = (fields: Record<string, unknown>) => (line: Record<string, unknown>) =>
+    Object.entries(fields).every(([key, value]) => line[key] === value);
   return Object.assign(process, {
     url,
     origin: new URL(url).origin,
-    logLines: () =>
-      process
-        .output()
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    logLines,
+    async untilLog(fields: Record<string, unknown>, timeoutMs?: number) {
+      // Each JSON value of `fields` appears in the line as written: a cheap match first, then the parsed check.
+      const shown = Object.entries(fields).map(([key, value]) => `"${key}":${JSON.stringify(value)}`);
+      const pattern = new RegExp(
+        `^\\{${shown.map((part) => `(?=.*${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`).join('')}.*\\}$`,
+        'm',
+      );
+      await process.untilOutput(pattern, timeoutMs);
+      return logLines().find(holds(fields)) as Record<string, unknown>;
+    },
   });
 }
 

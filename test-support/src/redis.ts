@@ -1,11 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { findRedisServer } from './needs.js';
 import { freePort } from './ports.js';
 import { spawnInGroup } from './process-group.js';
 
-/** A real `redis-server` on 127.0.0.1 (no persistence), which a test can stop, restart and freeze. */
+/** A real `redis-server` on 127.0.0.1, which a test can stop, restart and freeze. */
 export interface TestRedis {
   /** `redis://127.0.0.1:<port>` */
   readonly url: string;
@@ -14,7 +17,10 @@ export interface TestRedis {
   command(line: string): Promise<string>;
   /** Stops the server (SIGTERM by default, SIGKILL for a crash) and waits for it to exit. */
   stop(signal?: NodeJS.Signals): Promise<void>;
-  /** Starts a fresh server on the same port (its data is gone: nothing is persisted). */
+  /**
+   * Starts the server again on the same port (stopping it first if it runs). Without `persist`
+   * its data is gone; with it, what it held comes back from its append-only file.
+   */
   restart(): Promise<void>;
   /** SIGSTOP: connections stay open but nothing is answered (a hung Redis). */
   pause(): void;
@@ -22,10 +28,23 @@ export interface TestRedis {
   resume(): void;
 }
 
-/** Starts `redis-server --save '' --appendonly no` on a free port and waits until it answers PING. */
-export async function startRedis(): Promise<TestRedis> {
+export interface TestRedisOptions {
+  /**
+   * Keep every write in an append-only file (`appendfsync always`, in a temporary directory
+   * removed when the test process exits), so a restart brings back what the server held: keys
+   * with their absolute expiry times, as a production Redis with persistence does. Default: false.
+   */
+  readonly persist?: boolean;
+}
+
+/**
+ * Starts `redis-server` on a free port (`--save ''`, and `--appendonly no` unless `persist`)
+ * and waits until it answers PING.
+ */
+export async function startRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
   const port = await freePort();
-  let child = await spawnRedis(port);
+  const persistence = options.persist ? appendOnlyIn(mkdtempSync(join(tmpdir(), 'fedgw-redis-'))) : NO_PERSISTENCE;
+  let child = await spawnRedis(port, persistence);
 
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -36,7 +55,7 @@ export async function startRedis(): Promise<TestRedis> {
     },
     async restart() {
       await stopChild(child, 'SIGTERM');
-      child = await spawnRedis(port);
+      child = await spawnRedis(port, persistence);
     },
     pause() {
       child.kill('SIGSTOP');
@@ -47,12 +66,20 @@ export async function startRedis(): Promise<TestRedis> {
   };
 }
 
-async function spawnRedis(port: number): Promise<ChildProcess> {
+const NO_PERSISTENCE: readonly string[] = ['--appendonly', 'no'];
+
+/** The append-only file's settings in `dir`, which is removed when this process exits. */
+function appendOnlyIn(dir: string): readonly string[] {
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir];
+}
+
+async function spawnRedis(port: number, persistence: readonly string[]): Promise<ChildProcess> {
   const bin = findRedisServer();
   if (!bin) throw new Error('redis-server is not on PATH (skip with available("redis-server", import.meta.url))');
   const child = spawnInGroup(
     bin,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--loglevel', 'warning'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -73,7 +100,7 @@ async function spawnRedis(port: number): Promise<ChildProcess> {
       child.kill('SIGKILL');
       throw new Error(`redis-server on port ${port} did not answer PING within 10 s:\n${output}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 25)); // poll: PING, until redis-server answers it
   }
 }
 

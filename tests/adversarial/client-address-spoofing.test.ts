@@ -58,6 +58,33 @@ function upgradeFrom(
   });
 }
 
+/**
+ * A POST from `localAddress` whose body is sent only in part: its client's answer turn is taken
+ * (from the request's headers) until `finish()` sends the rest and the answer ends.
+ */
+function heldPostFrom(url: string, localAddress: string, headers: Record<string, string>) {
+  const body = JSON.stringify({ query: '{ __typename }' });
+  let finish = () => {};
+  const answer = new Promise<number>((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        localAddress,
+        headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.write(body.slice(0, 5));
+    finish = () => req.end(body.slice(5));
+  });
+  return { answer, finish: () => finish() };
+}
+
 const statuses = (answers: Answer[]) => answers.map((answer) => answer.status);
 const codeOf = (answer: Answer) => answer.body.errors?.[0]?.extensions;
 
@@ -80,6 +107,8 @@ describe.each(MOUNTS)('client addresses behind a proxy, on %s', (mount) => {
       RATE_LIMIT_MAX: String(MAX),
       RATE_LIMIT_WINDOW: '10m',
       SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT: '1',
+      // One answer at a time per client, so a held request shows whose turn it takes.
+      UNREAD_ANSWERS_MAX_PER_CLIENT: '1',
       SUBGRAPH_USERS_URL: unreachable,
       SUBGRAPH_PRODUCTS_URL: unreachable,
       SUBGRAPH_REVIEWS_URL: unreachable,
@@ -162,5 +191,52 @@ describe.each(MOUNTS)('client addresses behind a proxy, on %s', (mount) => {
     } finally {
       for (const socket of held) socket.terminate();
     }
+  });
+  // Class: a client picking a new bucket by picking a new address. An IPv6 client is given a
+  // /64 (or more) and chooses any address in it (privacy addresses change daily): every
+  // address-keyed cap counts the /64 (CLIENT_IPV6_PREFIX) as one client.
+  it('every address of one IPv6 /64 shares one rate-limit bucket; the next /64 is another client', async () => {
+    const answers = await sequential(MAX + 1, (i) =>
+      postFrom(url, PROXY, {
+        'x-forwarded-for': ['2001:db8:1:1::1', '2001:db8:1:1:a:b:c:d', '2001:db8:1:1::ffff'][i] ?? '',
+      }),
+    );
+    expect(statuses(answers)).toEqual([200, 200, 429]);
+    expect((await postFrom(url, PROXY, { 'x-forwarded-for': '2001:db8:1:2::1' })).status).toBe(200);
+  });
+
+  it('the streaming-connection cap per client counts one IPv6 /64 as one client', async () => {
+    const held: WebSocket[] = [];
+    try {
+      const first = await upgradeFrom(url, PROXY, { 'x-forwarded-for': '2001:db8:2:1::1' });
+      expect(first.status).toBe(101);
+      if (first.socket) held.push(first.socket);
+      expect((await upgradeFrom(url, PROXY, { 'x-forwarded-for': '2001:db8:2:1::2' })).status).toBe(429);
+      const next = await upgradeFrom(url, PROXY, { 'x-forwarded-for': '2001:db8:2:2::1' });
+      expect(next.status).toBe(101);
+      if (next.socket) held.push(next.socket);
+    } finally {
+      for (const socket of held) socket.terminate();
+    }
+  });
+
+  it('the answers-per-client turn counts one IPv6 /64 as one client', async () => {
+    const held = heldPostFrom(url, PROXY, { 'x-forwarded-for': '2001:db8:3:1::1' });
+    let sameAnswered = false;
+    let same: Promise<Answer> | undefined;
+    try {
+      // Another address of the same /64 waits for the held answer's turn…
+      same = postFrom(url, PROXY, { 'x-forwarded-for': '2001:db8:3:1::2' }).then((answer) => {
+        sameAnswered = true;
+        return answer;
+      });
+      // …while a client in another /64 is answered meanwhile.
+      expect((await postFrom(url, PROXY, { 'x-forwarded-for': '2001:db8:3:2::1' })).status).toBe(200);
+      expect(sameAnswered).toBe(false);
+    } finally {
+      held.finish();
+    }
+    expect(await held.answer).toBe(200);
+    expect((await same)?.status).toBe(200);
   });
 });

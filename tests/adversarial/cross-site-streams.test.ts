@@ -1,6 +1,16 @@
-import { addReview, MOUNTS, postGraphQL, streamClient, subgraphUrlEnv, upgradeStatus } from '@fedgw/test-support';
+import { request } from 'node:http';
+import {
+  MOUNTS,
+  MULTIPART_ACCEPT,
+  postGraphQL,
+  streamClient,
+  subgraphUrlEnv,
+  upgradeStatus,
+  warmUp,
+} from '@fedgw/test-support';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 
 // Class: a cross-site page making the browser run a mutation over a streaming transport. An
@@ -139,14 +149,15 @@ describe.each(MOUNTS)('mutations over a GET stream on %s', (mount) => {
     expect(response.status).toBe(200);
     // Reviews until one arrives: the subscription is live at the subgraph only once the stream is open.
     let arrived = '';
-    const reading = readUntil(response, (text) => text.includes('event: next')).then((text) => {
+    void readUntil(response, (text) => text.includes('event: next')).then((text) => {
       arrived = text;
     });
-    const deadline = Date.now() + 10_000;
-    while (!arrived && Date.now() < deadline) {
-      await addReview(subgraphs().reviews.url, { productId: subscribed, rating: 3, comment: 'seen over GET' });
-      await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 150))]);
-    }
+    await warmUp({
+      reviewsUrl: subgraphs().reviews.url,
+      productId: subscribed,
+      comment: 'seen over GET',
+      live: () => arrived !== '',
+    });
     expect(messagesOf(arrived)[0]).toEqual(['next', { data: { reviewAdded: { comment: 'seen over GET' } } }]);
   });
 });
@@ -197,5 +208,84 @@ describe.each(MOUNTS)('a cross-site page with the user cookie on %s', (mount) =>
     );
     expect(comments).toContain(`app POST ${mount}`);
     expect(comments).not.toContain(`cross-site POST ${mount}`);
+  });
+});
+
+// The same class across schemes: an origin is scheme, host and port. The gateway's https origin
+// and an http page on the same host are two origins, and anyone on the network path can write
+// the http page. TLS ends at a proxy here (127.0.0.2, trusted), which says how the client came
+// in X-Forwarded-Proto; from any other hop that header is not believed.
+const PROXY = '127.0.0.2';
+const DIRECT = '127.0.0.1';
+const API = 'api.example.com';
+const STREAMS = ['ws', 'sse', 'multipart'] as const;
+
+/** The status a cookie-bearing stream request from `localAddress` is answered with (101: a WebSocket opened). */
+function streamStatus(
+  transport: (typeof STREAMS)[number],
+  url: string,
+  localAddress: string,
+  headers: Record<string, string>,
+): Promise<number> {
+  if (transport === 'ws') {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(url.replace(/^http/, 'ws'), 'graphql-transport-ws', { headers, localAddress });
+      socket.once('unexpected-response', (_request, response) => {
+        resolve(response.statusCode ?? 0);
+        socket.terminate();
+      });
+      socket.once('open', () => {
+        resolve(101);
+        socket.terminate();
+      });
+      socket.once('error', reject);
+    });
+  }
+  const [accept, query] =
+    transport === 'sse'
+      ? ['text/event-stream', '{ __typename }']
+      : [MULTIPART_ACCEPT, 'subscription { reviewAdded(productId: "product-99") { comment } }'];
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: 'POST', localAddress, headers: { ...headers, accept, 'content-type': 'application/json' } },
+      (res) => {
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify({ query }));
+  });
+}
+
+describe.each(MOUNTS)('a page on the http origin of an https gateway, with the user cookie, on %s', (mount) => {
+  const gateway = gatewayForBlock(mount, () => ({
+    ...subgraphUrlEnv(subgraphs()),
+    GATEWAY_PLUGINS: 'jwt',
+    JWT_SECRET: SECRET,
+    JWT_ALGORITHMS: 'HS256',
+    JWT_REQUIRED: 'false',
+    JWT_COOKIE: 'session',
+    TRUSTED_PROXIES: PROXY,
+  }));
+
+  it.each(STREAMS)('over %s, only the scheme the request came by is the same origin', async (transport) => {
+    const cookie = `session=${(await bearer('user-5')).authorization?.slice('Bearer '.length)}`;
+    const opened = transport === 'ws' ? 101 : 200;
+    const from = (localAddress: string, origin: string, proto?: string) =>
+      streamStatus(transport, gateway().url, localAddress, {
+        host: API,
+        origin,
+        cookie,
+        ...(proto && { 'x-forwarded-proto': proto }),
+      });
+    // The gateway's own https page, through the proxy: the same origin.
+    expect(await from(PROXY, `https://${API}`, 'https')).toBe(opened);
+    // An http page on the same host and port (before: the host alone was compared, so it passed).
+    expect(await from(PROXY, `http://${API}`, 'https')).toBe(403);
+    // Straight to the gateway (plain http), X-Forwarded-Proto is the client's word, not a proxy's.
+    expect(await from(DIRECT, `https://${API}`, 'https')).toBe(403);
+    expect(await from(DIRECT, `http://${API}`)).toBe(opened);
   });
 });

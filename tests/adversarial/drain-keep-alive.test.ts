@@ -2,11 +2,13 @@ import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import {
   closedPortUrl,
+  eventually,
   MOUNTS,
   type Mount,
   startGateway,
   startTestHttpServer,
   type TestHttpServer,
+  writeUntilRead,
 } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -92,9 +94,12 @@ describe.each(MOUNTS)('SIGTERM under keep-alive load on %s', (mount) => {
       }
     };
     const loops = Array.from({ length: 8 }, loop);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The load is on: every client has been answered at least once (8 keep-alive sockets in use).
+    await eventually(() => expect(answers.length).toBeGreaterThanOrEqual(8));
+    const asked = products.requests.length;
     const slow = post(url, agent, SLOW);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // In flight: the gateway is waiting for the products subgraph.
+    await eventually(() => expect(products.requests.length).toBe(asked + 1));
     signalledAt = Date.now();
     const exited = gateway.stop('SIGTERM');
     const slowAnswer = await slow;
@@ -150,10 +155,11 @@ describe.each(MOUNTS)('a request whose body never arrives, on %s', (mount) => {
   it('is cut at drain, not waited for: the gateway exits 0 well inside a long grace', async () => {
     // Content-Length 100, 10 bytes sent, then silence: it held the drain for the whole grace (exit 1).
     await drainsPast(mount, async (socket, url) => {
-      socket.write(
+      // Read by the gateway (else its socket would only be a silent one) before SIGTERM.
+      await writeUntilRead(
+        socket,
         `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":`,
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
     });
   });
 });
@@ -172,7 +178,7 @@ describe.each(MOUNTS)('a request still running when the grace ends, on %s', (mou
       });
       const agent = new Agent({ keepAlive: true });
       const pending = post(new URL(gateway.url), agent, SLOW).catch((error: Error) => error);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await eventually(() => expect(stuck.requests).toHaveLength(1)); // in flight at the subgraph
       const code = await gateway.stop('SIGTERM');
       agent.destroy();
       await pending;

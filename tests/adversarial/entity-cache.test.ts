@@ -14,6 +14,7 @@ import {
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMetrics } from '../contract/metrics-scrape.js';
+import { type OtlpReceiver, startOtlpReceiver } from '../contract/otlp-receiver.js';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 
 /**
@@ -162,6 +163,194 @@ describe.each(MOUNTS)('entity cache attacks on %s', (mount) => {
     results.forEach((result, index) => {
       expect(result.body.data).toMatchObject({ me: { id: callers[index] } });
     });
+  });
+});
+
+/** A subgraph behind a proxy that records what it is sent and may rewrite or fail the answer. */
+interface Proxied {
+  readonly url: string;
+  /** Headers and body of every request, oldest first. */
+  readonly seen: { headers: Record<string, string>; body: string }[];
+  close(): Promise<void>;
+}
+
+async function proxyTo(
+  target: () => string,
+  answer: {
+    /** The `Cache-Control` to answer with (default: the subgraph's own). */
+    cacheControl?: (headers: Record<string, string>) => string | undefined;
+    /** Answers 503 instead of asking the subgraph. */
+    fail?: (body: string) => boolean;
+  } = {},
+): Promise<Proxied> {
+  const seen: Proxied['seen'] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name))
+          headers[name] = value;
+      }
+      const body = Buffer.concat(chunks).toString('utf8');
+      seen.push({ headers, body });
+      if (answer.fail?.(body)) {
+        response.writeHead(503, { 'content-type': 'text/plain' }).end('down');
+        return;
+      }
+      const upstream = await fetch(target(), { method: 'POST', headers, body });
+      const cacheControl = answer.cacheControl?.(headers) ?? upstream.headers.get('cache-control');
+      response.writeHead(upstream.status, {
+        'content-type': 'application/json',
+        ...(cacheControl && { 'cache-control': cacheControl }),
+      });
+      response.end(await upstream.text());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
+    seen,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+const cacheTotal = async (gateway: RunningGateway, subgraph: string, type: string, outcome: string) =>
+  parseMetrics(await (await fetch(new URL('/metrics', gateway.origin))).text()).value('gateway_entity_cache_total', {
+    subgraph,
+    type,
+    outcome,
+  });
+
+describe.each(['b3', 'b3multi'])('entity cache with OTEL_PROPAGATORS=%s', (propagator) => {
+  let receiver: OtlpReceiver;
+  let products: Proxied;
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    products = await proxyTo(() => subgraphs().products.url);
+  });
+  afterAll(async () => {
+    await products.close();
+    await receiver.close();
+  });
+  const gateway = gatewayForBlock('fastify', () => ({
+    ...subgraphUrlEnv(subgraphs()),
+    SUBGRAPH_PRODUCTS_URL: products.url,
+    ENTITY_CACHE: 'memory',
+    METRICS_ENABLED: 'true',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+    OTEL_PROPAGATORS: propagator,
+  }));
+
+  it('the propagator’s headers, new on every request, are not in the key: the second request is a hit', async () => {
+    const query = { query: '{ topProducts(first: 4) { id name } }' };
+    const first = await postGraphQL(gateway().url, query);
+    const hits = await cacheTotal(gateway(), 'products', 'Query', 'hit');
+    const second = await postGraphQL(gateway().url, query);
+
+    expect(second.body).toEqual(first.body);
+    expect(await cacheTotal(gateway(), 'products', 'Query', 'hit')).toBe(hits + 1);
+    // The subgraph was sent the propagator's headers (so the test can fail), once.
+    expect(products.seen).toHaveLength(1);
+    const sent = Object.keys(products.seen[0]?.headers ?? {});
+    expect(sent).toContain(propagator === 'b3' ? 'b3' : 'x-b3-traceid');
+  });
+});
+
+describe('entity cache: one client’s flood, a failed partial fetch, private answers (fastify)', () => {
+  let reviews: Proxied;
+  let users: Proxied;
+  let failing = false;
+  beforeAll(async () => {
+    // Reviews kept a minute (the demo's 5 s could run out mid-test); a fetch that asks for product-3 fails while `failing`.
+    reviews = await proxyTo(() => subgraphs().reviews.url, {
+      cacheControl: () => 'public, max-age=60',
+      fail: (body) => failing && body.includes('"product-3"'),
+    });
+    // Users answers user-alice privately, everyone else publicly: one selection, both kinds of answer.
+    users = await proxyTo(() => subgraphs().users.url, {
+      cacheControl: (headers) => (headers['x-user-id'] === 'user-alice' ? 'private, max-age=60' : 'public, max-age=60'),
+    });
+  });
+  afterAll(async () => {
+    await reviews.close();
+    await users.close();
+  });
+  const gateway = gatewayForBlock('fastify', () => ({
+    ...subgraphUrlEnv(subgraphs()),
+    SUBGRAPH_REVIEWS_URL: reviews.url,
+    SUBGRAPH_USERS_URL: users.url,
+    ENTITY_CACHE: 'memory',
+    ENTITY_CACHE_MAX_BYTES: '1mb',
+    ENTITY_CACHE_CLIENT_WRITE_BYTES: '128kb',
+    METRICS_ENABLED: 'true',
+    GATEWAY_PLUGINS: 'jwt,rate-limit',
+    RATE_LIMIT_MAX: '1000000',
+    RATE_LIMIT_KEY: 'sub',
+    JWT_SECRET: SECRET,
+    JWT_ALGORITHMS: 'HS256',
+    JWT_REQUIRED: 'false',
+    JWT_CLAIM_HEADERS: 'sub:x-user-id',
+  }));
+
+  it('a partial hit whose fetch for the other entities fails serves the kept ones; errors only where it failed', async () => {
+    const two = await postGraphQL(gateway().url, { query: '{ topProducts(first: 2) { id reviews { id } } }' });
+    failing = true;
+    const three = await postGraphQL(gateway().url, {
+      query: '{ topProducts(first: 3) { id reviews { id } } }',
+    }).finally(() => {
+      failing = false;
+    });
+
+    const kept = (two.body.data as { topProducts: unknown[] }).topProducts;
+    const rows = (three.body.data as { topProducts: { id: string; reviews: unknown }[] }).topProducts;
+    expect(reviews.seen.at(-1)?.body).toContain('"product-3"'); // the fetch did fail (the test can fail)
+    expect(rows.slice(0, 2)).toEqual(kept);
+    expect(rows[2]).toEqual({ id: 'product-3', reviews: null });
+    expect(three.body.errors?.length).toBeGreaterThan(0);
+    for (const error of three.body.errors ?? []) expect(error.path?.slice(0, 2)).toEqual(['topProducts', 2]);
+  });
+
+  it('one private answer does not turn its selection private: anonymous and other signed-in callers still hit', async () => {
+    const authors = { query: '{ product(id: "product-4") { reviews { author { id name } } } }' };
+    const usersAsked = () => users.seen.filter((request) => request.body.includes('_entities')).length;
+    await postGraphQL(gateway().url, authors, await bearer('user-alice'));
+    const before = usersAsked();
+
+    const anonymous = [await postGraphQL(gateway().url, authors), await postGraphQL(gateway().url, authors)];
+    const bob = await bearer('user-bob');
+    const signedIn = [await postGraphQL(gateway().url, authors, bob), await postGraphQL(gateway().url, authors, bob)];
+
+    for (const result of [...anonymous, ...signedIn]) expect(result.body.errors).toBeUndefined();
+    expect(anonymous[1]?.body).toEqual(anonymous[0]?.body);
+    // Each asked the users subgraph once, then hit what it kept.
+    expect(usersAsked()).toBe(before + 2);
+  });
+
+  it('one client flooding the key space others read cannot evict their entries: past its write budget it is not kept', async () => {
+    const victim = { query: '{ topProducts(first: 2) { id name } }' };
+    await postGraphQL(gateway().url, victim);
+    // ~70 KB answers under ever new arguments, from one signed-in client (RATE_LIMIT_KEY=sub):
+    // 1.4 MB into the products Query space the victim's entry is in, past its 256 KB.
+    const flood = (first: number) =>
+      `{ ${Array.from({ length: 8 }, (_, alias) => `a${alias}: topProducts(first: ${first}) { id name upc price }`).join(' ')} }`;
+    const flooder = await bearer('flooder');
+    for (let round = 0; round < 4; round++) {
+      await Promise.all(
+        Array.from({ length: 5 }, (_, i) => postGraphQL(gateway().url, { query: flood(100 - round * 5 - i) }, flooder)),
+      );
+    }
+    const hits = await cacheTotal(gateway(), 'products', 'Query', 'hit');
+
+    const again = await postGraphQL(gateway().url, victim);
+
+    expect(again.body.errors).toBeUndefined();
+    expect(await cacheTotal(gateway(), 'products', 'Query', 'hit')).toBe(hits + 1);
+    expect(await cacheTotal(gateway(), 'products', 'Query', 'throttled')).toBeGreaterThan(0);
   });
 });
 

@@ -11,7 +11,8 @@ import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 // body with `__proto__` refused the same way, MAX_CHARACTERS counting characters (code
 // points), not UTF-16 units, a GET with a body refused (Express parsed it, Fastify ignored it),
 // and a request Node's parser cannot read answered with a coded body (Node's was empty,
-// Fastify's its own shape).
+// Fastify's its own shape). Any Accept gets an answer (urql's list was an empty 404 from
+// graphql-sse), and a huge one is read within bounds.
 
 const subgraphs = subgraphsForFile();
 
@@ -127,6 +128,44 @@ describe.each(MOUNTS)('what a client sees is the same on %s', (mount) => {
     });
     expect(zipped.status).toBe(200);
     expect(await zipped.text()).toContain('"user-1"');
+  });
+
+  it("every Accept gets an answer, never graphql-sse's empty 404 nor a 500, and a huge one costs no more", async () => {
+    const ask = async (accept: string) => {
+      const started = performance.now();
+      const response = await fetch(gateway().url, {
+        method: 'POST',
+        headers: { accept, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ user(id: "user-1") { id } }' }),
+      });
+      const text = await response.text();
+      return { status: response.status, text, ms: performance.now() - started };
+    };
+    // urql's default list: JSON (was an empty 404 from graphql-sse, which wants text/event-stream alone).
+    const urql = await ask(
+      'application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed',
+    );
+    expect(urql.status).toBe(200);
+    expect(JSON.parse(urql.text)).toEqual({ data: { user: { id: 'user-1' } } });
+    // Only a transport a query cannot have: a coded 406.
+    const multipartOnly = await ask('multipart/mixed');
+    expect(multipartOnly.status).toBe(406);
+    expect(JSON.parse(multipartOnly.text).errors[0].extensions.code).toBe('NOT_ACCEPTABLE');
+    // 12 KB of ranges (under Node's header cap): only the first ones are read (the event stream
+    // at the end is not), and plain HTTP answers JSON.
+    const long = await ask(`${'text/plain;q=0.1, '.repeat(700)}text/event-stream, application/json`);
+    expect(long.status).toBe(200);
+    expect(JSON.parse(long.text)).toEqual({ data: { user: { id: 'user-1' } } });
+    // 100 KB: over the header cap, a coded 431 at once; never a 500.
+    const huge = await ask(`text/event-stream;q=0.5, ${'x/y;a=b, '.repeat(12_000)}application/json`);
+    expect(huge.text.length).toBeLessThan(1000);
+    expect([200, 431]).toContain(huge.status);
+    expect(
+      huge.status === 200 || JSON.parse(huge.text).errors[0].extensions.code === 'REQUEST_HEADER_FIELDS_TOO_LARGE',
+    ).toBe(true);
+    // No slower than a normal request by more than a loaded machine's noise.
+    expect(huge.ms).toBeLessThan(urql.ms + 2000);
+    expect(long.ms).toBeLessThan(urql.ms + 2000);
   });
 
   it('MAX_CHARACTERS counts characters: 9,950 emoji (19,900 UTF-16 units) fit a limit of 10,000', async () => {

@@ -1,4 +1,4 @@
-import { addReview, openStream, subgraphUrlEnv, type TestStream } from '@fedgw/test-support';
+import { addReview, openStream, subgraphUrlEnv, untilLive } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 
@@ -7,17 +7,7 @@ import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 // a subgraph limited to 1 KB could push a 2 KB event (or take the global timeout to connect).
 
 const subgraphs = subgraphsForFile();
-const WARM_UP = 'warm-up';
 const REVIEW_ADDED = 'subscription { reviewAdded(productId: "product-3") { comment } }';
-
-async function untilLive(reviewsUrl: string, stream: TestStream): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (stream.events.length === 0) {
-    if (Date.now() > deadline) throw new Error('no warm-up event after 10 s');
-    await addReview(reviewsUrl, { productId: 'product-3', rating: 1, comment: WARM_UP });
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
 
 describe("a subgraph's own size limit bounds its subscription events", () => {
   const gateway = gatewayForBlock('fastify', () => ({
@@ -29,7 +19,7 @@ describe("a subgraph's own size limit bounds its subscription events", () => {
   it('an event over SUBGRAPH_REVIEWS_MAX_RESPONSE_BYTES ends the subscription (WEBSOCKET_CLOSE_ERROR)', async () => {
     const stream = openStream('ws', gateway().url, { query: REVIEW_ADDED });
     try {
-      await untilLive(subgraphs().reviews.url, stream);
+      await untilLive(subgraphs().reviews.url, [stream], 'product-3');
       await addReview(subgraphs().reviews.url, { productId: 'product-3', rating: 5, comment: 'x'.repeat(1900) });
       expect(await stream.ended).toEqual({ how: 'complete' });
       const last = stream.events.at(-1);

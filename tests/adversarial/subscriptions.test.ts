@@ -16,6 +16,9 @@ import {
   startSubgraph,
   subgraphUrlEnv,
   type TestStream,
+  untilLive as untilLiveAt,
+  WARM_UP,
+  warmUp,
 } from '@fedgw/test-support';
 import { createClient as createSseClient } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +44,6 @@ const REVIEW_ADDED = `subscription OnReview($productId: ID) {
 }`;
 const TOO_DEEP = 'subscription { reviewAdded { product { reviews { author { reviews { id } } } } } }';
 const TOO_MANY_ALIASES = 'subscription { reviewAdded { r1: rating r2: rating r3: rating r4: rating r5: rating } }';
-const WARM_UP = 'warm-up';
 
 let reviews: RunningSubgraph;
 let products: RunningSubgraph;
@@ -131,39 +133,8 @@ function withKey(protocol: StreamProtocol, consumer: string | undefined, extra: 
 const codesOf = (end: { errors?: StreamEnd['errors'] } | undefined) =>
   end?.errors?.map((error) => error.extensions?.code);
 
-/**
- * Adds warm-up reviews of `productId` until `ready()`; fails at once when `ended()` says a
- * stream ended (refused) instead, with how it ended.
- */
-async function warmUp(productId: string, ready: () => boolean, ended: () => unknown = () => undefined) {
-  const deadline = Date.now() + 10_000;
-  while (!ready()) {
-    const end = ended();
-    if (end) throw new Error(`ended before its first event: ${JSON.stringify(end)}`);
-    if (Date.now() > deadline) throw new Error('no warm-up event after 10 s');
-    await addReview(reviews.url, { productId, rating: 1, comment: WARM_UP });
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
-
-/** Streams with a result for how they ended, so a refusal is reported instead of waited out. */
-function tracked(stream: TestStream) {
-  let end: StreamEnd | undefined;
-  void stream.ended.then((value) => {
-    end = value;
-  });
-  return { stream, end: () => end };
-}
-
-/** Until every stream got an event (each subscription is live at the subgraph). */
-async function untilLive(streams: readonly TestStream[], productId: string): Promise<void> {
-  const watched = streams.map(tracked);
-  await warmUp(
-    productId,
-    () => streams.every((stream) => stream.events.length > 0),
-    () => watched.find((entry) => entry.end())?.end(),
-  );
-}
+/** Until every stream got an event (each subscription is live at the subgraph); a refused one fails at once. */
+const untilLive = (streams: readonly TestStream[], productId: string) => untilLiveAt(reviews.url, streams, productId);
 
 /**
  * Streams `open()` opens, once they are all live: opened again (the refused ones stopped) until
@@ -365,7 +336,11 @@ describe('caps, hostile messages, limits and headers, per client (api keys)', ()
         payload: { query: REVIEW_ADDED, variables: { productId } },
       });
       attacker.ws.send(subscribe);
-      await warmUp(productId, () => attacker.messages.some((message) => message.type === 'next'));
+      await warmUp({
+        reviewsUrl: reviews.url,
+        productId,
+        live: () => attacker.messages.some((message) => message.type === 'next'),
+      });
       attacker.ws.send(subscribe);
       expect((await attacker.closed).code).toBe(4409);
       await stillReceive(bystanders, productId);
@@ -541,11 +516,20 @@ describe('connections: SUBSCRIPTION_MAX_CONNECTIONS=3, reservations, idle connec
   });
 
   it("graphql-sse's client keeping its single connection open goes on after the gateway closed it idle", async () => {
+    // Each event stream the client opens, watched for its end (the gateway closing it).
+    const streamEnds: Promise<void>[] = [];
     const client = createSseClient({
       url: gateway().url,
       singleConnection: true,
       lazyCloseTimeout: 60_000,
       retryAttempts: 0,
+      fetchFn: async (input: string | URL | Request, init?: RequestInit) => {
+        const response = await fetch(input, init);
+        if (!response.body || !response.headers.get('content-type')?.includes('text/event-stream')) return response;
+        const [watched, given] = response.body.tee();
+        streamEnds.push(watched.pipeTo(new WritableStream()).catch(() => {}));
+        return new Response(given, response);
+      },
     });
     const query = { query: '{ product(id: "product-1") { id } }' };
     const results = async () => {
@@ -555,9 +539,11 @@ describe('connections: SUBSCRIPTION_MAX_CONNECTIONS=3, reservations, idle connec
     };
     try {
       expect(await results()).toEqual([{ data: { product: { id: 'product-1' } } }]);
-      // Past SUBSCRIPTION_IDLE_TIMEOUT_MS (1.5 s) its stream was closed; its next operation opens another.
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // Past SUBSCRIPTION_IDLE_TIMEOUT_MS (1.5 s) the gateway closes its stream; its next operation opens another.
+      expect(streamEnds).toHaveLength(1);
+      await streamEnds[0];
       expect(await results()).toEqual([{ data: { product: { id: 'product-1' } } }]);
+      expect(streamEnds).toHaveLength(2);
     } finally {
       client.dispose();
     }

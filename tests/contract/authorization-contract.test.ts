@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type ChaosSubgraph,
+  eventually,
   MOUNTS,
   postGraphQL,
   SUPERGRAPH_PATH,
@@ -311,13 +312,8 @@ describe('authorization across a hot reload and with trusted documents', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ documentId: 'address-v1' }),
     });
-  const waitFor = async (check: () => Promise<boolean>) => {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      if (await check()) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('the reload was not applied');
-  };
+  const waitFor = (check: () => Promise<boolean>) =>
+    eventually(async () => expect(await check(), 'the reload was not applied').toBe(true));
 
   it('a trusted document is filtered like any other', async () => {
     expect((await byId()).body).toEqual({ data: null, errors: [unauthorized('user', 'address')] });

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLogger, parseConfig } from '@fedgw/gateway';
 import { type RunningGateway, serveGateway } from '@fedgw/server';
 import {
-  addReview,
   type CapturedLines,
   captureLines,
   eventually,
@@ -15,6 +14,7 @@ import {
   startTestHttpServer,
   subgraphUrlEnv,
   type TestHttpServer,
+  untilLive,
 } from '@fedgw/test-support';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -272,11 +272,8 @@ describe.each(MOUNTS)('authorization options on %s', (mount) => {
       const query = `subscription { reviewAdded(productId: "${productId}") { author { name address } } }`;
       const stream = openStream('sse', gateway().url, { query });
       try {
-        // Reviews until the subscription is live and one arrives (a bound, not a timing).
-        for (let tries = 0; stream.events.length === 0 && tries < 60; tries++) {
-          await addReview(subgraphs().reviews.url, { productId, rating: 4, comment: 'dry run' });
-          await new Promise((resolve) => setTimeout(resolve, 150));
-        }
+        // Reviews until the subscription is live and one arrives.
+        await untilLive(subgraphs().reviews.url, [stream], productId);
         expect(stream.events[0]).toEqual({
           data: {
             reviewAdded: { author: { name: expect.any(String), address: expect.stringMatching(/Main Street$/) } },

@@ -1,12 +1,13 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { COMPLEX_QUERY, expectedComplex, expectedUserWithProducts, GET_USER_WITH_PRODUCTS } from '@fedgw/subgraphs';
 import {
   closedPortUrl,
+  eventually,
   MOUNTS,
   postGraphQL,
   type RunningGateway,
   type RunningSubgraph,
   send,
+  startGate,
   startGateway,
   startSubgraph,
   startSubgraphs,
@@ -249,14 +250,20 @@ describe.each(MOUNTS)('gateway contract on %s', (mount) => {
 
   describe('on SIGTERM', () => {
     it('turns /ready to 503, finishes the in-flight request, and exits 0', async () => {
+      // The request is held at a gate in front of the slow products subgraph until the drain has
+      // begun, then takes SLOW_MS more: it is still in flight when the listener closes.
+      const gate = await startGate(slowProducts.url);
+      gate.close();
       const gateway = await startGateway(mount, {
-        ...subgraphUrlEnv({ users: subgraphs.users, products: slowProducts, reviews: subgraphs.reviews }),
-        SHUTDOWN_DELAY_MS: '500',
+        ...subgraphUrlEnv({ users: subgraphs.users, products: gate.server, reviews: subgraphs.reviews }),
+        // /ready is read within this (1 s, so a loaded machine still reads it before the listener closes).
+        SHUTDOWN_DELAY_MS: '1000',
       });
       const inFlight = postGraphQL(gateway.url, { query: '{ topProducts(first: 1) { id } }' });
-      await sleep(300);
+      await eventually(() => expect(gate.holding()).toBe(1));
       gateway.child.kill('SIGTERM');
-      await sleep(100);
+      await gateway.untilLog({ msg: 'shutting down', signal: 'SIGTERM' });
+      gate.release();
       const [ready, health] = await Promise.all([
         send(`${gateway.origin}/ready`, { method: 'GET' }),
         send(`${gateway.origin}/health`, { method: 'GET' }),
@@ -268,6 +275,7 @@ describe.each(MOUNTS)('gateway contract on %s', (mount) => {
       expect(result.body).toEqual({ data: { topProducts: [{ id: expect.stringMatching(/^product-\d+$/) }] } });
       expect(await gateway.exited, gateway.output()).toBe(0);
       expect(gateway.logLines().some((line) => line.msg === 'shutdown complete')).toBe(true);
+      await gate.server.close();
     });
   });
 });

@@ -300,7 +300,7 @@ async function drip(url: URL, start: string): Promise<{ status: number | undefin
   }, 200);
   // Not events.once: it rejects on 'error', and a reset is an expected way to be cut off.
   const closed = new Promise((resolve) => socket.once('close', resolve));
-  const gaveUp = new Promise((resolve) => setTimeout(resolve, 10_000));
+  const gaveUp = new Promise((resolve) => setTimeout(resolve, 10_000)); // deadline: gives up on the cut, which fails the test
   await Promise.race([closed, gaveUp]);
   clearInterval(timer);
   socket.destroy();

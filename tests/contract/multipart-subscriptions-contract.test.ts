@@ -16,6 +16,8 @@ import {
   SUPERGRAPH_PATH,
   startGateway,
   subgraphUrlEnv,
+  WARM_UP,
+  warmUp,
 } from '@fedgw/test-support';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +33,6 @@ const REVIEW_ADDED = `subscription OnReview($productId: ID) {
   reviewAdded(productId: $productId) { rating comment author { name } product { name price } }
 }`;
 const TOO_DEEP = 'subscription { reviewAdded { product { reviews { author { reviews { id } } } } } }';
-const WARM_UP = 'warm-up';
 const IN_STOCK = '  inStock: Boolean! @join__field(graph: PRODUCTS)\n';
 const HEARTBEAT_MS = 100;
 const MULTIPART_CONTENT_TYPE = 'multipart/mixed;boundary="graphql";subscriptionSpec="1.0"';
@@ -65,14 +66,8 @@ function subscribeWithApollo(url: string, query: string, variables: Record<strin
 }
 
 /** Adds warm-up reviews until `hasOne()`: the subscription is live at the subgraph. */
-async function untilLive(productId: string, hasOne: () => boolean): Promise<void> {
-  await eventually(async () => {
-    if (hasOne()) return;
-    await addReview(subgraphs().reviews.url, { productId, rating: 1, comment: WARM_UP });
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    if (!hasOne()) throw new Error('no event yet');
-  });
-}
+const untilLive = (productId: string, live: () => boolean) =>
+  warmUp({ reviewsUrl: subgraphs().reviews.url, productId, live });
 
 const payloads = (response: MultipartResponse) => response.parts().filter((part) => 'payload' in part);
 

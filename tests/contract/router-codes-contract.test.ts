@@ -2,6 +2,7 @@ import {
   addReview,
   closedPortUrl,
   eventually,
+  fixedWait,
   type Gate,
   MOUNTS,
   openStream,
@@ -14,6 +15,8 @@ import {
   subgraphUrlEnv,
   type TestHttpServer,
   type TestStream,
+  untilLive as untilLiveAt,
+  WARM_UP,
 } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subgraphsForFile } from '../support/lifecycle.js';
@@ -99,7 +102,6 @@ describe.each(MOUNTS)("Apollo Router's error codes on %s", (mount) => {
 
 const REVIEW_ADDED =
   'subscription ($productId: ID) { reviewAdded(productId: $productId) { comment product { name } } }';
-const WARM_UP = 'warm-up';
 const commentsOf = (stream: TestStream) =>
   stream.events
     .map((event) => (event.data as { reviewAdded?: { comment: string } } | undefined)?.reviewAdded?.comment)
@@ -120,13 +122,8 @@ describe.each(MOUNTS)("the Router's subscription limits on %s", (mount) => {
     return metrics.value('gateway_subscriptions_active');
   };
   /** Adds warm-up reviews until `stream` has an event: its subgraph subscription is live. */
-  const untilLive = async (stream: TestStream, productId: string) => {
-    await eventually(async () => {
-      if (stream.events.length === 0)
-        await addReview(subgraphs().reviews.url, { productId, rating: 1, comment: WARM_UP });
-      expect(stream.events.length).toBeGreaterThan(0);
-    }, 10_000);
-  };
+  const untilLive = (stream: TestStream, productId: string) =>
+    untilLiveAt(subgraphs().reviews.url, [stream], productId);
 
   beforeAll(async () => {
     // Every event's product comes from products, through a gate the test can hold shut.
@@ -172,8 +169,8 @@ describe.each(MOUNTS)("the Router's subscription limits on %s", (mount) => {
     for (const comment of ['r2', 'r3', 'r4', 'r5', 'r6']) {
       await addReview(reviewsUrl, { productId: 'product-3', rating: 2, comment });
     }
-    // Time for the subgraph's events to reach the gateway (loopback WebSocket).
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // fixed wait: for the subgraph's events to reach the subscriber's buffer (loopback WebSocket); nothing reports an event queued behind the held one, and SUBSCRIPTION_MAX_OPEN=1 leaves no room for a witness subscription
+    await fixedWait(500);
     products.release();
     await eventually(() => expect(commentsOf(stream).at(-1)).toBe('r6'));
     const after = stream.events.slice(before);

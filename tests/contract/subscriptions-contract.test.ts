@@ -22,6 +22,8 @@ import {
   streamClient,
   subgraphUrlEnv,
   type TestStream,
+  untilLive,
+  WARM_UP,
 } from '@fedgw/test-support';
 import type { FormattedExecutionResult } from 'graphql';
 import { createClient as createSseClient, NetworkError } from 'graphql-sse';
@@ -40,7 +42,6 @@ const REVIEW_ADDED = `subscription OnReview($productId: ID) {
   reviewAdded(productId: $productId) { rating comment author { name } product { name price } }
 }`;
 const TOO_DEEP = `subscription { reviewAdded { product { reviews { author { reviews { id } } } } } }`;
-const WARM_UP = 'warm-up';
 const IN_STOCK = '  inStock: Boolean! @join__field(graph: PRODUCTS)\n';
 
 const subgraphs = subgraphsForFile();
@@ -79,17 +80,6 @@ function expectedEvent(productId: string, rating: number, comment: string, autho
       },
     },
   };
-}
-
-/** The reviews added while `stream` is being set up are warm-ups: adds them until one arrives, so the subscription is live. */
-async function untilLive(reviewsUrl: string, streams: readonly TestStream[], productId: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!streams.every((stream) => stream.events.length > 0)) {
-    if (Date.now() > deadline)
-      throw new Error(`no warm-up event after 10 s: ${JSON.stringify(streams.map((s) => s.events))}`);
-    await addReview(reviewsUrl, { productId, rating: 1, comment: WARM_UP });
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
 }
 
 const realEvents = (stream: TestStream) =>

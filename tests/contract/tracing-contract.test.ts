@@ -15,6 +15,7 @@ import {
   spawnInGroup,
   startGateway,
   startSubgraphs,
+  untilLive,
 } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOtlpGrpcReceiver } from './otlp-grpc-receiver.js';
@@ -410,12 +411,7 @@ describe('tracing a subscription over graphql-ws', () => {
       const stream = openStream('ws', gateway.url, { query: REVIEW_ADDED });
       try {
         // No subscribe acknowledgement: warm-up reviews (rating 1) until one arrives, then the traced one (rating 5).
-        const deadline = Date.now() + 10_000;
-        while (stream.events.length === 0) {
-          if (Date.now() > deadline) throw new Error('no warm-up event after 10 s');
-          await addReview(reviewsUrl, { productId: 'product-4', rating: 1, comment: 'warm-up' });
-          await new Promise((resolve) => setTimeout(resolve, 150));
-        }
+        await untilLive(reviewsUrl, [stream], 'product-4');
         await addReview(reviewsUrl, { productId: 'product-4', rating: 5, comment: 'traced', author: 'user-7' });
         const traced = (event: (typeof stream.events)[number]) =>
           (event.data as { reviewAdded?: { rating: number } } | undefined)?.reviewAdded?.rating === 5;

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 const PAGES = [
   'README.md',
+  'CONTRIBUTING.md',
   ...readdirSync(join(ROOT, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),

@@ -16,8 +16,9 @@ export interface ExecutorPair {
  * Two gateways that differ only in QUERY_PLAN_EXECUTOR, for the enclosing describe block.
  * `env(executor)` is read when they start, so it may name subgraphs started in an earlier hook;
  * it must give both the same settings (the subgraph URLs may name twin processes). Errors are
- * not masked: a masked answer is a function of the unmasked one (message, path, code), so
- * comparing unmasked answers compares every masked one too, and more.
+ * not masked, nor the subgraphs' own redacted (SUBGRAPH_ERRORS): a masked answer is a function of
+ * the unmasked one (message, path, code), so comparing unmasked answers compares every masked one
+ * too, and more.
  */
 export function executorPairForBlock(env: (executor: Executor) => Record<string, string>): ExecutorPair {
   const gateways: Partial<Record<Executor, RunningGateway>> = {};
@@ -26,6 +27,7 @@ export function executorPairForBlock(env: (executor: Executor) => Record<string,
       EXECUTORS.map(async (executor) => {
         gateways[executor] = await startGateway('fastify', {
           MASK_ERRORS: 'false',
+          SUBGRAPH_ERRORS: 'all',
           ...env(executor),
           QUERY_PLAN_EXECUTOR: executor,
         });

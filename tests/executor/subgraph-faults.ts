@@ -175,7 +175,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
       answer.errors = [{ message: 'products failed first' }];
     }),
     users: async (_request, answer) => {
-      await setTimeout(100);
+      await setTimeout(100); // latency: the users fetch ends after the products one, which the errors' order shows
       return { ...answer, errors: [{ message: 'users failed last' }] };
     },
     shows: /products failed first.*users failed last/,
@@ -184,7 +184,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
     name: 'two parallel fetches fail, the products one ending last',
     query: '{ topProducts(first: 1) { name } user(id: "user-2") { name } }',
     products: async (_request, answer) => {
-      await setTimeout(100);
+      await setTimeout(100); // latency: the products fetch ends after the users one, which the errors' order shows
       return { ...answer, errors: [{ message: 'products failed last' }] };
     },
     users: (_request, answer) => ({ ...answer, errors: [{ message: 'users failed first' }] }),

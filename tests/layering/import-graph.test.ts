@@ -3,7 +3,7 @@
 // (contract/ → settings/ → the core → plugin-sdk/ → plugins/ → config/ → compose/, the entry
 // point on top), save the few listed below with their reasons; contract/ holds types only;
 // config/ only turns env and file into a value; compose/ is the one place that builds a gateway
-// from it; plugins reach the gateway only through the plugin SDK (plugin-sdk/, ADR 050).
+// from it; plugins reach the gateway only through the plugin SDK (plugin-sdk/, ADR 055).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { ROOT } from '@fedgw/test-support';

@@ -19,8 +19,18 @@ if (mode === 'start-gateway') {
   await gateway.start();
   await gateway.stop();
 }
-// Let the loader thread's last messages arrive.
-await new Promise((resolve) => setTimeout(resolve, 100));
+// The loader thread's messages arrive in order: once a last module's URL has come, every one before it has.
+const SENTINEL = 'data:text/javascript,export default "last load"';
+const sentinelSeen = new Promise((resolve) =>
+  port1.on('message', (url) => {
+    if (url === SENTINEL) resolve();
+  }),
+);
+port1.ref();
+await import(SENTINEL);
+await sentinelSeen;
+port1.unref();
+loaded.delete(SENTINEL);
 const require = createRequire(import.meta.url);
 for (const file of Object.keys(require.cache)) loaded.add(`file://${file}`);
 process.stdout.write(JSON.stringify([...loaded]));

@@ -1,4 +1,4 @@
-// The plugin SDK's public surface (`@fedgw/gateway/plugin-sdk`, ADR 050) is fixed and documented:
+// The plugin SDK's public surface (`@fedgw/gateway/plugin-sdk`, ADR 055) is fixed and documented:
 // the package exports exactly the names below, each from one statement of the published
 // declarations under a one-line doc comment. Changing the surface means changing this list,
 // docs/plugins.md and, for a new kind of export, the ADR: a helper is not added in passing.

@@ -58,11 +58,11 @@ describe('an older Node', () => {
   if (!older) console.warn('node-version.test: no Node older than engines outside node_modules; skipping');
   // Each entry point a user runs directly, with the command the message suggests.
   it.runIf(older).each([
-    ['server/dist/main.js', 'npx pnpm start'],
-    ['bench/dist/cli.js', 'npx pnpm bench'],
-    ['bench/dist/soak-cli.js', 'npx pnpm bench:soak'],
-    ['bench/dist/profile-cli.js', 'npx pnpm bench:profile'],
-    ['bench/dist/readme-cli.js', 'npx pnpm bench:readme'],
+    ['server/dist/main.js', 'npx --yes pnpm@10.34.9 start'],
+    ['bench/dist/cli.js', 'npx --yes pnpm@10.34.9 bench'],
+    ['bench/dist/soak-cli.js', 'npx --yes pnpm@10.34.9 bench:soak'],
+    ['bench/dist/profile-cli.js', 'npx --yes pnpm@10.34.9 bench:profile'],
+    ['bench/dist/readme-cli.js', 'npx --yes pnpm@10.34.9 bench:readme'],
   ])('`node %s` says in one line what is wrong and exits 1', (entry, command) => {
     const { path, version } = older as { path: string; version: string };
     const run = spawnSync(path, [entry, '--help'], {

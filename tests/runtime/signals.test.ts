@@ -90,6 +90,7 @@ async function portIsClosed(port: number): Promise<boolean> {
 
 /** After the stop: the top process ends as `end` says, and nothing it started is left. */
 async function expectAllStopped(run: Launched, ports: number[], end: Awaited<Launched['exited']>) {
+  // deadline: a bound on the exit; the race names a hang instead of the test's timeout
   const result = await Promise.race([run.exited, sleep(60_000, 'timeout' as const)]);
   expect(result, run.output()).not.toBe('timeout');
   expect(result, run.output()).toEqual(end);
@@ -142,9 +143,10 @@ describe.runIf(onLinux)(
       const run = await launch(...viaPnpm('start'), env, [gatewayReady]);
       process.kill(-(run.child.pid as number), 'SIGINT');
       await eventually(() => expect(run.output()).toMatch(/"msg":"shutting down"/), 20_000);
-      await sleep(500);
+      // Still waiting: only the second Ctrl-C ends it (exit 1 below; the first alone would have exited 0).
       expect(run.child.exitCode).toBeNull();
       process.kill(-(run.child.pid as number), 'SIGINT');
+      // deadline: a bound on the exit, which the second SIGINT makes immediate
       const result = await Promise.race([run.exited, sleep(20_000, 'timeout' as const)]);
       expect(result, run.output()).toEqual({ code: 1, signal: null });
       expect(run.output()).toMatch(/second SIGINT: exiting now/);

@@ -1,3 +1,6 @@
+import type { Clock } from '@fedgw/gateway/contract';
+import { realClock } from '../clock.js';
+
 /**
  * On drain the gateway completes every subscription; the transports then close their
  * connections. Closing at once would cut the `complete` messages still being written, so each
@@ -11,11 +14,12 @@ export function closeWhenIdle<T>(
   close: (connection: T) => void,
   cut: (connection: T) => void,
   graceMs = 2000,
+  clock: Clock = realClock,
 ): void {
-  const deadline = Date.now() + graceMs;
+  const deadline = clock.now() + graceMs;
   const closing = new Set<T>();
   const sweep = () => {
-    const last = Date.now() >= deadline;
+    const last = clock.now() >= deadline;
     let busy = 0;
     for (const connection of connections()) {
       if (closing.has(connection)) continue;
@@ -24,11 +28,11 @@ export function closeWhenIdle<T>(
         close(connection);
       } else busy += 1;
     }
-    if (busy > 0) setTimeout(sweep, 10);
+    if (busy > 0) clock.after(10, sweep);
   };
   setImmediate(sweep);
   // Whatever is still open once everything had its grace to close.
-  setTimeout(() => {
+  clock.after(2 * graceMs, () => {
     for (const connection of connections()) cut(connection);
-  }, 2 * graceMs).unref();
+  });
 }

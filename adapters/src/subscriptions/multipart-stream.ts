@@ -26,11 +26,19 @@ export class MultipartStream {
   #progressed = false;
   #stalled = 0;
 
-  /** Writes the opening delimiter and a first heartbeat; `res`'s head must be written already. */
-  constructor(res: ServerResponse, heartbeatMs: number) {
+  #quiet: boolean;
+
+  /**
+   * Writes the opening delimiter and a first heartbeat; `res`'s head must be written already.
+   * `quietUntilFirstPart`: no heartbeat before the first message, for a client that did not ask
+   * for Apollo's protocol (`multipart/mixed` without `subscriptionSpec`, urql's): urql reads a
+   * first part without `data` or `errors` as a failed operation.
+   */
+  constructor(res: ServerResponse, heartbeatMs: number, quietUntilFirstPart = false) {
     this.#res = res;
+    this.#quiet = quietUntilFirstPart;
     res.write(DELIMITER);
-    this.#write(HEARTBEAT);
+    if (!this.#quiet) this.#write(HEARTBEAT);
     this.#timer = setInterval(() => this.#tick(), heartbeatMs);
     this.#timer.unref();
   }
@@ -38,6 +46,7 @@ export class MultipartStream {
   /** One message; resolves true once it is written, false when the stream ended or the client left. */
   part(json: string): Promise<boolean> {
     if (this.#ended) return Promise.resolve(false);
+    this.#quiet = false;
     return this.#write(json);
   }
 
@@ -75,6 +84,6 @@ export class MultipartStream {
     this.#progressed = false;
     if (this.#stalled >= STALLED_TICKS) this.destroy();
     // With bytes still waiting, a heartbeat would only queue behind them.
-    else if (!waiting) void this.#write(HEARTBEAT);
+    else if (!waiting && !this.#quiet) void this.#write(HEARTBEAT);
   }
 }

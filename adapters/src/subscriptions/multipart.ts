@@ -24,15 +24,20 @@ export interface MultipartTransport {
   serve(req: IncomingMessage, res: ServerResponse, params: StreamParams): Promise<void>;
 }
 
-/** True when `accept` lists a `multipart/mixed` range with a `subscriptionSpec` parameter (not at q=0). */
+/**
+ * True when `accept` lists a `multipart/mixed` range with a `subscriptionSpec` parameter, or with
+ * no spec parameter at all (urql's), not at q=0. Which transport a request gets when its Accept
+ * lists others too is the mounts' choice (transport-choice.ts); this only keeps the claim honest.
+ */
 export function wantsMultipartSubscription(accept: string | undefined): boolean {
   if (!accept) return false;
-  return accept.split(',').some((range) => {
+  return accept.split(',', 64).some((range) => {
     const [type, ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    const specs = parameters.filter((parameter) => /^[a-z]*spec\s*=/.test(parameter));
     return (
       type === 'multipart/mixed' &&
-      parameters.some((parameter) => parameter.startsWith('subscriptionspec=')) &&
-      !parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter))
+      (specs.length === 0 || specs.some((parameter) => parameter.startsWith('subscriptionspec='))) &&
+      !parameters.some((parameter) => /^q\s*=\s*0(\.0*)?$/.test(parameter))
     );
   });
 }
@@ -68,6 +73,7 @@ export function multipartTransport(
     events: AsyncIterableIterator<FormattedExecutionResult>,
     requestId: string,
     gone: Promise<false>,
+    accept: string | undefined,
   ): Promise<void> => {
     res.writeHead(200, {
       'content-type': MULTIPART_CONTENT_TYPE,
@@ -76,7 +82,7 @@ export function multipartTransport(
       'x-accel-buffering': 'no',
       [REQUEST_ID_HEADER]: requestId,
     });
-    const stream = new MultipartStream(res, limits.multipartHeartbeatMs);
+    const stream = new MultipartStream(res, limits.multipartHeartbeatMs, !/subscriptionspec/i.test(accept ?? ''));
     open.add(stream);
     try {
       for (;;) {
@@ -145,7 +151,7 @@ export function multipartTransport(
           void outcome.events.return?.();
           return;
         }
-        await streamEvents(res, outcome.events, scope.requestId, gone);
+        await streamEvents(res, outcome.events, scope.requestId, gone, req.headers.accept);
       } finally {
         release();
       }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { MountableGateway, StreamOutcome, SubscriptionEndpoint } from '@fedgw/gateway/contract';
+import type { Clock, MountableGateway, StreamOutcome, SubscriptionEndpoint } from '@fedgw/gateway/contract';
 import { GraphQLSchema } from 'graphql';
 import { createHandler, type Request as SseRequest } from 'graphql-sse';
 import { clientAddressOf } from '../client-address.js';
+import { realClock } from '../clock.js';
 import { closeWhenIdle } from './close-when-idle.js';
 import { STAND_IN, streamScope } from './stream-scope.js';
 
@@ -28,13 +29,13 @@ interface Holder {
 /** A single-connection-mode stream: reserved by PUT, then opened by one GET (or POST) with `Accept: text/event-stream`. */
 interface Reservation {
   readonly release: () => void;
-  readonly expiry: NodeJS.Timeout;
+  readonly expiry: { cancel(): void };
   flow?: Flow;
   /** Subscriptions running on it. */
   operations: number;
   /** Operations being answered (any kind), so the idle clock waits for them. */
   busy: number;
-  idle?: NodeJS.Timeout;
+  idle?: { cancel(): void };
 }
 
 const EVENT_STREAM_HEADERS = {
@@ -44,11 +45,18 @@ const EVENT_STREAM_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
 };
 
-/** Requests that belong to the graphql-sse protocol rather than to plain GraphQL over HTTP. */
+/**
+ * Requests of graphql-sse's single connection mode (a reservation, its token) rather than plain
+ * GraphQL over HTTP. Its distinct mode is chosen by the Accept header (transport-choice.ts).
+ */
 export function isSseRequest(method: string, headers: IncomingMessage['headers'], url: string): boolean {
   if (method === 'PUT' || method === 'DELETE') return true;
-  if (headers.accept?.includes('text/event-stream')) return true;
   return headers[TOKEN_HEADER] !== undefined || /[?&]token=/.test(url);
+}
+
+export interface SseHandlerOptions {
+  /** The clock of reservations' expiry and of idle streams. Default: the real clock. Tests pass their own to move time. */
+  clock?: Clock;
 }
 
 /** `body`: the request's body, already read within BODY_LIMIT by the mount (text, or JSON Fastify parsed; '' when none). */
@@ -68,7 +76,9 @@ export type SseHandler = (req: IncomingMessage, res: ServerResponse, body: unkno
  */
 export function sseHandler(
   gateway: Pick<MountableGateway, 'subscriptions' | 'admit' | 'clientAddress'>,
+  options: SseHandlerOptions = {},
 ): SseHandler | undefined {
+  const clock = options.clock ?? realClock;
   const endpoint = gateway.subscriptions;
   if (!endpoint) return undefined;
   const { limits } = endpoint;
@@ -91,7 +101,7 @@ export function sseHandler(
     authenticate: async (req) => {
       const token = tokenOf(req);
       if (req.method === 'PUT')
-        return reserve(req, endpoint, gateway, reservations, limits.connectionInitTimeoutMs, forget);
+        return reserve(req, endpoint, gateway, reservations, { ms: limits.connectionInitTimeoutMs, clock }, forget);
       if (token && !isLive(reservations.get(token))) return [null, { status: 404, statusText: 'Not Found' }];
       return token ?? null;
     },
@@ -118,7 +128,7 @@ export function sseHandler(
       const scope = streamScope(raw.method ?? 'POST', raw, raw.headers, clientAddressOf(gateway, raw));
       if (reservation) {
         reservation.busy += 1;
-        clearTimeout(reservation.idle);
+        reservation.idle?.cancel();
       }
       try {
         const outcome = await endpoint.operate(scope, {
@@ -156,11 +166,10 @@ export function sseHandler(
    * using, its token unknown, for every later operation.
    */
   const restIdle = (reservation: Reservation): void => {
-    clearTimeout(reservation.idle);
+    reservation.idle?.cancel();
     const res = reservation.flow?.res;
     if (!res || reservation.operations > 0 || reservation.busy > 0) return;
-    reservation.idle = setTimeout(() => res.destroy(), limits.idleTimeoutMs);
-    reservation.idle.unref();
+    reservation.idle = clock.after(limits.idleTimeoutMs, () => res.destroy());
   };
 
   /**
@@ -191,7 +200,7 @@ export function sseHandler(
     // is not the stream, and the cut one's would look live again.
     const opensReserved = reservation !== undefined && opensStream === true && reservation.flow === undefined;
     if (opensReserved) {
-      clearTimeout(reservation.expiry);
+      reservation.expiry.cancel();
       reservation.flow = flow;
     }
     // A distinct-mode stream is a connection of its own (SUBSCRIPTION_MAX_CONNECTIONS, _PER_CLIENT), as a WebSocket is.
@@ -230,7 +239,7 @@ export function sseHandler(
       open.delete(res);
       void responseBody.return?.(undefined);
       if (token && opensReserved) {
-        clearTimeout(reservation.idle);
+        reservation.idle?.cancel();
         reservations.delete(token);
         reservation.release();
       }
@@ -286,7 +295,7 @@ async function reserve(
   endpoint: SubscriptionEndpoint,
   gateway: Pick<MountableGateway, 'admit' | 'clientAddress'>,
   reservations: Map<string, Reservation>,
-  expiresMs: number,
+  expiry: { ms: number; clock: Clock },
   forget: (token: string) => Promise<void>,
 ) {
   const raw = req.raw as IncomingMessage;
@@ -305,17 +314,16 @@ async function reserve(
   const { release } = slot;
   const token = randomUUID();
   // Not opened in time: forget it, so reservations nobody uses cannot pile up.
-  const expiry = setTimeout(() => {
+  const expires = expiry.clock.after(expiry.ms, () => {
     const reservation = reservations.get(token);
-    if (reservation && !reservation.flow) {
-      // graphql-sse forgets it while it is still ours (that GET is authenticated as a known token);
-      // no I/O in between, so no client's request can come in before it is deleted.
-      void forget(token).finally(() => reservations.delete(token));
-      release();
-    }
-  }, expiresMs);
-  expiry.unref();
-  reservations.set(token, { release, expiry, operations: 0, busy: 0 });
+    if (!reservation || reservation.flow) return;
+    // graphql-sse forgets it while it is still ours (that GET is authenticated as a known token);
+    // no I/O in between, so no client's request can come in before it is deleted.
+    const forgotten = forget(token).finally(() => reservations.delete(token));
+    release();
+    return forgotten;
+  });
+  reservations.set(token, { release, expiry: expires, operations: 0, busy: 0 });
   return token;
 }
 

@@ -28,7 +28,10 @@ const NO_SCHEMA = new GraphQLSchema({});
  */
 export function serveWebSocket(
   server: Server,
-  gateway: Pick<MountableGateway, 'subscriptions' | 'path' | 'bodyLimitBytes' | 'origins' | 'clientAddress'>,
+  gateway: Pick<
+    MountableGateway,
+    'subscriptions' | 'path' | 'bodyLimitBytes' | 'origins' | 'clientAddress' | 'requestScheme'
+  >,
 ): void {
   const endpoint = gateway.subscriptions;
   if (!endpoint) return;
@@ -50,7 +53,7 @@ export function serveWebSocket(
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (pathOf(request) !== gateway.path) return reject(socket, 404, 'Not Found');
     // A browser sends the user's cookie on a WebSocket from any site: the origin policy decides.
-    if (crossOriginStreamRefusal(gateway, request.headers)) return reject(socket, 403, 'Forbidden');
+    if (crossOriginStreamRefusal(gateway, request)) return reject(socket, 403, 'Forbidden');
     const slot = endpoint.openConnection(clientAddressOf(gateway, request));
     if (!slot.granted)
       return reject(socket, slot.status, STATUS_CODES[slot.status] ?? 'Refused', { errors: [slot.error] });

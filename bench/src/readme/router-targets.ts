@@ -1,6 +1,6 @@
 import type { BenchResults, ScenarioResult } from '../run/results.js';
 import { HIVE_GATEWAY_RUST, ROUTER } from '../targets/targets.js';
-import { markdownTable, ms, num } from './table.js';
+import { markdownTable, ms, num, RowWarnings } from './table.js';
 import { okRow } from './versus-router.js';
 
 // Issue 31's targets against the Router, read from one run of §A, §C and §F with the Router
@@ -20,7 +20,7 @@ const verdict = (multiple: number | undefined, bound: number): string =>
 
 type Line = readonly [target: string, measured: string, verdict: string];
 
-function tailAtRate(c: ScenarioResult | undefined): Line[] {
+function tailAtRate(c: ScenarioResult | undefined, warnings: RowWarnings): Line[] {
   const variants = [...new Set(c?.rows.map((row) => row.variant))];
   return variants.flatMap((variant): Line[] => {
     const ours = okRow(c, OURS, variant);
@@ -32,13 +32,13 @@ function tailAtRate(c: ScenarioResult | undefined): Line[] {
         `§C ${variant} at ${num(ours.rate)} req/s: p99 ≤ 3x`,
         `${num(p99, 1)}x: ${ms(ours.latencyMs?.p99)} vs ${ms(router.latencyMs?.p99)} ms ` +
           `(p99.9 ${ms(ours.latencyMs?.p999)} vs ${ms(router.latencyMs?.p999)} ms)`,
-        verdict(p99, 3),
+        verdict(p99, 3) + warnings.marks('C', [ours, router]),
       ],
     ];
   });
 }
 
-function closedLoop(a: ScenarioResult | undefined): Line[] {
+function closedLoop(a: ScenarioResult | undefined, warnings: RowWarnings): Line[] {
   return QUERIES.flatMap((query): Line[] => {
     const ours = okRow(a, OURS, query);
     const router = okRow(a, ROUTER, query);
@@ -49,54 +49,67 @@ function closedLoop(a: ScenarioResult | undefined): Line[] {
       [
         `§A ${query}: peak RSS ≤ 2.5x`,
         `${num(rss, 2)}x: ${num(ours.gatewayPeakRssMb)} vs ${num(router.gatewayPeakRssMb)} MB`,
-        verdict(rss, 2.5),
+        verdict(rss, 2.5) + warnings.marks('A', [ours, router]),
       ],
       [
         `§A ${query}: CPU per request ≤ 1.2x`,
         `${num(cpu, 2)}x: ${num(ours.gatewayCpuSecPer1k, 3)} vs ${num(router.gatewayCpuSecPer1k, 3)} ms`,
-        verdict(cpu, 1.2),
+        verdict(cpu, 1.2) + warnings.marks('A', [ours, router]),
       ],
     ];
   });
 }
 
 /** §F as a regression check: the last rounds measured 0.96–1.02x the Router, and 0.85x hive-gateway-rust with every dedup on. */
-function largeAnswers(f: ScenarioResult | undefined): Line[] {
+function largeAnswers(f: ScenarioResult | undefined, warnings: RowWarnings): Line[] {
   const lines: Line[] = [];
-  const plain = times(
-    okRow(f, OURS, 'Dashboard')?.gatewayCpuSecPer1k,
-    okRow(f, ROUTER, 'Dashboard')?.gatewayCpuSecPer1k,
-  );
+  const ours = okRow(f, OURS, 'Dashboard');
+  const router = okRow(f, ROUTER, 'Dashboard');
+  const plain = times(ours?.gatewayCpuSecPer1k, router?.gatewayCpuSecPer1k);
   if (plain !== undefined) {
     lines.push([
       '§F Dashboard: CPU per request, no regression from 0.96–1.02x',
       `${num(plain, 2)}x the Router's`,
-      verdict(plain, 1.02),
+      verdict(plain, 1.02) + warnings.marks('F', [ours, router]),
     ]);
   }
-  const dedup = times(
-    okRow(f, OURS, 'Dashboard · dedup')?.gatewayCpuSecPer1k,
-    okRow(f, HIVE_GATEWAY_RUST, 'Dashboard · dedup')?.gatewayCpuSecPer1k,
-  );
+  const oursDedup = okRow(f, OURS, 'Dashboard · dedup');
+  const hiveDedup = okRow(f, HIVE_GATEWAY_RUST, 'Dashboard · dedup');
+  const dedup = times(oursDedup?.gatewayCpuSecPer1k, hiveDedup?.gatewayCpuSecPer1k);
   if (dedup !== undefined) {
     lines.push([
       '§F Dashboard · dedup: no regression from 0.85x',
       `${num(dedup, 2)}x ${HIVE_GATEWAY_RUST}'s`,
-      verdict(dedup, 0.86),
+      verdict(dedup, 0.86) + warnings.marks('F', [oursDedup, hiveDedup]),
     ]);
   }
   return lines;
 }
 
-/** The README's table of issue 31's targets for `results`, linked to the run's report. */
+/**
+ * The README's table of issue 31's targets for `results`, linked to the run's report. A verdict
+ * read from a row the run warned about (the load generator saturated, sends were late, requests
+ * failed) carries ⚠ markers, and the run's warnings are printed under the table.
+ */
 export function renderRouterTargets(results: BenchResults, folder: string): string {
   const scenario = (id: ScenarioResult['id']) => results.scenarios.find((s) => s.id === id);
-  const lines = [...tailAtRate(scenario('C')), ...closedLoop(scenario('A')), ...largeAnswers(scenario('F'))];
+  const warnings = new RowWarnings();
+  const lines = [
+    ...tailAtRate(scenario('C'), warnings),
+    ...closedLoop(scenario('A'), warnings),
+    ...largeAnswers(scenario('F'), warnings),
+  ];
   const env = results.environment;
+  const warnedLines = lines.filter(([, , verdict]) => verdict.includes('⚠')).length;
+  const notes = warnings.notes()
+    ? `**${warnedLines} of ${lines.length} verdicts read rows the run warned about** (⚠: not a measure of the target alone):\\\n` +
+      `${warnings.notes()}\n\n`
+    : '';
   return (
     `_Generated by \`pnpm bench:readme ${folder}\` from run ${results.runId} (${env.cores} cores, Node ${env.node}); ` +
     `${OURS} against ${ROUTER} on the same rows._\n\n` +
     `${markdownTable(['target', 'measured', 'verdict'], lines, 3)}\n\n` +
+    notes +
     `Report: [report.md](${folder}/report.md).\n`
   );
 }

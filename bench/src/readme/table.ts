@@ -53,3 +53,39 @@ export class Footnotes {
     return this.#notes.map((note, i) => `⚠${i + 1} ${note}`).join('\\\n');
   }
 }
+
+/**
+ * Numbered ⚠ notes for generated lines that each read several run rows (ours and the Router's,
+ * say): `marks(scenario, rows)` gives the markers of the warnings those rows carry, and
+ * `notes()` one line per distinct warning, in the run's own words, naming every row that carries
+ * it. A verdict drawn from a warned row is printed with its warning, never without.
+ */
+interface WarningNote {
+  readonly warning: string;
+  /** `§C apollo-router · baseline`: the rows that carry it. */
+  readonly rows: string[];
+}
+
+export class RowWarnings {
+  readonly #notes: WarningNote[] = [];
+
+  marks(scenario: string, rows: readonly (RowResult | undefined)[]): string {
+    const numbers: number[] = [];
+    for (const row of rows) {
+      for (const warning of row?.warnings ?? []) {
+        const name = `§${scenario} ${row?.target} · ${row?.variant}`;
+        let index = this.#notes.findIndex((note) => note.warning === warning);
+        if (index < 0) index = this.#notes.push({ warning, rows: [] }) - 1;
+        const note = this.#notes[index] as WarningNote;
+        if (!note.rows.includes(name)) note.rows.push(name);
+        if (!numbers.includes(index + 1)) numbers.push(index + 1);
+      }
+    }
+    return numbers.map((n) => ` ⚠${n}`).join('');
+  }
+
+  /** The notes, one line each, for under the table (empty when no row read was warned about). */
+  notes(): string {
+    return this.#notes.map(({ warning, rows }, i) => `⚠${i + 1} ${rows.join(', ')}: ${warning}`).join('\\\n');
+  }
+}

@@ -1,8 +1,13 @@
 import type { ClientAddressOf } from '../contract/index.js';
+import { DEFAULT_IPV6_PREFIX } from './address-network.js';
+import { type ClientKeyOf, clientKey } from './client-key.js';
 import { forwardedChain } from './forwarded-chain.js';
 import { normalizeAddress } from './ip-address.js';
 import { type ClientAddressHeader, type TrustedProxies, trustedNetworks } from './trusted-proxies.js';
 
+export { addressNetwork, DEFAULT_IPV6_PREFIX } from './address-network.js';
+export { type ClientKeyOf, clientKey } from './client-key.js';
+export { type RequestSchemeOf, requestSchemeResolver, type Scheme, type SchemeFacts } from './request-scheme.js';
 export {
   CLIENT_ADDRESS_HEADERS,
   type ClientAddressHeader,
@@ -19,11 +24,20 @@ export interface ClientAddressSettings {
   readonly trustedProxies?: TrustedProxies | undefined;
   /** CLIENT_ADDRESS_HEADER. Default: `x-forwarded-for`. */
   readonly clientAddressHeader?: ClientAddressHeader;
+  /** CLIENT_IPV6_PREFIX: the IPv6 network one client is counted by. Default: 64. */
+  readonly clientIpv6Prefix?: number;
+}
+
+/** `clientKey` with the settings' IPv6 prefix: what every per-client cap of one gateway keys on. */
+export function clientKeyResolver(settings: ClientAddressSettings): ClientKeyOf {
+  const prefix = settings.clientIpv6Prefix ?? DEFAULT_IPV6_PREFIX;
+  return (address, identity) => clientKey(address, identity, prefix);
 }
 
 /**
  * The one place the client's address is decided, for every per-client cap (rate limit,
- * subscription and connection caps, unread answers) and the log line, on every mount.
+ * subscription and connection caps, unread answers; each keys on it through `clientKey`) and the
+ * log line, on every mount.
  *
  * The socket's peer is the client unless it is a trusted proxy. Then the forwarded chain is read
  * right to left, nearest hop first: each trusted hop's entry names the hop before it, and the

@@ -1,5 +1,5 @@
 import { BlockList } from 'node:net';
-import type { Parsed } from '../settings/values.js';
+import type { Parsed } from '../settings/kinds.js';
 import { normalizeAddress } from './ip-address.js';
 
 /**

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.js';
 import type { GatewayConfig } from '../config/types.js';
 import type { GatewayPlugin } from '../contract/index.js';
 import { assembleGateway, type Gateway } from '../gateway-core.js';
@@ -24,6 +25,8 @@ export interface CreateGatewayOptions {
   plugins?: readonly GatewayPlugin[];
   /** Decides `@policy` for each request; replaces the AUTHORIZATION_POLICIES rules. */
   policies?: PolicyDecider;
+  /** What schedules the supergraph's polls. Default: the real clock. Tests pass their own to move time. */
+  clock?: Clock;
 }
 
 /**
@@ -70,5 +73,6 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     supergraph: supergraphSourceOf(config),
     plugins,
     estimateCost: (request) => costs.costOf(request),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
 }

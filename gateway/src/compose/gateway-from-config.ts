@@ -6,7 +6,7 @@ import { apiKeyAuth } from '../plugins/api-key/index.js';
 import { clientAwareness } from '../plugins/client-awareness/index.js';
 import { type HeaderRulesOptions, headerRules } from '../plugins/header-rules/index.js';
 import { responseHeaders } from '../plugins/response-headers/index.js';
-import { tracingSettings } from '../plugins/tracing/options.js';
+import { tracingSettings } from '../plugins/tracing/settings.js';
 import { type CreateGatewayOptions, createGateway } from './create-gateway.js';
 
 /**
@@ -15,12 +15,11 @@ import { type CreateGatewayOptions, createGateway } from './create-gateway.js';
  * `options.plugins` added in code.
  */
 export async function createGatewayFromConfig(config: GatewayConfig, options: CreateGatewayOptions): Promise<Gateway> {
-  const configured = await pluginsFromConfig(config, options.logger);
+  let all: readonly GatewayPlugin[] = [];
+  const configured = await pluginsFromConfig(config, options.logger, () => all);
   const metrics = config.metrics.enabled ? await metricsFromConfig(config) : undefined;
-  const gateway = createGateway(config, {
-    ...options,
-    plugins: [...configured, ...(metrics ? [metrics] : []), ...(options.plugins ?? [])],
-  });
+  all = [...configured, ...(metrics ? [metrics] : []), ...(options.plugins ?? [])];
+  const gateway = createGateway(config, { ...options, plugins: all });
   // The adapters serve it (or, with METRICS_PORT, the server's own listener).
   return metrics ? Object.assign(gateway, { metrics: metrics.endpoint }) : gateway;
 }
@@ -37,9 +36,14 @@ async function metricsFromConfig(config: GatewayConfig) {
  * The JWT and rate-limit plugins are imported only when named, so a gateway without them
  * never loads jose or ioredis.
  */
-export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): Promise<GatewayPlugin[]> {
+export async function pluginsFromConfig(
+  config: GatewayConfig,
+  logger: Logger,
+  /** Every plugin of the gateway, once built: tracing tells them of spans it lost. */
+  everyPlugin: () => readonly GatewayPlugin[] = () => [],
+): Promise<GatewayPlugin[]> {
   const factories: Record<PluginName, () => GatewayPlugin | Promise<GatewayPlugin>> = {
-    // Each group is its plugin's options, as read and typed from their specs (fields/plugins.ts).
+    // Each group is its plugin's options, as read and typed from their specs (config/settings/plugins.ts).
     'header-rules': () => {
       // GATEWAY_HEADER_RULES is Router-shaped JSON, checked by the plugin (unknown rule keys refused).
       const { rules, ...limits } = config.headerRules;
@@ -54,6 +58,7 @@ export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): 
       const { cost, ...options } = config.rateLimit;
       return (await import('../plugins/rate-limit/index.js')).rateLimit({
         ...options,
+        ipv6Prefix: config.clientIpv6Prefix,
         ...(cost === 'estimated' && {
           cost: (request) => {
             const estimate = request.contextValue.estimateCost(request);
@@ -74,7 +79,7 @@ export async function pluginsFromConfig(config: GatewayConfig, logger: Logger): 
   const tracing = tracingSettings(config);
   if (tracing) {
     const { startTracing } = await import('../plugins/tracing/index.js');
-    plugins.push(await startTracing(tracing, { route: config.graphqlPath, logger }));
+    plugins.push(await startTracing(tracing, { route: config.graphqlPath, logger, plugins: everyPlugin }));
   }
   return plugins;
 }

@@ -1,4 +1,4 @@
-// The closed sets of values settings choose from: read by the field specs (fields/*.ts) and
+// The closed sets of values settings choose from: read by the field specs (config/settings/*.ts) and
 // by types.ts, which derives the config from those specs, so they live apart from both.
 import { LOG_LEVELS, type LogLevel } from '../logger.js';
 

@@ -1,5 +1,5 @@
 import type { ConfigIssue } from '../errors.js';
-import { CONFIG_FIELDS, type FieldSpec, type ScalarKey } from './fields.js';
+import { CONFIG_FIELDS, type FieldSpec, type ScalarKey } from './settings/all.js';
 import type { GatewayConfig } from './types.js';
 
 // Settings in groups (ADR 039): a spec key `jwt.issuer` is `config.jwt.issuer` and
@@ -104,28 +104,28 @@ export function reportUnknownFileKeys(
   }
 }
 
-/** `{ 'jwt.issuer': … }` → `{ jwt: { issuer: … } }`, each group frozen. */
-export function intoGroups(values: Record<string, unknown>): Record<string, unknown> {
+/**
+ * `{ 'jwt.issuer': … }` → `{ jwt: { issuer: … } }`, the groups still open (`freezeGroups` closes them).
+ * Each value was read by its spec's schema, so `T` is the spec's type (ConfigValues): this is the one
+ * place the flat values become the typed config that every rule across settings reads (ADR 052).
+ */
+export function intoGroups<T = Record<string, unknown>>(values: Readonly<Record<string, unknown>>): T {
   const tree: Record<string, unknown> = {};
-  const groups: Record<string, Record<string, unknown>> = {};
   for (const [key, value] of Object.entries(values)) {
     const [group, name] = splitKey(key);
     if (group === undefined) tree[key] = value;
     else {
-      groups[group] ??= {};
-      groups[group][name] = value;
+      tree[group] ??= {};
+      (tree[group] as Record<string, unknown>)[name] = value;
     }
   }
-  for (const [group, members] of Object.entries(groups)) tree[group] = Object.freeze(members);
-  return tree;
+  return tree as T;
 }
 
-/** The values read so far of one group (`tracing` → `{ sdkDisabled, … }`), for the checks across its settings. */
-export function groupIn(values: Readonly<Record<string, unknown>>, group: string): Record<string, unknown> {
-  const prefix = `${group}.`;
-  return Object.fromEntries(
-    Object.entries(values).flatMap(([key, value]) =>
-      key.startsWith(prefix) ? [[key.slice(prefix.length), value]] : [],
-    ),
-  );
+/** The config from `intoGroups` with each of its groups frozen. */
+export function freezeGroups<T extends object>(config: T): T {
+  for (const [name, value] of Object.entries(config)) {
+    if (CONFIG_FIELDS.some((field) => field.key.startsWith(`${name}.`))) Object.freeze(value);
+  }
+  return config;
 }

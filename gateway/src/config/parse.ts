@@ -2,17 +2,23 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type ConfigIssue, GatewayConfigError } from '../errors.js';
 import { checkOriginSettings } from '../origin-policy/settings.js';
-import { checkMetricsConfig } from '../plugins/metrics/config.js';
-import { checkTracingConfig } from '../plugins/tracing/options.js';
-import { defaultOf, type Parsed, readValue } from '../settings/values.js';
-import { checkSupergraphSource } from '../supergraph/options.js';
-import { checkEntityCache, checkPluginSettings, checkTrustedDocuments, checkWorkers } from './checks.js';
+import { checkMetricsConfig } from '../plugins/metrics/settings.js';
+import { checkTracingConfig } from '../plugins/tracing/settings.js';
+import { defaultOf, type Parsed, readValue } from '../settings/kinds.js';
+import { checkSupergraphSource } from '../supergraph/settings.js';
 import { closestName } from './closest-name.js';
 import { settingsWithoutTheirFeature } from './features.js';
-import { CONFIG_FIELDS, type FieldSpec, SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './fields.js';
-import { groupIn, inFile, intoGroups, reportUnknownFileKeys } from './groups.js';
+import { freezeGroups, inFile, intoGroups, reportUnknownFileKeys } from './groups.js';
 import { takePluginModules } from './plugin-modules.js';
 import { hasServiceLinkName, isServiceLink, serviceLinkWarning } from './service-links.js';
+import { CONFIG_FIELDS, type ConfigValues, type FieldSpec, SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './settings/all.js';
+import { fillInEntityCacheRedis } from './settings/entity-cache.js';
+import { checkHttp } from './settings/http.js';
+import { fillInTrustedDocuments } from './settings/limits.js';
+import { checkPluginSettings } from './settings/plugins.js';
+import { checkWorkers } from './settings/process.js';
+import type { Open } from './settings/spec.js';
+import { securityPluginsTurnedOff } from './turned-off.js';
 import { type GatewayConfig, type SubgraphOverride, subgraphKey } from './types.js';
 
 export { settingOf } from './groups.js';
@@ -34,6 +40,8 @@ export interface ParseConfigOptions {
 export interface ConfigWarning {
   readonly setting: string;
   readonly message: string;
+  /** The plugin it is about, when it turns one off (logged as its own field, for alerts). */
+  readonly plugin?: string;
 }
 
 /**
@@ -41,9 +49,10 @@ export interface ConfigWarning {
  * frozen GatewayConfig. Environment variables win over the file. Throws a
  * GatewayConfigError listing every invalid field.
  */
-export function parseConfig(env: Env, options: ParseConfigOptions = {}): GatewayConfig {
+export function parseConfig(given: Env, options: ParseConfigOptions = {}): GatewayConfig {
   const cwd = options.cwd ?? process.cwd();
   const issues: ConfigIssue[] = [];
+  const env = withoutEmptyValues(given, options.onWarning);
   const fileName = env[CONFIG_FILE_ENV];
   const { file, modules: pluginModules } = takePluginModules(
     readConfigFile(env, cwd, options.readFile, issues),
@@ -66,39 +75,41 @@ export function parseConfig(env: Env, options: ParseConfigOptions = {}): Gateway
         : inFile(file, field, fileName, options.onWarning);
     if (raw === undefined) continue;
     record(values, field.key, readValue(field.parse, raw), source, issues);
+    if (field.key === 'plugins' && fromEnv !== undefined && Array.isArray(values.plugins)) {
+      for (const { plugin, message } of securityPluginsTurnedOff(values.plugins, file.plugins, fileName)) {
+        options.onWarning?.({ setting: name as string, message, plugin });
+      }
+    }
   }
   // Before defaults fill in: only what was set can be a contradiction, or be set in vain.
-  checkSupergraphSource(values, issues);
+  checkSupergraphSource(intoGroups(values), issues);
   const explicit = new Set(CONFIG_FIELDS.filter((field) => field.key in values).map((field) => field.env));
   const gatewayEnv = (values.env as GatewayConfig['env']) ?? 'production';
   for (const field of CONFIG_FIELDS) {
     if (!(field.key in values)) values[field.key] = defaultOf(field.parse, gatewayEnv);
   }
 
+  // From here on every rule reads the typed config, each its group's (ADR 052).
+  const config = intoGroups<Open<ConfigValues>>(values);
+
   const subgraphs = parseSubgraphs(env, file.subgraphs, fileName, issues);
-  const [headersTimeoutMs, requestTimeoutMs] = [values['http.headersTimeoutMs'], values['http.requestTimeoutMs']];
-  if ((headersTimeoutMs as number) > (requestTimeoutMs as number)) {
-    issues.push({
-      field: 'HEADERS_TIMEOUT_MS',
-      message: `must not exceed REQUEST_TIMEOUT_MS (${headersTimeoutMs} > ${requestTimeoutMs})`,
-    });
-  }
-  for (const warning of settingsWithoutTheirFeature(CONFIG_FIELDS, explicit, values)) options.onWarning?.(warning);
-  checkPluginSettings(values, issues);
-  checkTrustedDocuments(values, cwd, issues);
-  checkEntityCache(values, issues);
-  checkTracingConfig(groupIn(values, 'tracing'), issues);
-  checkMetricsConfig(groupIn(values, 'metrics'), values, issues);
-  checkWorkers(values, issues);
-  checkOriginSettings(values, issues);
+  for (const warning of settingsWithoutTheirFeature(CONFIG_FIELDS, explicit, config)) options.onWarning?.(warning);
+  checkHttp(config, issues);
+  checkPluginSettings(config, issues);
+  fillInTrustedDocuments(config, cwd, issues);
+  fillInEntityCacheRedis(config, issues);
+  checkTracingConfig(config, issues);
+  checkMetricsConfig(config, issues);
+  checkWorkers(config, issues);
+  checkOriginSettings(config, issues);
   rejectRemovedSettings(env, file, fileName, issues);
   reportUnknownFileKeys(file, fileName, ['subgraphs', ...Object.keys(REMOVED_SETTINGS)], issues);
   reportTypos(env, issues);
   if (issues.length > 0) throw new GatewayConfigError(issues);
 
-  values['supergraph.path'] = resolve(cwd, values['supergraph.path'] as string);
+  config.supergraph.path = resolve(cwd, config.supergraph.path);
   return Object.freeze({
-    ...(intoGroups(values) as unknown as Omit<GatewayConfig, 'subgraphs'>),
+    ...freezeGroups(config),
     subgraphs: Object.freeze(subgraphs),
     ...(pluginModules.length > 0 && { pluginModules: Object.freeze(pluginModules) }),
   });
@@ -120,6 +131,39 @@ function nameInEnv(env: Env, field: FieldSpec<string>, onWarning: ParseConfigOpt
   if (env[field.env] !== undefined) return field.env;
   return former[0];
 }
+
+/**
+ * Every variable set to nothing (or only spaces) is read as not set, whatever the setting: the
+ * config file's value or the default applies. `GATEWAY_PLUGINS=` from a template or a CI
+ * variable left blank used to drop the file's jwt, api-key and rate-limit (an empty list), while
+ * `METRICS_PORT=` failed startup and `GATEWAY_CONFIG_FILE=` was ignored: one rule now, as
+ * OpenTelemetry's configuration spec has for its own variables. Each of ours is reported.
+ */
+function withoutEmptyValues(env: Env, onWarning: ParseConfigOptions['onWarning']): Env {
+  const kept: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value.trim() !== '') {
+      kept[name] = value;
+      continue;
+    }
+    if (!isOwnVariable(name)) continue;
+    onWarning?.({ setting: name, message: EMPTY_MEANS[name] ?? (EMPTY_MEANS.default as string) });
+  }
+  return kept;
+}
+
+const EMPTY_MEANS: Readonly<Record<string, string>> = {
+  default: "set but empty: read as not set, so the config file's value or the default applies",
+  GATEWAY_PLUGINS:
+    "set but empty: read as not set, so the config file's plugins (or none) apply; to run no plugin, set GATEWAY_PLUGINS=none",
+  [CONFIG_FILE_ENV]: 'set but empty: read as not set (no config file)',
+};
+
+const isOwnVariable = (name: string): boolean =>
+  name === CONFIG_FILE_ENV ||
+  SUBGRAPH_ENV.test(name) ||
+  Object.values(REMOVED_SETTINGS).some((removed) => removed.env === name) ||
+  CONFIG_FIELDS.some((field) => field.env === name || field.formerEnv?.includes(name));
 
 const OWN_GATEWAY_VARIABLES = [
   CONFIG_FILE_ENV,

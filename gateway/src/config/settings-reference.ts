@@ -1,5 +1,5 @@
-import { defaultOf } from '../settings/values.js';
-import { CONFIG_FIELDS } from './fields.js';
+import { defaultOf } from '../settings/kinds.js';
+import { CONFIG_FIELDS } from './settings/all.js';
 
 // The settings reference in docs/configuration.md, generated from CONFIG_FIELDS (`pnpm docs:config`):
 // names, file keys, defaults and meanings, in their order. A test fails when the committed page

@@ -1,10 +1,11 @@
 import type { CoreSettings } from '../core-settings.js';
 import { LOG_LEVELS, type LoggerSettings, type LogLevel } from '../logger.js';
 import type { ApiKeyEntry } from '../plugins/api-key/index.js';
-import type { TracingConfig } from '../plugins/tracing/options.js';
+import type { TracingConfig } from '../plugins/tracing/settings.js';
 import { type SubgraphOverride, subgraphKey } from '../subgraph-overrides.js';
-import type { ConfigValues } from './fields.js';
+import type { FeatureSwitches } from './features.js';
 import type { PluginModuleEntry } from './plugin-modules.js';
+import type { ConfigValues } from './settings/all.js';
 
 export {
   ADAPTERS,
@@ -26,7 +27,7 @@ export { LOG_LEVELS, subgraphKey };
 
 /**
  * The whole gateway configuration, every default filled in by `parseConfig`: its settings' keys
- * and types are derived from their specs (fields/*.ts, ConfigValues), never written twice.
+ * and types are derived from their specs (config/settings/*.ts, ConfigValues), never written twice.
  * The core, tracing and the logger read it through narrower interfaces of their own
  * (CoreSettings, TracingConfig, LoggerSettings), which type each group they read from the same
  * schemas the specs parse it with (SettingsOf<typeof SUBSCRIPTION_VALUES>…), since nothing below
@@ -43,3 +44,5 @@ type Holds<T extends true> = T;
 export type ConfigServesItsReaders = Holds<
   GatewayConfig extends CoreSettings & TracingConfig & LoggerSettings ? true : false
 >;
+/** Compiles only while the features' switches (config/features.ts) read what the config holds, as typed. */
+export type ConfigServesTheFeatures = Holds<ConfigValues extends FeatureSwitches ? true : false>;

@@ -15,7 +15,9 @@ export type GatewayEvent =
   | InboundDedupEvent
   | SubscriptionEvent
   | SubscriptionEventEvent
-  | EntityCacheEvent;
+  | EntityCacheEvent
+  | EntityCacheInvalidationEvent
+  | TraceSpansDroppedEvent;
 
 /** One subgraph fetch finished (after any retries), whatever its outcome. */
 export interface SubgraphFetchEvent {
@@ -102,15 +104,41 @@ export interface SubscriptionEventEvent {
 
 /**
  * What the entity cache did for one subgraph fetch, per type: entities served from it (`hit`),
- * asked of the subgraph (`miss`), or neither kept nor looked up (`bypass`: the store is down,
- * a private answer for an anonymous caller); entries evicted for room (`eviction`) or dropped by
- * an invalidation (`invalidation`). `Query` is the type of root query fields.
+ * asked of the subgraph (`miss`), or neither kept nor looked up (`bypass`: the store is down or
+ * slow); answers not kept because their client used up its write budget (`throttled`); entries
+ * evicted for room (`eviction`) or dropped by an invalidation (`invalidation`). `Query` is the
+ * type of root query fields.
  */
 export interface EntityCacheEvent {
   readonly type: 'entity-cache';
   readonly subgraph: string;
   readonly entityType: string;
-  readonly outcome: 'hit' | 'miss' | 'bypass' | 'eviction' | 'invalidation';
+  readonly outcome: 'hit' | 'miss' | 'bypass' | 'eviction' | 'invalidation' | 'throttled';
   readonly count: number;
   readonly requestId?: string;
+}
+
+/**
+ * What became of one entity cache invalidation (from a subgraph's answer or the operator's
+ * endpoint): taken by the store at once (`applied`); not taken (Redis unreachable) and kept for
+ * a retry (`queued`); taken by a retry (`retried`); given up once every entry it named had
+ * expired (`expired`); folded into its subgraph's whole invalidation because the queue was full
+ * (`merged`); not kept because even that did not fit (`dropped`: the cache is then off on this
+ * gateway until the entries it named have expired). `pending` is how many wait after it.
+ */
+export interface EntityCacheInvalidationEvent {
+  readonly type: 'entity-cache-invalidation';
+  readonly outcome: 'applied' | 'queued' | 'retried' | 'expired' | 'merged' | 'dropped';
+  readonly pending: number;
+}
+
+/**
+ * Spans the tracing SDK lost instead of exporting: its queue was full (`queue_full`,
+ * OTEL_BSP_MAX_QUEUE_SIZE), or an export failed or timed out (`export_failed`: the collector
+ * is down, refused them, or did not answer). Outside any request.
+ */
+export interface TraceSpansDroppedEvent {
+  readonly type: 'trace-spans-dropped';
+  readonly reason: 'queue_full' | 'export_failed';
+  readonly count: number;
 }

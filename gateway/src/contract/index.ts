@@ -1,12 +1,14 @@
 // Every public type of the gateway: what adapters mount, what plugins implement, what
 // resolvers and hooks receive. Types only: importing this folder loads no code.
 
+export type { Clock } from './clock.js';
 export type { GatewayContext, ResolvedRequest, ResponseBudget } from './context.js';
 export type { ClientErrorCode } from './error-codes.js';
 export type {
   CircuitState,
   CircuitStateEvent,
   EntityCacheEvent,
+  EntityCacheInvalidationEvent,
   GatewayEvent,
   InboundDedupEvent,
   QueryPlanCacheEvent,
@@ -15,6 +17,7 @@ export type {
   SubscriptionEvent,
   SubscriptionEventEvent,
   SupergraphLoadEvent,
+  TraceSpansDroppedEvent,
   TrustedDocumentsLoadEvent,
 } from './events.js';
 export type { Identity } from './identity.js';
@@ -28,10 +31,14 @@ export type {
   AdminRequest,
   AdminRoute,
   ClientAddressOf,
+  ClientKeyOf,
   MetricsEndpoint,
   MetricsScrape,
   MountableGateway,
+  RequestSchemeOf,
   ResponseCompression,
+  Scheme,
+  SchemeFacts,
 } from './mountable-gateway.js';
 export type { OriginPolicy, PreflightAnswer, Refusal } from './origin-policy.js';
 export type {
@@ -54,4 +61,5 @@ export type {
   StreamParams,
   SubscriptionEndpoint,
   SubscriptionLimits,
+  Transport,
 } from './subscriptions.js';

@@ -1,11 +1,28 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApolloServer, BaseContext } from '@apollo/server';
+import type { Identity } from './identity.js';
 import type { OriginPolicy, Refusal } from './origin-policy.js';
 import type { RequestScope } from './request-scope.js';
 import type { SubscriptionEndpoint } from './subscriptions.js';
 
 /** Who a request comes from, from its socket's peer and its headers (`client-address/` decides it). */
 export type ClientAddressOf = (socketAddress: string | undefined, headers: IncomingHttpHeaders) => string;
+
+/** The key a per-client cap counts a request under, from its address and identity (`client-address/client-key.ts`). */
+export type ClientKeyOf = (address: string, identity?: Identity) => string;
+
+/** The scheme of the gateway's own origin. */
+export type Scheme = 'http' | 'https';
+
+/** What a request says of its scheme: its socket (TLS or not), its peer, its headers. */
+export interface SchemeFacts {
+  readonly encrypted: boolean;
+  readonly socketAddress: string | undefined;
+  readonly headers: IncomingHttpHeaders;
+}
+
+/** The scheme of the gateway's own origin for one request (`client-address/request-scheme.ts` decides it). */
+export type RequestSchemeOf = (request: SchemeFacts) => Scheme;
 
 /**
  * The narrow contract every platform adapter mounts. The gateway core implements it;
@@ -21,6 +38,16 @@ export interface MountableGateway<TContext extends BaseContext = BaseContext> {
    * what every per-client cap keys on. Absent: the socket's peer.
    */
   readonly clientAddress?: ClientAddressOf;
+  /**
+   * The key a per-client cap counts a client address under (its IPv6 network: CLIENT_IPV6_PREFIX),
+   * the one rule every cap uses. Absent: the address itself.
+   */
+  readonly clientKey?: ClientKeyOf;
+  /**
+   * The scheme of the gateway's own origin for a request: TLS, or what a trusted proxy says
+   * (TRUSTED_PROXIES). What the origin check compares a page's scheme with. Absent: TLS or not.
+   */
+  readonly requestScheme?: RequestSchemeOf;
   /** Larger request bodies get HTTP 413. */
   readonly bodyLimitBytes: number;
   /** Answers are compressed as clients ask (COMPRESSION); absent: they are sent as they are. */

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Scheme } from '../client-address/index.js';
 
 /** A CORS preflight's answer: always 204; the `Access-Control-*` headers only for an allowed origin. */
 export interface PreflightAnswer {
@@ -21,8 +22,9 @@ export interface OriginPolicy {
    * False for a request that carries a cookie from a page on an origin that may not send
    * credentials: a WebSocket or an EventSource needs no preflight, so the browser would send the
    * user's cookie from any site (cross-site WebSocket hijacking); the gateway refuses it instead.
+   * The gateway's own origin is `scheme` (the request's: `requestScheme`), `Host` and its port.
    */
-  allowsCredentialedStream(headers: IncomingHttpHeaders): boolean;
+  allowsCredentialedStream(headers: IncomingHttpHeaders, scheme: Scheme): boolean;
 }
 
 /** A refusal of a request that carries no operation, in the shape every mount sends. */

@@ -13,8 +13,8 @@ export interface RequestScope {
   readonly headers: IncomingHttpHeaders;
   readonly ip: string;
   /**
-   * How the request reached the gateway, as the framework reports it (`https` only over TLS,
-   * or from a proxy the app trusts: Express's `trust proxy`, Fastify's `trustProxy`). Absent: `http`.
+   * How the request reached the gateway: `https` over TLS, or when a trusted proxy
+   * (TRUSTED_PROXIES) says so in `X-Forwarded-Proto` (or `Forwarded`). Absent: `http`.
    */
   readonly scheme?: 'http' | 'https';
   /** `process.hrtime.bigint()` when the request arrived. */

@@ -1,5 +1,8 @@
 import type { FormattedExecutionResult, GraphQLFormattedError } from 'graphql';
+import type { Transport } from '../transport-choice.js';
 import type { RequestScope } from './request-scope.js';
+
+export type { Transport } from '../transport-choice.js';
 
 /** One operation as a streaming transport received it (graphql-ws `subscribe`, a graphql-sse request). */
 export interface StreamParams {
@@ -49,6 +52,13 @@ export interface SubscriptionEndpoint {
   /** Authenticates a connection (its headers, `connection_init`'s merged in); rejects with the refusal's GraphQLError. */
   authenticate(scope: RequestScope): Promise<void>;
   operate(scope: RequestScope, params: StreamParams): Promise<StreamOutcome>;
+  /**
+   * The transport that answers a request with this `Accept`, among `offers` (those the request can
+   * have, in the server's order for a tie): the client's preference by q-value, then by order;
+   * `json` as the fallback; undefined when the client refused every one it could have (406
+   * NOT_ACCEPTABLE). The rules are in the gateway's transport-choice.ts.
+   */
+  transportFor(accept: string | readonly string[] | undefined, offers: readonly Transport[]): Transport | undefined;
   /** `listener` runs when the gateway begins draining (every subscription has completed): close connections. */
   onDrain(listener: () => void): void;
 }

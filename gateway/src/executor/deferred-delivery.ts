@@ -4,31 +4,30 @@ import type { GatewayContext } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from '../http-error.js';
 import { responseTooLarge } from '../response-budget.js';
+import { acceptsDefer } from '../transport-choice.js';
 import type { SubsequentPart } from './deferred-run.js';
 
 /**
  * How an operation with @defer reaches the client. Apollo Server writes a multipart body
- * (`multipart/mixed; boundary="-"; deferSpec=20220824`, Apollo Router's framing) for an
+ * (`multipart/mixed; boundary="-"; deferSpec=20220824`: Apollo Server's framing of the Router's
+ * 2022-08-24 format; the Router itself writes `boundary="graphql"`) for an
  * answer whose body is `incremental`, but hands a gateway's executor result over as a single
  * one. So the executor answers the initial part and leaves the later parts on the request's
  * context, and this plugin's `willSendResponse` (after Apollo Server formatted the initial
  * part's errors and set its status) turns the body incremental with them.
  */
 const PARTS = Symbol('deferred parts');
+const DEFER_SPEC_ACCEPT = 'multipart/mixed;deferSpec=20220824';
 
 type Parts = AsyncGenerator<SubsequentPart, void, undefined>;
 
-/** Whether an Accept header takes the 2022-08-24 incremental format (Apollo Client 4's Defer20220824Handler and Apollo Router's). */
+/**
+ * Whether an Accept header takes the 2022-08-24 incremental format (Apollo Client 4's
+ * Defer20220824Handler and Apollo Router's; urql's plain `multipart/mixed` too): the transport
+ * choice's rule (transport-choice.ts).
+ */
 export function acceptsDeferSpec(accept: string | null | undefined): boolean {
-  if (!accept) return false;
-  return accept.split(',').some((range) => {
-    const [type, ...params] = range.split(';').map((part) => part.trim().toLowerCase());
-    if (type !== 'multipart/mixed') return false;
-    const values = new Map(
-      params.map((param) => param.split('=').map((side) => side.trim().replace(/^"|"$/g, '')) as [string, string]),
-    );
-    return values.get('deferspec') === '20220824' && Number(values.get('q') ?? 1) > 0;
-  });
+  return acceptsDefer(accept);
 }
 
 /** Apollo Router's answer (and Apollo Server's) to @defer from a client that cannot read multipart: 406. */
@@ -77,7 +76,7 @@ export function deferredDeliveryPlugin(
   return {
     async requestDidStart() {
       return {
-        async willSendResponse({ response, contextValue }) {
+        async willSendResponse({ request, response, contextValue }) {
           const holder = contextValue as { [PARTS]?: Parts };
           const parts = holder[PARTS];
           if (!parts) return;
@@ -87,6 +86,9 @@ export function deferredDeliveryPlugin(
             void parts.return();
             return;
           }
+          // The executor found the Accept takes this format; Apollo Server's own check knows only the
+          // spelled-out parameter (a plain `multipart/mixed`, urql's, it would refuse with 406).
+          request.http?.headers.set('accept', DEFER_SPEC_ACCEPT);
           response.body = {
             kind: 'incremental',
             initialResult: { ...response.body.singleResult, hasNext: true },

@@ -1,3 +1,4 @@
+import type { Scheme } from '../client-address/index.js';
 import type { OriginPolicy, PreflightAnswer } from '../contract/origin-policy.js';
 import type { OriginSettings } from './settings.js';
 
@@ -61,19 +62,25 @@ export function createOriginPolicy(settings: OriginSettings, methods: readonly s
       if (!allowOrigin) return vary ? varyOnly : NONE;
       return { ...common, 'access-control-allow-origin': allowOrigin, ...(vary && { vary: 'Origin' }) };
     },
-    allowsCredentialedStream(headers) {
+    allowsCredentialedStream(headers, scheme) {
       const origin = single(headers.origin);
       if (headers.cookie === undefined || origin === undefined) return true;
-      if (isSameOrigin(origin, single(headers.host))) return true;
+      if (isSameOrigin(origin, scheme, single(headers.host))) return true;
       return credentials && listed(origin);
     },
   };
 }
 
-/** The page's origin names the host the request was sent to (the browser's own page). */
-function isSameOrigin(origin: string, host: string | undefined): boolean {
-  if (host === undefined || !URL.canParse(origin)) return false;
-  return new URL(origin).host === host.toLowerCase();
+/**
+ * The page's origin is the gateway's own: scheme, host and port (default ports folded), so an
+ * `http` page on the gateway's host is not its `https` origin (anyone on the path can write one).
+ */
+function isSameOrigin(origin: string, scheme: Scheme, host: string | undefined): boolean {
+  // A Host is an authority alone: nothing that would make the URL below mean more than it says.
+  if (host === undefined || !/^[^/?#@\\\s]+$/.test(host)) return false;
+  const own = `${scheme}://${host}`;
+  if (!URL.canParse(origin) || !URL.canParse(own)) return false;
+  return new URL(origin).origin === new URL(own).origin;
 }
 
 function single(value: string | string[] | undefined): string | undefined {

@@ -15,11 +15,11 @@ export interface OriginSettings {
 
 /**
  * `*` with credentials would let every site act as the user: browsers refuse the combination,
- * and echoing the origin instead would grant it. Refused, as Apollo Router refuses it.
+ * and echoing the origin instead would grant it. Refused, as Apollo Router refuses it. The `cors`
+ * group's rule (ADR 052), on its typed settings.
  */
-export function checkOriginSettings(values: Record<string, unknown>, issues: ConfigIssue[]): void {
-  const origins = (values['cors.origins'] ?? []) as string[];
-  if (values['cors.allowCredentials'] === true && origins.includes('*')) {
+export function checkOriginSettings({ cors }: { readonly cors: OriginSettings }, issues: ConfigIssue[]): void {
+  if (cors.allowCredentials && cors.origins.includes('*')) {
     issues.push({
       field: 'CORS_ORIGINS',
       message: '"*" cannot be combined with CORS_ALLOW_CREDENTIALS=true: list the origins that may send cookies',

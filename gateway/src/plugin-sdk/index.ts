@@ -3,7 +3,7 @@
 // public surface, one export a line: tests/layering/import-graph.test.ts holds every plugin under
 // plugins/ to it, and tests/plugin-sdk/surface.test.ts to exactly these names, so what the core
 // keeps inside can change without a plugin noticing. Adding a name is a change of the public
-// surface (ADR 050): the doc comment says what it is for, docs/plugins.md lists it.
+// surface (ADR 055): the doc comment says what it is for, docs/plugins.md lists it.
 // biome-ignore-all assist/source/organizeImports: one export a statement, each under its doc comment, grouped by purpose
 
 // --- The contract (types only, from contract/): what a plugin is and what its hooks receive ---
@@ -74,6 +74,12 @@ export type { EntityCacheEvent } from '../contract/index.js';
 export type { SubscriptionEvent } from '../contract/index.js';
 /** A subscription delivered an event. */
 export type { SubscriptionEventEvent } from '../contract/index.js';
+/** What became of one entity cache invalidation (applied, queued for a retry, expired…). */
+export type { EntityCacheInvalidationEvent } from '../contract/index.js';
+/** Spans the tracing SDK lost instead of exporting. */
+export type { TraceSpansDroppedEvent } from '../contract/index.js';
+/** The clock a plugin's timers take from its options (tests pass one they move). */
+export type { Clock } from '../contract/index.js';
 
 // --- Answers and errors: coded client errors, refusals with an HTTP status, option errors ---
 
@@ -111,37 +117,50 @@ export { headerName } from '../settings/plugin-options.js';
 /** A value as an error message shows it: strings quoted, objects by type, never their content. */
 export { describe } from '../settings/plugin-options.js';
 /** A schema that checks and converts one value (valibot): the kinds below build them. */
-export type { ValueParser } from '../settings/values.js';
+export type { ValueParser } from '../settings/kinds.js';
 /** A value read with a schema: `{ ok, value }` or `{ ok: false, message }`. */
-export type { Parsed } from '../settings/values.js';
+export type { Parsed } from '../settings/kinds.js';
 /** The typed values of a record of schemas (`SettingsOf<typeof MY_OPTIONS>`). */
-export type { SettingsOf } from '../settings/values.js';
+export type { SettingsOf } from '../settings/kinds.js';
 /** Reads one raw value with a schema, without throwing. */
-export { readValue } from '../settings/values.js';
+export { readValue } from '../settings/kinds.js';
 /** The defaults of a record of schemas built with `withDefault`. */
-export { defaultsOf } from '../settings/values.js';
+export { defaultsOf } from '../settings/kinds.js';
 /** A schema with its default. */
-export { withDefault } from '../settings/values.js';
+export { withDefault } from '../settings/kinds.js';
 /** `true`/`false` (also from `"true"`, `"1"`…). */
-export { boolean } from '../settings/values.js';
+export { boolean } from '../settings/kinds.js';
 /** An integer within a range. */
-export { integer } from '../settings/values.js';
+export { integer } from '../settings/kinds.js';
 /** A size in bytes within a range (`512kb`, `10mb` or a number). */
-export { byteSize } from '../settings/values.js';
+export { byteSize } from '../settings/kinds.js';
 /** A duration in milliseconds within a range (`500ms`, `60s`, `5m` or a number). */
-export { duration } from '../settings/values.js';
+export { duration } from '../settings/kinds.js';
 /** An http(s) URL. */
-export { httpUrl } from '../settings/values.js';
+export { httpUrl } from '../settings/kinds.js';
 /** A non-empty string. */
-export { nonEmpty } from '../settings/values.js';
+export { nonEmpty } from '../settings/kinds.js';
 /** A URL path (`/metrics`). */
-export { urlPath } from '../settings/values.js';
+export { urlPath } from '../settings/kinds.js';
 /** One of a fixed list of strings. */
-export { oneOf } from '../settings/values.js';
+export { oneOf } from '../settings/kinds.js';
 /** A list (an array, or a comma-separated string) of values of one kind. */
-export { list } from '../settings/values.js';
+export { list } from '../settings/kinds.js';
 /** A value kind of one's own: a description and a reader returning `Parsed`. */
-export { custom } from '../settings/values.js';
+export { custom } from '../settings/kinds.js';
+/** `key:value` pairs separated by commas, each value of one kind. */
+export { pairs } from '../settings/kinds.js';
+/** A number between two bounds, such as a fraction (`0.25`). */
+export { share } from '../settings/kinds.js';
+
+// --- Per-client keys: the one rule every per-client limit counts by ---
+
+/** A client's key: a verified subject alone, else its network (IPv6 by prefix) with its API key's consumer. */
+export { clientKey } from '../client-address/index.js';
+/** `clientKey` bound to one gateway's IPv6 prefix. */
+export type { ClientKeyOf } from '../client-address/index.js';
+/** CLIENT_IPV6_PREFIX's default: an IPv6 client holds a /64. */
+export { DEFAULT_IPV6_PREFIX } from '../client-address/index.js';
 
 // --- Header names: each written once, and those no plugin may forward or set ---
 
@@ -176,7 +195,7 @@ export { intArgument } from '../supergraph/linked-directives.js';
 /** A list of strings from a directive argument's value. */
 export { stringList } from '../supergraph/linked-directives.js';
 /** The supergraph source's value schemas (a plugin that polls a file reuses its poll interval). */
-export { SUPERGRAPH_VALUES } from '../supergraph/options.js';
+export { SUPERGRAPH_VALUES } from '../supergraph/settings.js';
 
 // --- Shaping answers: deferred parts and subscription events a plugin rewrites, shared answers ---
 

@@ -1,7 +1,7 @@
 import type { CircuitState } from '../contract/index.js';
 import { OptionIssues } from '../settings/plugin-options.js';
+import { RESILIENCE_VALUES } from './settings.js';
 import { SlidingCounts } from './sliding-counts.js';
-import { RESILIENCE_VALUES } from './values.js';
 
 /** Attempts and failures are counted over this window (Hystrix's rolling 10 s). */
 export const CIRCUIT_WINDOW_MS = 10_000;

@@ -1,7 +1,7 @@
 import type { GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { Kind, OperationTypeNode } from 'graphql';
 import { OptionIssues } from '../settings/plugin-options.js';
-import { RESILIENCE_VALUES } from './values.js';
+import { RESILIENCE_VALUES } from './settings.js';
 
 export interface SubgraphRetryOptions {
   /** Retries after the first attempt; 0 turns retries off. */

@@ -2,7 +2,7 @@
 // and throws one PluginOptionsError naming each, so a deploy is fixed in one round.
 import { type ConfigIssue, PluginOptionsError } from '../errors.js';
 import { isHeaderName, RESERVED_HEADERS } from '../header-names.js';
-import { defaultOf, describeValue, readValue, type ValueParser } from './values.js';
+import { defaultOf, describeValue, readValue, type ValueParser } from './kinds.js';
 
 export class OptionIssues {
   readonly issues: ConfigIssue[] = [];

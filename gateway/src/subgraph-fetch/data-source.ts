@@ -8,6 +8,7 @@ import { ClientErrorCode, codeExtensions } from '../error-registry.js';
 import { failedFetchErrors } from '../fetch-error-paths.js';
 import { REQUEST_ID_HEADER } from '../header-names.js';
 import { isQueryFetch } from '../resilience/retry-policy.js';
+import type { SubgraphErrors } from '../subgraph-overrides.js';
 import { ObservedAttempts } from './attempt-observers.js';
 import { deliver } from './deliver.js';
 import { FetchReports } from './fetch-reports.js';
@@ -15,6 +16,7 @@ import { type OutgoingRequest, SubgraphHttp } from './http-attempt.js';
 import type { SubgraphDataSourceOptions } from './options.js';
 import type { Failure, Fetched, Report, SubgraphAnswer } from './outcomes.js';
 import { type Attempter, RetryingFetch } from './retrying-fetch.js';
+import { redactSubgraphErrors } from './subgraph-errors.js';
 import { SubgraphHooks } from './subgraph-hooks.js';
 
 export type { SubgraphDataSourceOptions } from './options.js';
@@ -67,6 +69,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       circuitBreaker: options.circuitBreaker,
       onCircuitChange: (state) => this.#reports.circuitChanged(state),
       onRetry: (attempt, code) => this.#reports.retried(attempt, code),
+      now: options.now,
     });
     if (options.deduplicate) this.#inFlight = new InFlight();
     this.#http = new SubgraphHttp(options.url, {
@@ -195,7 +198,9 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       seen.headers = joined ? shareableHeaders(fetched.received.headers) : fetched.received.headers;
       seen.fromSubgraph = true;
     }
-    return entities ? entities.expand(response.answer) : response.answer;
+    // 7. What clients may read of the subgraph's own errors (SUBGRAPH_ERRORS, subgraph-errors.ts).
+    const answer = this.#shownErrors(response.answer, context);
+    return entities ? entities.expand(answer) : answer;
   }
 
   /** The fetch inside the plugins' `aroundSubgraphFetch` hooks, the first plugin's outermost. */
@@ -252,6 +257,26 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
         codeExtensions(failure.code, failure.legacyCode),
       ),
     };
+  }
+
+  /** SUBGRAPH_ERRORS (SUBGRAPH_<NAME>_ERRORS): what clients see of the errors this subgraph writes. */
+  get errors(): SubgraphErrors {
+    return this.#options.errors ?? 'mask';
+  }
+
+  /** The subgraph's answer with its errors as clients may see them; what was redacted is logged at debug. */
+  #shownErrors(answer: SubgraphAnswer, context: GatewayContext | undefined): SubgraphAnswer {
+    const shown = redactSubgraphErrors(answer.errors, this.errors);
+    if (!shown) return answer;
+    this.#options.logger?.debug(
+      {
+        subgraph: this.#options.name,
+        requestId: context?.requestId,
+        errors: answer.errors?.map((error) => ({ message: error.message, code: error.extensions?.code })),
+      },
+      'subgraph errors redacted',
+    );
+    return { ...answer, errors: shown };
   }
 
   /** Closes the pool once in-flight requests finish; safe to call more than once. */

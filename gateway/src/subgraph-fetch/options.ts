@@ -2,6 +2,7 @@ import type { GatewayPlugin } from '../contract/index.js';
 import type { Logger } from '../logger.js';
 import type { CircuitBreakerOptions } from '../resilience/circuit-breaker.js';
 import type { SubgraphRetryOptions } from '../resilience/retry-policy.js';
+import type { SubgraphErrors } from '../subgraph-overrides.js';
 
 export interface SubgraphDataSourceOptions {
   /** Subgraph name, as in the supergraph; shown to clients in error messages (never the URL). */
@@ -37,4 +38,14 @@ export interface SubgraphDataSourceOptions {
    * back over every position (dedup/representations.ts). Default: true.
    */
   deduplicateRepresentations?: boolean;
+  /**
+   * What clients see of the errors the subgraph writes (SUBGRAPH_ERRORS): `mask` redacts every
+   * message, `codes` those whose code is not client-safe, `all` none. Default: `mask`.
+   */
+  errors?: SubgraphErrors;
+  /**
+   * The clock, in ms, of the circuit breaker (cool-down, window) and the retry budget.
+   * Default: `performance.now()`. Tests pass their own to move time.
+   */
+  now?: () => number;
 }

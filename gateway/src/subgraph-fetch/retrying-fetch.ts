@@ -21,6 +21,8 @@ export interface RetryingFetchOptions {
   readonly circuitBreaker?: CircuitBreakerOptions | undefined;
   readonly onCircuitChange: (state: CircuitState) => void;
   readonly onRetry: (attempt: number, code: ClientErrorCode) => void;
+  /** The clock of the breaker's cool-down and windows and of the retry budget, in ms. Default: `performance.now()`. */
+  readonly now?: (() => number) | undefined;
 }
 
 /** What the retry loop hands each attempt. */
@@ -117,10 +119,17 @@ export class RetryingFetch {
       timeoutMs: options.timeoutMs,
       retry: options.retry,
       budget: options.retry
-        ? new RetryBudget({ ratio: options.retry.budgetRatio, minPerSecond: options.retry.budgetMinPerSecond })
+        ? new RetryBudget({
+            ratio: options.retry.budgetRatio,
+            minPerSecond: options.retry.budgetMinPerSecond,
+            ...(options.now ? { now: options.now } : {}),
+          })
         : undefined,
       breaker: options.circuitBreaker
-        ? new CircuitBreaker(options.circuitBreaker, { onStateChange: options.onCircuitChange })
+        ? new CircuitBreaker(options.circuitBreaker, {
+            onStateChange: options.onCircuitChange,
+            ...(options.now ? { now: options.now } : {}),
+          })
         : undefined,
     };
   }

@@ -1,3 +1,4 @@
+import { type ClientKeyOf, clientKey } from '../client-address/index.js';
 import type { ConnectionGrant } from '../contract/index.js';
 import { ClientErrorCode, codeExtensions } from '../error-registry.js';
 
@@ -5,20 +6,23 @@ import { ClientErrorCode, codeExtensions } from '../error-registry.js';
  * The streaming connections open at once (WebSockets, SSE streams, unopened single-connection
  * reservations): all clients together (SUBSCRIPTION_MAX_CONNECTIONS) and per client address
  * (SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT), so that one address holding connections it never
- * uses cannot leave everyone else with 503. Keyed by the socket's address, as
- * SUBSCRIPTION_MAX_PER_CLIENT falls back to: a slot is taken before anything is authenticated
- * (a WebSocket's credentials arrive in `connection_init`, after the upgrade).
+ * uses cannot leave everyone else with 503. Keyed by the client's network (`keyOf` without an
+ * identity: an IPv4 address, an IPv6 /64), as SUBSCRIPTION_MAX_PER_CLIENT falls back to: a slot
+ * is taken before anything is authenticated (a WebSocket's credentials arrive in
+ * `connection_init`, after the upgrade).
  */
 export class ConnectionSlots {
   readonly #perClient = new Map<string, number>();
   readonly #max: number;
   readonly #maxPerClient: number;
+  readonly #keyOf: ClientKeyOf;
   #open = 0;
   #draining = false;
 
-  constructor(max: number, maxPerClient: number) {
+  constructor(max: number, maxPerClient: number, keyOf: ClientKeyOf = (address) => clientKey(address, undefined)) {
     this.#max = max;
     this.#maxPerClient = maxPerClient;
+    this.#keyOf = keyOf;
   }
 
   /** No new connection from now on (the gateway is shutting down). */
@@ -29,7 +33,7 @@ export class ConnectionSlots {
   open(address: string): ConnectionGrant {
     if (this.#draining)
       return refused(503, ClientErrorCode.SHUTTING_DOWN, 'The gateway is shutting down; connect to another instance.');
-    const client = `ip:${address}`;
+    const client = this.#keyOf(address);
     const held = this.#perClient.get(client) ?? 0;
     // All taken: 503 whoever asks (a share as large as the whole is no cap).
     if (this.#open >= this.#max) {

@@ -1,5 +1,6 @@
 import { type ApolloServer, HeaderMap } from '@apollo/server';
 import { type FormattedExecutionResult, GraphQLError } from 'graphql';
+import type { ClientKeyOf } from '../client-address/index.js';
 import type {
   GatewayContext,
   RequestScope,
@@ -9,6 +10,7 @@ import type {
 } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpAnswerOf } from '../http-error.js';
+import { chooseTransport } from '../transport-choice.js';
 import { ConnectionSlots } from './connection-slots.js';
 import type { SubscriptionSettings } from './settings.js';
 import { openStreamSink } from './stream-sink.js';
@@ -17,6 +19,8 @@ import { methodForApollo, searchOf } from './transport-method.js';
 export interface EndpointParts {
   readonly settings: SubscriptionSettings;
   readonly server: ApolloServer<GatewayContext>;
+  /** The per-client key rule the connection caps count by (CLIENT_IPV6_PREFIX). */
+  readonly clientKey: ClientKeyOf;
   context(scope: RequestScope): Promise<GatewayContext>;
   onResponse(scope: RequestScope, status: number): void;
   runRequest?<T>(scope: RequestScope, handler: () => T): T;
@@ -33,7 +37,7 @@ export interface EndpointParts {
 export function subscriptionEndpoint(parts: EndpointParts): SubscriptionEndpoint & { drain(): void } {
   const { settings } = parts;
   const drainListeners: (() => void)[] = [];
-  const connections = new ConnectionSlots(settings.maxConnections, settings.maxConnectionsPerClient);
+  const connections = new ConnectionSlots(settings.maxConnections, settings.maxConnectionsPerClient, parts.clientKey);
   let draining = false;
 
   const operate = async (scope: RequestScope, params: StreamParams): Promise<StreamOutcome> => {
@@ -69,6 +73,7 @@ export function subscriptionEndpoint(parts: EndpointParts): SubscriptionEndpoint
   return {
     limits: settings,
     openConnection: (address) => connections.open(address),
+    transportFor: chooseTransport,
     async authenticate(scope) {
       await parts.context(scope);
     },

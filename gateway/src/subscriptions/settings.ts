@@ -1,4 +1,4 @@
-import { boolean, duration, integer, oneOf, type SettingsOf, withDefault } from '../settings/values.js';
+import { boolean, duration, integer, oneOf, type SettingsOf, withDefault } from '../settings/kinds.js';
 import { SLOW_CLIENT_POLICIES, type SlowClientPolicy } from './slow-client.js';
 
 /** The `subscriptions` group's schemas (SUBSCRIPTIONS, SUBSCRIPTION_*), by config name, which the config parses it with. */
@@ -30,7 +30,7 @@ export interface SubscriptionSettings {
   readonly maxConnectionsPerClient: number;
   /** Subscriptions one connection may hold (graphql-ws, SSE single-connection mode). */
   readonly maxPerConnection: number;
-  /** Subscriptions one client may hold across its connections (subject, API key consumer, else address). */
+  /** Subscriptions one client may hold across its connections (keyed by `clientKey`: subject, else network and consumer). */
   readonly maxPerClient: number;
   /** Events waiting for one client; one more ends its subscription (SUBSCRIPTION_SLOW_CONSUMER) or drops the oldest. */
   readonly maxBufferedEvents: number;

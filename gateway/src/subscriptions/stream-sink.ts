@@ -21,14 +21,6 @@ export function streamSinkOf(context: GatewayContext): StreamSink | undefined {
   return (context as { [SINK]?: StreamSink })[SINK];
 }
 
-/** Who a subscription counts against (SUBSCRIPTION_MAX_PER_CLIENT): the verified subject, the API key's consumer, else the address. */
-export function subscriberOf(context: GatewayContext): string {
-  const { identity, scope } = context;
-  if (identity.subject) return `sub:${identity.subject}`;
-  if (identity.consumer) return `api-key:${identity.consumer}`;
-  return `ip:${scope.ip}`;
-}
-
 /**
  * For a plugin's `aroundExecute`: a subscription's execution answers only an acknowledgement,
  * and its events come later through the sink. This maps each of them (authorization patches

@@ -1,6 +1,8 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { redactSubgraphErrors } from '../subgraph-fetch/subgraph-errors.js';
+import type { SubgraphErrors } from '../subgraph-overrides.js';
 import { BoundedQueue } from './bounded-queue.js';
 import type { SlowClientPolicy } from './slow-client.js';
 import { SubscriptionEnd } from './subscription-end.js';
@@ -30,6 +32,8 @@ export interface SubgraphSocketOptions {
   readonly connectTimeoutMs: number;
   /** Ping interval (SUBSCRIPTION_HEARTBEAT_MS): a subgraph that stops answering is noticed. */
   readonly keepAliveMs: number;
+  /** SUBGRAPH_ERRORS for this subgraph: what clients see of the errors it ends a subscription with. Default: `all`. */
+  readonly errors?: SubgraphErrors;
 }
 
 /** Where one subgraph subscription's messages go. */
@@ -75,7 +79,13 @@ export function openSubgraphSocket(options: SubgraphSocketOptions, sink: Subgrap
     },
     {
       next: (event) => sink.next(event as SubgraphEvent),
-      error: (error) => sink.error(SubscriptionEnd.fromSubgraph(subgraph, error)),
+      error: (error) =>
+        sink.error(
+          SubscriptionEnd.fromSubgraph(
+            subgraph,
+            (Array.isArray(error) && redactSubgraphErrors(error, options.errors ?? 'all')) || error,
+          ),
+        ),
       complete: () => sink.complete(),
     },
   );

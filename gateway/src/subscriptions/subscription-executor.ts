@@ -5,6 +5,7 @@ import type { FetchNode } from '@apollo/query-planner';
 import { HeaderMap } from '@apollo/server';
 import { type SpanOptions, trace } from '@opentelemetry/api';
 import { type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
+import type { ClientKeyOf } from '../client-address/index.js';
 import type { GatewayContext, GatewayPlugin } from '../contract/index.js';
 import { ClientErrorCode, codeExtensions } from '../error-registry.js';
 import { emitEvent } from '../events.js';
@@ -19,11 +20,12 @@ import { httpError } from '../http-error.js';
 import type { Logger } from '../logger.js';
 import { ResponseBudget, responseTooLarge } from '../response-budget.js';
 import { SubgraphDataSource } from '../subgraph-fetch/data-source.js';
+import { redactSubgraphErrors } from '../subgraph-fetch/subgraph-errors.js';
 import { SubgraphHooks } from '../subgraph-fetch/subgraph-hooks.js';
 import { LiveSubscription } from './live-subscription.js';
 import type { SubscriptionSettings } from './settings.js';
 import { SharedUpstreams } from './shared-upstreams.js';
-import { streamSinkOf, subscriberOf } from './stream-sink.js';
+import { streamSinkOf } from './stream-sink.js';
 import { type SubgraphEvent, type SubgraphSocketOptions, subscribeToSubgraph } from './subgraph-socket.js';
 import { SubscriptionEnd } from './subscription-end.js';
 import type { SubscriptionRegistry } from './subscription-registry.js';
@@ -31,6 +33,8 @@ import type { SubscriptionRegistry } from './subscription-registry.js';
 export interface SubscriptionExecutorOptions {
   readonly settings: SubscriptionSettings;
   readonly registry: SubscriptionRegistry;
+  /** Who a subscription counts against (SUBSCRIPTION_MAX_PER_CLIENT): the gateway's one per-client key rule. */
+  readonly clientKey: ClientKeyOf;
   readonly plugins: readonly GatewayPlugin[];
   /** The gateway's error formatting (MASK_ERRORS), applied to each event as Apollo Server does to answers. */
   readonly formatError: (error: GraphQLFormattedError) => GraphQLFormattedError;
@@ -82,7 +86,7 @@ export function subscriptionExecutor(
     if (!plan)
       return refusal(ClientErrorCode.SUBSCRIPTION_NOT_SUPPORTED, 'This subscription cannot be run by the gateway.');
     if (options.registry.closed) return refusal(ClientErrorCode.SHUTTING_DOWN, 'The gateway is shutting down.');
-    const slot = options.registry.admit(subscriberOf(context));
+    const slot = options.registry.admit(options.clientKey(context.scope.ip, context.identity));
     if (slot === 'total') return allTaken(options.settings.maxOpen);
     if (slot === 'client') {
       return refusal(
@@ -125,6 +129,7 @@ function start(
   const context = requestContext.context as unknown as GatewayContext;
   const { settings, plugins, logger } = options;
   const source = internals.serviceMap[primary.serviceName]?.dataSource;
+  const errorsShown = source instanceof SubgraphDataSource ? source.errors : 'mask';
   const variables = primaryVariables(primary, requestContext.request.variables ?? {});
   const events = (): AsyncIterableIterator<SubgraphEvent> => {
     if (!(source instanceof SubgraphDataSource)) {
@@ -157,6 +162,7 @@ function start(
         slowClient: settings.slowClient,
         // The subgraph's own limits (its SUBGRAPH_<NAME>_* overrides), as its HTTP fetches have them.
         maxEventBytes: source.maxResponseBytes,
+        errors: source.errors,
         connectTimeoutMs: source.timeoutMs,
         keepAliveMs: settings.heartbeatMs,
       });
@@ -190,8 +196,10 @@ function start(
         },
         merged,
       );
+      // What the subgraph wrote, as SUBGRAPH_ERRORS lets clients see it (its HTTP answers alike).
+      const fromSubgraph = event.errors && redactSubgraphErrors(event.errors, errorsShown);
       const errors = [
-        ...(event.errors ?? []).map((error) => ({
+        ...(fromSubgraph ?? event.errors ?? []).map((error) => ({
           ...error,
           extensions: { ...error.extensions, serviceName: primary.serviceName },
         })),

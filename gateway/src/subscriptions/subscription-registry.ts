@@ -14,8 +14,8 @@ export interface SubscriptionSlot {
 /**
  * Every live subscription of this process: the per-client cap, the cap on all of them together
  * (SUBSCRIPTION_MAX_OPEN, Apollo Router's `max_opened_subscriptions`), and ending them all at once
- * (drain, a new supergraph). Clients are told apart by the key the caller gives (the verified
- * subject, the API key's consumer, else the client address).
+ * (drain, a new supergraph). Clients are told apart by the key the caller gives (`clientKey`:
+ * the verified subject, else the network, with the API key's consumer when there is one).
  */
 export class SubscriptionRegistry {
   readonly #live = new Set<LiveSubscription>();

@@ -19,8 +19,8 @@ export function fileSource(path: string): SupergraphSource {
         });
       }
     },
-    watch(intervalMs, { onText, onError }) {
-      return pollFile({ path, intervalMs, initialText, onChange: onText, onError });
+    watch(intervalMs, clock, { onText, onError }) {
+      return pollFile({ path, intervalMs, initialText, onChange: onText, onError, ...(clock ? { clock } : {}) });
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { SupergraphSdlHook } from '@apollo/gateway';
+import type { Clock } from '../clock.js';
 import type { GatewayPlugin, Supergraph, SupergraphLoadEvent } from '../contract/index.js';
 import { GatewayError, GatewayErrorCode } from '../errors.js';
 import { emitEvent } from '../events.js';
@@ -13,6 +14,8 @@ export interface SupergraphReloadOptions {
   source: SupergraphSource;
   /** How often the source is checked; 0: read once at startup, never again. */
   pollIntervalMs: number;
+  /** What schedules the polls. Default: the real clock. */
+  clock?: Clock;
   /** `config.subgraphs`: URL overrides, and names a new supergraph must still have. */
   overrides: Readonly<Record<string, SubgraphOverride>>;
   /** Shown each supergraph before it serves (`onSupergraph`); observers of `supergraph-load` events. */
@@ -71,7 +74,7 @@ export function supergraphHook(options: SupergraphReloadOptions): SupergraphSdlH
     let closed = false;
     // A source that stays down is reported once per distinct failure, not at every poll.
     let lastFailure: string | undefined;
-    const watcher = source.watch(options.pollIntervalMs, {
+    const watcher = source.watch(options.pollIntervalMs, options.clock, {
       async onText(next) {
         lastFailure = undefined;
         const nextForGateway = forApolloGateway(next, enforced);

@@ -1,3 +1,5 @@
+import type { Clock } from '../clock.js';
+
 /** Where supergraphs come from: read once at startup, then polled for changes. */
 export interface SupergraphSource {
   /** For events and logs: `file` (SUPERGRAPH_PATH) or `url` (SUPERGRAPH_URL). */
@@ -7,7 +9,7 @@ export interface SupergraphSource {
   /** The first read, at startup; throws a GatewayError (SUPERGRAPH_UNREADABLE). */
   read(): Promise<string>;
   /** Reports each changed text, starting from what `read` returned. */
-  watch(intervalMs: number, handlers: SourceHandlers): { close(): void };
+  watch(intervalMs: number, clock: Clock | undefined, handlers: SourceHandlers): { close(): void };
 }
 
 export interface SourceHandlers {

@@ -26,8 +26,8 @@ export function urlSource(options: FetchTextOptions): SupergraphSource {
         );
       }
     },
-    watch(intervalMs, { onText, onError }) {
-      return pollUrl({ ...options, intervalMs, initial, onChange: onText, onError });
+    watch(intervalMs, clock, { onText, onError }) {
+      return pollUrl({ ...options, intervalMs, initial, onChange: onText, onError, ...(clock ? { clock } : {}) });
     },
   };
 }

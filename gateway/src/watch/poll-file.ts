@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
+import { type Clock, realClock } from '../clock.js';
 
 export interface PollFileOptions {
   path: string;
@@ -10,6 +11,8 @@ export interface PollFileOptions {
   onChange(text: string): Promise<void> | void;
   /** The file could not be read (gone mid-rewrite, permissions); polling goes on. */
   onError(error: unknown): void;
+  /** What schedules the polls. Default: the real clock. */
+  clock?: Clock;
 }
 
 export interface FilePoller {
@@ -46,9 +49,8 @@ export function pollFile(options: PollFileOptions): FilePoller {
       running = false;
     }
   };
-  const timer = setInterval(tick, options.intervalMs);
-  timer.unref();
-  return { close: () => clearInterval(timer) };
+  const polls = (options.clock ?? realClock).every(options.intervalMs, tick);
+  return { close: () => polls.cancel() };
 }
 
 function hashOf(text: string): string {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type Clock, realClock } from '../clock.js';
 import { discardBody, readBoundedBody, TOO_LARGE } from '../read-bounded-body.js';
 
 export interface FetchTextOptions {
@@ -62,6 +63,8 @@ export interface PollUrlOptions extends FetchTextOptions {
   onChange(text: string): Promise<void> | void;
   /** The fetch failed (FetchTextError); polling goes on. */
   onError(error: unknown): void;
+  /** What schedules the polls. Default: the real clock. */
+  clock?: Clock;
 }
 
 export interface UrlPoller {
@@ -96,12 +99,11 @@ export function pollUrl(options: PollUrlOptions): UrlPoller {
       running = false;
     }
   };
-  const timer = setInterval(tick, options.intervalMs);
-  timer.unref();
+  const polls = (options.clock ?? realClock).every(options.intervalMs, tick);
   return {
     close() {
       closed = true;
-      clearInterval(timer);
+      polls.cancel();
     },
   };
 }

@@ -1,9 +1,9 @@
-// The config's type is derived from the field specs (fields/*.ts): these checks are compiled by
+// The config's type is derived from the field specs (config/settings/*.ts): these checks are compiled by
 // `pnpm typecheck` (tsconfig.test.json), so a spec whose parser or default drifts from what its
 // readers expect fails the build, not a request.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ConfigValues } from '../../src/config/fields.js';
 import { parseConfig } from '../../src/config/parse.js';
+import type { ConfigValues } from '../../src/config/settings/all.js';
 import type { GatewayConfig } from '../../src/config/types.js';
 import type { CoreSettings } from '../../src/core-settings.js';
 import type { LoggerSettings } from '../../src/logger.js';
@@ -11,7 +11,7 @@ import type { ApiKeyAuthOptions } from '../../src/plugins/api-key/index.js';
 import type { AuthorizationOptions } from '../../src/plugins/authorization/index.js';
 import type { JwtAlgorithm, JwtAuthOptions } from '../../src/plugins/jwt/options.js';
 import type { RateLimitOptions } from '../../src/plugins/rate-limit/options.js';
-import type { TracingConfig } from '../../src/plugins/tracing/options.js';
+import type { TracingConfig } from '../../src/plugins/tracing/settings.js';
 
 describe('the config type derived from the specs', () => {
   const config = parseConfig({});

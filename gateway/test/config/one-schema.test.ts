@@ -8,17 +8,17 @@ import { PluginOptionsError } from '../../src/errors.js';
 import { DEMAND_CONTROL_VALUES, demandControl } from '../../src/plugins/demand-control/index.js';
 import { HEADER_RULES_VALUES, headerRules } from '../../src/plugins/header-rules/index.js';
 import { JWT_VALUES } from '../../src/plugins/jwt/options.js';
-import { METRICS_VALUES } from '../../src/plugins/metrics/config.js';
+import { METRICS_VALUES } from '../../src/plugins/metrics/settings.js';
 import { OPERATION_LIMIT_VALUES, operationLimits } from '../../src/plugins/operation-limits/index.js';
 import {
   checkOptions as checkRateLimit,
   RATE_LIMIT_VALUES,
   type RateLimitOptions,
 } from '../../src/plugins/rate-limit/options.js';
-import { RESILIENCE_FIELDS } from '../../src/resilience/config.js';
+import { RESILIENCE_FIELDS } from '../../src/resilience/per-subgraph.js';
 import { checkRetryOptions } from '../../src/resilience/retry-policy.js';
-import { RESILIENCE_VALUES } from '../../src/resilience/values.js';
-import { defaultOf, readValue } from '../../src/settings/values.js';
+import { RESILIENCE_VALUES } from '../../src/resilience/settings.js';
+import { defaultOf, readValue } from '../../src/settings/kinds.js';
 
 const schemaOf = (env: string) => CONFIG_FIELDS.find((field) => field.env === env)?.parse;
 
@@ -126,6 +126,7 @@ describe('defaults live in the schemas', () => {
       'INTROSPECTION',
       'LANDING_PAGE',
       'MASK_ERRORS',
+      'SUBGRAPH_ERRORS',
     ]);
   });
 });

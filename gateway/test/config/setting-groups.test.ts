@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FIELDS, type ConfigWarning, parseConfig, settingOf } from '../../src/config/parse.js';
 import type { GatewayConfigError } from '../../src/errors.js';
-import { defaultOf } from '../../src/settings/values.js';
+import { defaultOf } from '../../src/settings/kinds.js';
 
 function fromFile(file: object, env: Record<string, string> = {}) {
   const warnings: ConfigWarning[] = [];

@@ -20,13 +20,13 @@ describe('origin policy', () => {
     expect(off.enabled).toBe(false);
     expect(off.answerHeaders({ origin: 'https://a.example' })).toBeUndefined();
     expect(off.preflight(ask('https://a.example')).headers).not.toHaveProperty('access-control-allow-origin');
-    expect(off.allowsCredentialedStream({ origin: 'https://a.example', cookie: 'x=1', host: 'gw.example' })).toBe(
-      false,
-    );
-    expect(off.allowsCredentialedStream({ origin: 'https://gw.example', cookie: 'x=1', host: 'gw.example' })).toBe(
-      true,
-    );
-    expect(off.allowsCredentialedStream({ origin: 'https://a.example', host: 'gw.example' })).toBe(true);
+    expect(
+      off.allowsCredentialedStream({ origin: 'https://a.example', cookie: 'x=1', host: 'gw.example' }, 'https'),
+    ).toBe(false);
+    expect(
+      off.allowsCredentialedStream({ origin: 'https://gw.example', cookie: 'x=1', host: 'gw.example' }, 'https'),
+    ).toBe(true);
+    expect(off.allowsCredentialedStream({ origin: 'https://a.example', host: 'gw.example' }, 'https')).toBe(true);
   });
 
   it('* grants any origin without credentials and needs no Vary', () => {
@@ -34,7 +34,9 @@ describe('origin policy', () => {
     expect(any.answerHeaders({ origin: 'https://a.example' })).toEqual({ 'access-control-allow-origin': '*' });
     expect(any.preflight(ask('https://a.example')).headers['access-control-allow-origin']).toBe('*');
     // `*` lets pages read answers, not send the user's cookies: streams with a cookie stay refused.
-    expect(any.allowsCredentialedStream({ origin: 'https://a.example', cookie: 'x=1', host: 'gw' })).toBe(false);
+    expect(any.allowsCredentialedStream({ origin: 'https://a.example', cookie: 'x=1', host: 'gw' }, 'https')).toBe(
+      false,
+    );
   });
 
   it('a listed origin is echoed with credentials; cookie-bearing streams need both the listing and credentials', () => {
@@ -46,11 +48,33 @@ describe('origin policy', () => {
     });
     expect(listed.preflight(ask('https://app.example')).headers).not.toHaveProperty('access-control-max-age');
     expect(listed.answerHeaders({ origin: 'https://other.example' })).toEqual({ vary: 'Origin' });
-    expect(listed.allowsCredentialedStream({ origin: 'https://app.example', cookie: 'x=1', host: 'gw' })).toBe(true);
+    expect(listed.allowsCredentialedStream({ origin: 'https://app.example', cookie: 'x=1', host: 'gw' }, 'https')).toBe(
+      true,
+    );
     const withoutCredentials = policy({ origins: ['https://app.example'] });
     expect(
-      withoutCredentials.allowsCredentialedStream({ origin: 'https://app.example', cookie: 'x=1', host: 'gw' }),
+      withoutCredentials.allowsCredentialedStream(
+        { origin: 'https://app.example', cookie: 'x=1', host: 'gw' },
+        'https',
+      ),
     ).toBe(false);
+  });
+
+  it('the own origin is scheme, host and port: an http page on the https gateway host is another origin', () => {
+    const off = policy({});
+    const stream = (origin: string, host: string, scheme: 'http' | 'https') =>
+      off.allowsCredentialedStream({ origin, cookie: 'x=1', host }, scheme);
+    expect(stream('https://gw.example', 'gw.example', 'https')).toBe(true);
+    expect(stream('http://gw.example', 'gw.example', 'https')).toBe(false);
+    expect(stream('https://gw.example', 'gw.example', 'http')).toBe(false);
+    expect(stream('http://gw.example', 'gw.example', 'http')).toBe(true);
+    // Default ports fold; another port is another origin.
+    expect(stream('https://gw.example', 'gw.example:443', 'https')).toBe(true);
+    expect(stream('https://gw.example:8443', 'gw.example', 'https')).toBe(false);
+    expect(stream('http://gw.example:8080', 'GW.example:8080', 'http')).toBe(true);
+    // A Host that is more than an authority matches nothing.
+    expect(stream('https://gw.example', 'gw.example/path', 'https')).toBe(false);
+    expect(stream('https://gw.example', 'user@gw.example', 'https')).toBe(false);
   });
 
   it('patterns match the whole origin', () => {

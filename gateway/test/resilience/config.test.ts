@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse.js';
 import { GatewayConfigError } from '../../src/errors.js';
-import { RESILIENCE_DEFAULTS, resilienceFor } from '../../src/resilience/config.js';
+import { RESILIENCE_DEFAULTS, resilienceFor } from '../../src/resilience/per-subgraph.js';
 
 const cwd = '/srv/gateway';
 

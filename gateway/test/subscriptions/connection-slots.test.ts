@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { clientKeyResolver } from '../../src/client-address/index.js';
 import type { ConnectionGrant } from '../../src/contract/index.js';
 import { ConnectionSlots } from '../../src/subscriptions/connection-slots.js';
 import { connectionsPerClient } from '../../src/subscriptions/settings.js';
@@ -21,6 +22,18 @@ describe('ConnectionSlots', () => {
     }
     expect(refusal(slots.open('10.0.0.1'))).toBeUndefined();
     expect(refusal(slots.open('10.0.0.1'))).toEqual({ status: 429, code: 'SUBSCRIPTION_MAX_LIMIT' });
+  });
+
+  it('counts an IPv6 client by its network (CLIENT_IPV6_PREFIX), an IPv4-mapped peer as its IPv4 address', () => {
+    const slots = new ConnectionSlots(10, 1);
+    expect(refusal(slots.open('2001:db8:1:2::1'))).toBeUndefined();
+    expect(refusal(slots.open('2001:db8:1:2:a:b:c:d'))).toEqual({ status: 429, code: 'SUBSCRIPTION_MAX_LIMIT' });
+    expect(refusal(slots.open('2001:db8:1:3::1'))).toBeUndefined();
+    expect(refusal(slots.open('203.0.113.9'))).toBeUndefined();
+    expect(refusal(slots.open('::ffff:203.0.113.9'))).toEqual({ status: 429, code: 'SUBSCRIPTION_MAX_LIMIT' });
+    const perAddress = new ConnectionSlots(10, 1, clientKeyResolver({ clientIpv6Prefix: 128 }));
+    expect(refusal(perAddress.open('2001:db8:1:2::1'))).toBeUndefined();
+    expect(refusal(perAddress.open('2001:db8:1:2::2'))).toBeUndefined();
   });
 
   it('refuses everyone with 503 once all SUBSCRIPTION_MAX_CONNECTIONS are open, and with 503 SHUTTING_DOWN while draining', () => {

@@ -184,6 +184,22 @@ describe('subscribeToSubgraph against a graphql-ws server', () => {
     expect(end.errors[0]?.extensions?.code).not.toBe('WEBSOCKET_CLOSE_ERROR');
   });
 
+  it("with errors: mask (SUBGRAPH_ERRORS), the subgraph's errors end it redacted (graphql-ws's validation error has no code)", async () => {
+    const server = await startServer();
+    const events = subscribe(server.url, {
+      query: 'subscription { reviewAdded { nope } }',
+      operationName: undefined,
+      errors: 'mask',
+    });
+    const end = await endOf(events);
+    expect(end.errors).toEqual([
+      {
+        message: 'Subgraph errors redacted',
+        extensions: { serviceName: 'reviews' },
+      },
+    ]);
+  });
+
   it('an event larger than maxEventBytes closes the subgraph socket (1009) and ends it with WEBSOCKET_CLOSE_ERROR', async () => {
     const server = await startServer();
     const events = subscribe(server.url, {

@@ -48,6 +48,7 @@ describe('subscriptionExecutor: before planning', () => {
     return subscriptionExecutor(untouchable, next, {
       settings: {} as never,
       registry: new SubscriptionRegistry(1),
+      clientKey: (address) => address,
       plugins: [],
       formatError: (error) => error,
       logger: silent,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, SUPERGRAPH_PATH, settle } from '@fedgw/test-support';
+import { eventually, manualClock, SUPERGRAPH_PATH } from '@fedgw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/compose/create-gateway.js';
 import { parseConfig } from '../../src/config/parse.js';
@@ -22,8 +22,13 @@ afterEach(async () => {
   await Promise.all(gateways.splice(0).map((gateway) => gateway.stop()));
 });
 
-/** A gateway in this process over a supergraph file in a temp directory, polled every 100 ms. */
-async function startOn(initial: string) {
+/**
+ * A gateway in this process over a supergraph file in a temp directory, polled every 100 ms:
+ * on a clock the test moves (`poll()`: one poll, the reload it started included, over when it
+ * resolves), or on the real clock with `{ realClock: true }`.
+ */
+async function startOn(initial: string, options: { realClock?: boolean } = {}) {
+  const clock = manualClock();
   const dir = await mkdtemp(join(tmpdir(), 'hot-reload-'));
   const path = join(dir, 'supergraph.graphql');
   await writeFile(path, initial);
@@ -31,7 +36,11 @@ async function startOn(initial: string) {
   const log = captureLogger('debug');
   const gateway = createGateway(
     parseConfig({ SUPERGRAPH_PATH: path, SUPERGRAPH_POLL_INTERVAL_MS: '100', MAX_COST: '1' }),
-    { logger: log.logger, plugins: [{ name: 'observer', onEvent: (event) => events.push(event) }] },
+    {
+      logger: log.logger,
+      plugins: [{ name: 'observer', onEvent: (event) => events.push(event) }],
+      ...(options.realClock ? {} : { clock }),
+    },
   );
   gateways.push(gateway);
   await gateway.start();
@@ -49,12 +58,12 @@ async function startOn(initial: string) {
     return error?.extensions?.estimatedCost as number;
   };
   const loads = () => events.filter((event) => event.type === 'supergraph-load');
-  return { gateway, write, probeCost, loads, log, path };
+  return { gateway, write, probeCost, loads, log, path, clock, poll: () => clock.advance(100) };
 }
 
 describe('supergraph hot reload (file)', () => {
-  it('reports the first load, applies a new supergraph, and the cost estimator follows it', async () => {
-    const { gateway, write, probeCost, loads } = await startOn(SMALLER_LISTS);
+  it('reports the first load, applies a new supergraph, and the cost estimator follows it (on the real clock)', async () => {
+    const { gateway, write, probeCost, loads } = await startOn(SMALLER_LISTS, { realClock: true });
     expect(loads()).toEqual([{ type: 'supergraph-load', outcome: 'applied', source: 'file' }]);
     const before = await probeCost();
 
@@ -66,11 +75,12 @@ describe('supergraph hot reload (file)', () => {
   });
 
   it('rejects an invalid supergraph, logs why without its text, and keeps serving the old one', async () => {
-    const { gateway, write, probeCost, loads, log } = await startOn(SUPERGRAPH);
+    const { gateway, write, probeCost, loads, log, poll } = await startOn(SUPERGRAPH);
     const before = await probeCost();
 
     await write('type Query { secretField: String }');
-    await eventually(() => expect(loads()).toHaveLength(2));
+    await poll();
+    expect(loads()).toHaveLength(2);
     const rejected = loads()[1];
     expect(rejected).toMatchObject({ type: 'supergraph-load', outcome: 'rejected', source: 'file' });
     expect(rejected?.type === 'supergraph-load' && rejected.reason).toEqual(expect.any(String));
@@ -82,28 +92,32 @@ describe('supergraph hot reload (file)', () => {
     expect(gateway.isReady()).toBe(true);
     // Fixed: the next good supergraph is applied.
     await write(SMALLER_LISTS);
-    await eventually(() => expect(loads().at(-1)?.outcome).toBe('applied'));
+    await poll();
+    expect(loads().at(-1)?.outcome).toBe('applied');
     expect(await probeCost()).toBeLessThan(before);
   });
 
   it('keeps serving while the file is gone, reporting it once, and loads it when it is back', async () => {
-    const { write, probeCost, loads, path } = await startOn(SUPERGRAPH);
+    const { write, probeCost, loads, path, poll } = await startOn(SUPERGRAPH);
     const before = await probeCost();
     await rm(path);
-    await eventually(() => expect(loads()).toHaveLength(2));
+    await poll();
+    expect(loads()).toHaveLength(2);
     expect(loads()[1]).toMatchObject({ outcome: 'rejected', reason: expect.stringMatching(/^unreadable: ENOENT/) });
-    await settle(400); // several polls of a missing file
+    for (let i = 0; i < 4; i++) await poll(); // several polls of a missing file
     expect(loads()).toHaveLength(2);
     expect(await probeCost()).toBe(before);
     await write(SMALLER_LISTS);
-    await eventually(() => expect(loads().at(-1)?.outcome).toBe('applied'));
+    await poll();
+    expect(loads().at(-1)?.outcome).toBe('applied');
   });
 
   it('stops polling when the gateway stops', async () => {
-    const { gateway, write, loads } = await startOn(SUPERGRAPH);
+    const { gateway, write, loads, clock } = await startOn(SUPERGRAPH);
     await gateway.stop();
+    expect(clock.scheduled).toBe(0);
     await write(SMALLER_LISTS);
-    await settle(400);
+    await clock.advance(400);
     expect(loads()).toHaveLength(1);
   });
 });

@@ -1,12 +1,17 @@
 import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, settle } from '@fedgw/test-support';
+import { eventually, type ManualClock, manualClock } from '@fedgw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FilePoller, pollFile } from '../../src/watch/poll-file.js';
 
-/** A real file on disk, polled every 20 ms; what the poller reports is recorded. */
-async function watched(initial: string, options: { initialText?: string } = {}) {
+/**
+ * A real file on disk, polled every 20 ms on a clock the test moves (`clock.advance(20)`: one
+ * poll, over when it resolves), or on the real clock when `clock` is null; what the poller
+ * reports is recorded.
+ */
+async function watched(initial: string, options: { initialText?: string; clock?: ManualClock | null } = {}) {
+  const { clock = manualClock(), ...rest } = options;
   const dir = await mkdtemp(join(tmpdir(), 'poll-file-'));
   const path = join(dir, 'doc.txt');
   await writeFile(path, initial);
@@ -15,14 +20,15 @@ async function watched(initial: string, options: { initialText?: string } = {}) 
   const poller = pollFile({
     path,
     intervalMs: 20,
-    ...options,
+    ...rest,
+    ...(clock ? { clock } : {}),
     onChange: (text) => {
       changes.push(text);
     },
     onError: (error) => errors.push(error),
   });
   pollers.push(poller);
-  return { dir, path, changes, errors, poller };
+  return { dir, path, changes, errors, poller, poll: () => clock?.advance(20), clock };
 }
 
 const pollers: FilePoller[] = [];
@@ -37,20 +43,23 @@ async function replace(path: string, text: string) {
 }
 
 describe('pollFile', () => {
-  it('reports the text once at the first poll when the caller holds none', async () => {
-    const { changes } = await watched('v1');
+  it('reports the text once at the first poll when the caller holds none (on the real clock)', async () => {
+    const { changes } = await watched('v1', { clock: null });
     await eventually(() => expect(changes).toEqual(['v1']));
   });
 
   it('reports each new content once, and nothing for an unchanged file', async () => {
-    const { path, changes } = await watched('v1', { initialText: 'v1' });
-    await settle();
+    const { path, changes, poll } = await watched('v1', { initialText: 'v1' });
+    await poll();
+    await poll();
     expect(changes).toEqual([]);
     await replace(path, 'v2');
-    await eventually(() => expect(changes).toEqual(['v2']));
+    await poll();
+    expect(changes).toEqual(['v2']);
     // Rewritten with the same bytes: a new inode and mtime, but nothing to report.
     await replace(path, 'v2');
-    await settle();
+    await poll();
+    await poll();
     expect(changes).toEqual(['v2']);
   });
 
@@ -62,10 +71,12 @@ describe('pollFile', () => {
     await symlink('..v1', join(dir, '..data'));
     await symlink('..data/doc.txt', join(dir, 'doc.txt'));
     const changes: string[] = [];
+    const clock = manualClock();
     pollers.push(
       pollFile({
         path: join(dir, 'doc.txt'),
         intervalMs: 20,
+        clock,
         initialText: 'v1',
         onChange: (text) => {
           changes.push(text);
@@ -78,16 +89,19 @@ describe('pollFile', () => {
     await symlink('..v2', join(dir, '..data_tmp'));
     await rename(join(dir, '..data_tmp'), join(dir, '..data'));
     await rm(join(dir, '..v1'), { recursive: true });
-    await eventually(() => expect(changes).toEqual(['v2']));
+    await clock.advance(20);
+    expect(changes).toEqual(['v2']);
   });
 
   it('reports a missing file as an error and keeps polling until it is back', async () => {
-    const { path, changes, errors } = await watched('v1', { initialText: 'v1' });
+    const { path, changes, errors, poll } = await watched('v1', { initialText: 'v1' });
     await rm(path);
-    await eventually(() => expect(errors.length).toBeGreaterThan(0));
-    expect((errors[0] as NodeJS.ErrnoException).code).toBe('ENOENT');
+    await poll();
+    await poll();
+    expect(errors.map((error) => (error as NodeJS.ErrnoException).code)).toEqual(['ENOENT', 'ENOENT']);
     await writeFile(path, 'v3');
-    await eventually(() => expect(changes).toEqual(['v3']));
+    await poll();
+    expect(changes).toEqual(['v3']);
   });
 
   it('keeps polling after onChange rejects, handing the rejection to onError', async () => {
@@ -96,10 +110,12 @@ describe('pollFile', () => {
     await writeFile(path, 'v1');
     const errors: unknown[] = [];
     const seen: string[] = [];
+    const clock = manualClock();
     pollers.push(
       pollFile({
         path,
         intervalMs: 20,
+        clock,
         initialText: 'v1',
         onChange: async (text) => {
           seen.push(text);
@@ -109,16 +125,19 @@ describe('pollFile', () => {
       }),
     );
     await replace(path, 'v2');
-    await eventually(() => expect(errors).toEqual([new Error('cannot use v2')]));
+    await clock.advance(20);
+    expect(errors).toEqual([new Error('cannot use v2')]);
     await replace(path, 'v3');
-    await eventually(() => expect(seen).toEqual(['v2', 'v3']));
+    await clock.advance(20);
+    expect(seen).toEqual(['v2', 'v3']);
   });
 
   it('stops reporting once closed', async () => {
-    const { path, changes, poller } = await watched('v1', { initialText: 'v1' });
+    const { path, changes, poller, clock } = await watched('v1', { initialText: 'v1' });
     poller.close();
+    expect(clock?.scheduled).toBe(0);
     await replace(path, 'v2');
-    await settle();
+    await clock?.advance(100);
     expect(changes).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { eventually, settle, startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
+import { eventually, manualClock, startTestHttpServer, type TestHttpServer } from '@fedgw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FetchTextError, fetchText, pollUrl, type UrlPoller } from '../../src/watch/poll-url.js';
 
@@ -179,12 +179,13 @@ describe('pollUrl', () => {
 
   it('stops polling once closed', async () => {
     const { server, url } = await serve({ text: 'v1', etag: '"1"' });
-    const poller = pollUrl({ url, ...limits, intervalMs: 20, onChange: () => {}, onError: () => {} });
-    await eventually(() => expect(server.requests.length).toBeGreaterThan(0));
+    const clock = manualClock();
+    const poller = pollUrl({ url, ...limits, intervalMs: 20, clock, onChange: () => {}, onError: () => {} });
+    await clock.advance(40); // two polls, each over (answered) before the next
+    expect(server.requests).toHaveLength(2);
     poller.close();
-    await settle(60); // a fetch already under way may still land
-    const count = server.requests.length;
-    await settle();
-    expect(server.requests.length).toBe(count);
+    expect(clock.scheduled).toBe(0);
+    await clock.advance(200);
+    expect(server.requests).toHaveLength(2);
   });
 });

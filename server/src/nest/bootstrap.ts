@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { applyServerTimeouts, closeGracefully, type ListeningServer, trackConnections } from '@fedgw/adapters';
 import {
   clientAddressResolver,
+  clientKeyResolver,
   type Gateway,
   type GatewayConfig,
   type GatewayPlugin,
@@ -46,12 +47,20 @@ export async function listenNest(
     logger: new PinoNestLogger(logger.child({ component: 'nest' })),
   });
   const httpServer: Server = app.getHttpServer();
+  const gateway = app.get<Gateway>(GATEWAY);
   // The same resolver the mounted gateway uses (one config): the listener's per-client turn keys on it.
-  applyServerTimeouts(httpServer, { ...config.http, workers: config.workers }, clientAddressResolver(config));
+  applyServerTimeouts(
+    httpServer,
+    { ...config.http, workers: config.workers },
+    {
+      clientAddress: clientAddressResolver(config),
+      clientKey: clientKeyResolver(config),
+      ...(gateway.subscriptions && { subscriptions: gateway.subscriptions }),
+    },
+  );
   const connections = trackConnections(httpServer);
   await app.listen(config.port, config.host);
   const { port } = httpServer.address() as AddressInfo;
-  const gateway = app.get<Gateway>(GATEWAY);
   const server = {
     app,
     gateway,

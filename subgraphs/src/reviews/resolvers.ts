@@ -35,9 +35,13 @@ export function createReviewsResolvers(
         const review = store.add(validateNewReview(identityOf(context), args));
         added.publish(review);
         // The product's and the author's review lists changed: the gateway's cached copies must go.
+        // So must `review(id:)` answers: one may have asked for this id before it existed (null).
+        // A root entry's key holds its arguments only as a digest, so the root entries go as a
+        // type (`Query`): every `review(id:)` kept, none of the products' or users' entries.
         context.invalidate?.push(
           { kind: 'entity', subgraph: 'reviews', type: 'Product', key: { id: review.product.id } },
           { kind: 'entity', subgraph: 'reviews', type: 'User', key: { id: review.author.id } },
+          { kind: 'type', subgraph: 'reviews', type: 'Query' },
         );
         return review;
       },

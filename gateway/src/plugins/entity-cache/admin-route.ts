@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AdminAnswer, AdminRoute } from '../../plugin-sdk/index.js';
 import { invalidationTarget } from './invalidation.js';
+import type { InvalidationResult } from './pending-invalidations.js';
 import type { InvalidationTarget } from './store.js';
 
 export const INVALIDATE_PATH = '/entity-cache/invalidate';
@@ -12,10 +13,12 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest();
  * `POST /entity-cache/invalidate` on the metrics listener, for callers with the bearer token:
  * a JSON list of Apollo Router invalidation items (`{ kind: 'subgraph' | 'type' | 'entity',
  * subgraph, type?, key? }`), applied all or none (one malformed item refuses the request).
+ * 200 `{ invalidated }` when the store took every item; 202 `{ invalidated, pending }` when it
+ * could not take `pending` of them now (Redis away): those are retried until it does.
  */
 export function invalidationRoute(
   token: string,
-  invalidate: (target: InvalidationTarget) => Promise<number>,
+  invalidate: (target: InvalidationTarget) => Promise<InvalidationResult>,
 ): AdminRoute {
   const expected = sha256(token);
   return {
@@ -47,7 +50,13 @@ export function invalidationRoute(
         };
       }
       let count = 0;
-      for (const target of targets as InvalidationTarget[]) count += await invalidate(target);
+      let pending = 0;
+      for (const target of targets as InvalidationTarget[]) {
+        const { dropped, queued } = await invalidate(target);
+        count += dropped;
+        if (queued) pending++;
+      }
+      if (pending > 0) return { status: 202, body: { invalidated: count, pending } };
       return { status: 200, body: { invalidated: count } };
     },
   };

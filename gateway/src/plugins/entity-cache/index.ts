@@ -9,21 +9,28 @@ import type {
   SubgraphRequest,
   SubgraphResult,
 } from '../../plugin-sdk/index.js';
-import { emitEvent, withinDeadline } from '../../plugin-sdk/index.js';
+import { clientKey, emitEvent, withinDeadline } from '../../plugin-sdk/index.js';
 import { invalidationRoute } from './admin-route.js';
 import { type CachePolicy, cachePolicy } from './cache-control.js';
+import { ClientWriteBudget } from './client-budget.js';
 import { invalidationsIn } from './invalidation.js';
 import { KeyFields } from './key-fields.js';
 import { cacheKey, entityDigest, identityDigest, selectionDigest, variesOn, varyDigest } from './keys.js';
 import { MemoryStore } from './memory-store.js';
-import { type CheckedOptions, checkOptions, type EntityCacheOptions } from './options.js';
+import { type CheckedOptions, checkOptions, type EntityCacheOptions, PLUGIN_NAME } from './options.js';
+import { PendingInvalidations } from './pending-invalidations.js';
 import type { EntityStore, InvalidationTarget, StoreEntry } from './store.js';
 
 export { MemoryStore } from './memory-store.js';
-export type { EntityCacheOptions } from './options.js';
+export { ENTITY_CACHE_DEFAULTS, ENTITY_CACHE_VALUES, type EntityCacheOptions } from './options.js';
 export type { EntityStore, InvalidationTarget, StoreEntry } from './store.js';
 
 type Json = Record<string, unknown>;
+/** A kept answer found for a lookup: parsed afresh, and the bytes it counts against MAX_RESPONSE_BYTES. */
+interface Held {
+  readonly entity: Json;
+  readonly bytes: number;
+}
 type Outcome = EntityCacheEvent['outcome'];
 
 /** The cache, as the admin endpoint sees it. */
@@ -34,7 +41,7 @@ export interface EntityCachePlugin extends GatewayPlugin {
 
 /** Operations whose answers may be kept: queries, never mutations. */
 const QUERY = /^\s*(?:query\b|\{)/;
-/** Selections learned to be private (or to vary on identity), per subgraph: bounded, emptied when full (they are relearned). */
+/** Public selections learned to vary on an identity header, per subgraph: bounded, emptied when full (they are relearned). */
 const MAX_LEARNED_SELECTIONS = 10_000;
 /** How long a mutation's answer waits for the invalidations it asked for. */
 const INVALIDATION_WAIT_MS = 1_000;
@@ -49,6 +56,7 @@ const INVALIDATION_WAIT_MS = 1_000;
  */
 export function entityCache(options: EntityCacheOptions = {}): EntityCachePlugin {
   const checked = checkOptions(options);
+  const now = options.now ?? Date.now;
   const events = (event: Omit<EntityCacheEvent, 'type'>) => {
     if (event.count > 0 && options.plugins) {
       emitEvent(options.plugins(), { type: 'entity-cache', ...event }, options.logger);
@@ -60,33 +68,41 @@ export function entityCache(options: EntityCacheOptions = {}): EntityCachePlugin
       maxBytes: checked.maxBytes,
       maxSpaceBytes: Math.max(1, Math.floor(checked.maxBytes * checked.maxSpaceShare)),
       onEvict: (subgraph, entityType) => events({ subgraph, entityType, outcome: 'eviction', count: 1 }),
+      now,
     });
+  // The store as the cache uses it: an invalidation it cannot take now is retried, and nothing is
+  // read from it or written to it meanwhile (ADR 050).
+  const kept = new PendingInvalidations(store, {
+    maxTtlMs: checked.maxTtlMs,
+    ...(options.logger && { logger: options.logger }),
+    onOutcome: (outcome, target, dropped, pending) => {
+      events({ subgraph: target.subgraph, entityType: target.type ?? '*', outcome: 'invalidation', count: dropped });
+      if (options.plugins) {
+        emitEvent(options.plugins(), { type: 'entity-cache-invalidation', outcome, pending }, options.logger);
+      }
+    },
+  });
   let schema: string | undefined;
   let keyFields = new KeyFields();
-  const privateSelections = new Set<string>();
   const identityVaryingSelections = new Set<string>();
 
-  const invalidate = async (target: InvalidationTarget): Promise<number> => {
-    const dropped = await store.invalidate(target);
-    events({ subgraph: target.subgraph, entityType: target.type ?? '*', outcome: 'invalidation', count: dropped });
-    return dropped;
-  };
+  const invalidate = (target: InvalidationTarget): Promise<number> => kept.invalidate(target);
 
-  const cache = new FetchCache(store, checked, {
+  const cache = new FetchCache(kept, checked, {
     schema: () => schema,
     keyFields: () => keyFields,
-    privateSelections,
     identityVaryingSelections,
     events,
     invalidate,
+    budget: new ClientWriteBudget(checked.clientWriteBytes, checked.clientWriteWindowMs, now),
+    clientKey: options.clientKey ?? ((context) => clientKey(context.scope.ip, context.identity)),
   });
 
   return {
-    name: 'entity-cache',
+    name: PLUGIN_NAME,
     onSupergraph({ sdl }) {
       schema = createHash('sha256').update(sdl).digest('base64url').slice(0, 16);
       keyFields = KeyFields.fromSdl(sdl);
-      privateSelections.clear();
       identityVaryingSelections.clear();
     },
     aroundSubgraphFetch: (request, fetch) => cache.around(request, fetch),
@@ -97,20 +113,22 @@ export function entityCache(options: EntityCacheOptions = {}): EntityCachePlugin
         ...(type !== undefined && key !== undefined && { entity: entityDigest(key) }),
       }),
     ...(options.invalidationToken !== undefined && {
-      adminRoutes: [invalidationRoute(options.invalidationToken, invalidate)],
+      adminRoutes: [invalidationRoute(options.invalidationToken, (target) => kept.apply(target))],
     }),
-    close: () => store.close(),
+    close: () => kept.close(),
   };
 }
 
 interface Shared {
   readonly schema: () => string | undefined;
   readonly keyFields: () => KeyFields;
-  readonly privateSelections: Set<string>;
   /** Public selections whose answers said `Vary` on an identity header: looked up with those headers in the key. */
   readonly identityVaryingSelections: Set<string>;
   readonly events: (event: Omit<EntityCacheEvent, 'type'>) => void;
   readonly invalidate: (target: InvalidationTarget) => Promise<number>;
+  /** What each client may still add to the store in this window. */
+  readonly budget: ClientWriteBudget;
+  readonly clientKey: (context: GatewayContext) => string;
 }
 
 type Fetch = (variables?: Readonly<Record<string, unknown>>) => Promise<FetchedSubgraphResult>;
@@ -154,38 +172,68 @@ class FetchCache {
     const { subgraph, context } = request;
     const selection = selectionDigest(request.query, others);
     const identity = identityDigest(context);
-    const isPrivate = this.shared.privateSelections.has(`${subgraph}:${selection}`);
-    const vary = this.#lookupVary(request, selection, isPrivate);
     const typeOf = (index: number) => (representations[index] as Json).__typename as string;
-    if (isPrivate && identity === undefined) {
-      this.#report(request, representations.length, typeOf, 'bypass');
-      return this.#keep(request, fetch, schema, representations, others, selection, identity, undefined);
-    }
     const keys = representations.map((representation) => {
       if (!isRepresentation(representation)) return undefined;
       const entity = entityDigest(this.shared.keyFields().keyOf(subgraph, representation.__typename, representation));
-      const type = representation.__typename;
-      return cacheKey({ schema, subgraph, type, entity, selection, vary, identity: isPrivate ? identity : undefined });
+      return this.#lookupKeys(request, schema, representation.__typename, entity, selection, identity);
     });
-    const values = await this.store.get(keys.map((key) => key ?? ''));
-    if (values === undefined) {
+    const held = await this.#lookup(keys);
+    if (held === undefined) {
       this.#report(request, representations.length, typeOf, 'bypass');
       return this.#invalidateFrom(request, await fetch());
     }
-    const held: (Json | undefined)[] = values.map((value, index) => (keys[index] ? entityFrom(value) : undefined));
-    const missing = held.flatMap((entity, index) => (entity ? [] : [index]));
+    const missing = held.flatMap((found, index) => (found ? [] : [index]));
     const hits = representations.length - missing.length;
     setSpanOutcome(missing.length === 0 ? 'hit' : hits === 0 ? 'miss' : 'partial');
     if (hits > 0) {
-      const bytes = values.reduce((sum, value, index) => sum + (held[index] ? (value?.length ?? 0) : 0), 0);
+      const bytes = held.reduce((sum, found) => sum + (found?.bytes ?? 0), 0);
       // Kept answers count against MAX_RESPONSE_BYTES as fetched ones do; over it, the fetch says so.
       if (!context.responseBudget.take(bytes)) return (await fetch()).result;
     }
     this.#report(request, held.length, typeOf, 'hit', (index) => held[index] !== undefined);
     this.#report(request, held.length, typeOf, 'miss', (index) => held[index] === undefined);
-    if (missing.length === 0) return { data: { _entities: held } };
-    const partial = hits > 0 ? { held, missing } : undefined;
+    const entities = held.map((found) => found?.entity);
+    if (missing.length === 0) return { data: { _entities: entities } };
+    const partial = hits > 0 ? { held: entities, missing } : undefined;
     return this.#keep(request, fetch, schema, representations, others, selection, identity, partial);
+  }
+
+  /**
+   * The keys to look an answer up under, most specific first: the caller's private entry (when
+   * signed in), then the public one. Whether an answer is private is the subgraph's to say for
+   * each answer: a lookup tries both rather than remember a selection's last answer (ADR 037).
+   */
+  #lookupKeys(
+    request: SubgraphRequest,
+    schema: string,
+    type: string,
+    entity: string,
+    selection: string,
+    identity: string | undefined,
+  ): string[] {
+    const { subgraph } = request;
+    const vary = this.#lookupVary(request, selection);
+    const shared = cacheKey({ schema, subgraph, type, entity, selection, vary, identity: undefined });
+    if (identity === undefined) return [shared];
+    const own = cacheKey({ schema, subgraph, type, entity, selection, vary: varyDigest(request.headers), identity });
+    return [own, shared];
+  }
+
+  /** One store round trip for every key of every entity; per entity, the first kept answer (or none); undefined: a bypass. */
+  async #lookup(keys: readonly (readonly string[] | undefined)[]): Promise<(Held | undefined)[] | undefined> {
+    const values = await this.store.get(keys.flatMap((each) => each ?? []));
+    if (values === undefined) return undefined;
+    let at = 0;
+    return keys.map((each) => {
+      let found: Held | undefined;
+      for (const _ of each ?? []) {
+        const value = values[at++];
+        const entity = found ? undefined : entityFrom(value);
+        if (entity) found = { entity, bytes: value?.length ?? 0 };
+      }
+      return found;
+    });
   }
 
   /** Asks for the missing entities (all when `partial` is undefined), keeps what may be kept, merges in order. */
@@ -217,53 +265,39 @@ class FetchCache {
           const entity = entityDigest(this.shared.keyFields().keyOf(request.subgraph, type, representation));
           return this.#entry(request, keeping, schema, type, entity, selection, identity, answer);
         });
-        if (entries.length > 0) this.store.set(entries);
+        this.#store(request, entries);
       }
     }
     if (!partial) return result;
-    const remapped = result.errors?.map((error) => remapError(error, missing));
-    if (!wellFormed) return { ...result, ...(remapped && { errors: remapped }) };
+    // The kept entities stay whatever became of the fetch for the others; its errors go to the
+    // places it asked for (one that names no entity, to each of them), as without the cache.
     const merged = partial.held.slice() as unknown[];
     missing.forEach((position, index) => {
-      merged[position] = answers[index];
+      merged[position] = wellFormed ? answers[index] : null;
     });
-    return { ...result, data: { ...result.data, _entities: merged }, ...(remapped && { errors: remapped }) };
+    const errors = result.errors?.flatMap((error) => placeError(error, missing));
+    const data = isObject(result.data) ? result.data : {};
+    return { ...result, data: { ...data, _entities: merged }, ...(errors && { errors }) };
   }
 
   async #root(request: SubgraphRequest, fetch: Fetch, schema: string, variables: Json): Promise<SubgraphResult> {
     const { subgraph, context } = request;
     const selection = selectionDigest(request.query, variables);
     const identity = identityDigest(context);
-    const isPrivate = this.shared.privateSelections.has(`${subgraph}:${selection}`);
-    const vary = this.#lookupVary(request, selection, isPrivate);
     const event = (outcome: Outcome) => {
       if (outcome === 'hit' || outcome === 'miss') tally(context, outcome, [1]);
       this.shared.events({ subgraph, entityType: 'Query', outcome, count: 1, requestId: context.requestId });
     };
-    if (isPrivate && identity === undefined) {
-      event('bypass');
-      return (await fetch()).result;
-    }
-    const key = cacheKey({
-      schema,
-      subgraph,
-      type: 'Query',
-      entity: 'root',
-      selection,
-      vary,
-      identity: isPrivate ? identity : undefined,
-    });
-    const values = await this.store.get([key]);
-    if (values === undefined) {
+    const held = await this.#lookup([this.#lookupKeys(request, schema, 'Query', 'root', selection, identity)]);
+    if (held === undefined) {
       event('bypass');
       return this.#invalidateFrom(request, await fetch());
     }
-    const [value] = values;
-    const data = entityFrom(value);
-    setSpanOutcome(data ? 'hit' : 'miss');
-    if (data && context.responseBudget.take(value?.length ?? 0)) {
+    const [found] = held;
+    setSpanOutcome(found ? 'hit' : 'miss');
+    if (found && context.responseBudget.take(found.bytes)) {
       event('hit');
-      return { data };
+      return { data: found.entity };
     }
     event('miss');
     const fetched = await fetch();
@@ -271,10 +305,32 @@ class FetchCache {
     const { result } = fetched;
     if (fetched.fromSubgraph && !result.errors?.length && isObject(result.data)) {
       const keeping = this.#keeping(request, fetched);
-      const entries = this.#entry(request, keeping, schema, 'Query', 'root', selection, identity, result.data);
-      if (entries.length > 0) this.store.set(entries);
+      this.#store(request, this.#entry(request, keeping, schema, 'Query', 'root', selection, identity, result.data));
     }
     return result;
+  }
+
+  /**
+   * Writes what the client's write budget allows, in order; the rest is served but not kept
+   * (`throttled`), so one client cannot push out the entries everyone else reads.
+   */
+  #store(request: SubgraphRequest, entries: readonly StoreEntry[]): void {
+    if (entries.length === 0) return;
+    const client = this.shared.clientKey(request.context);
+    const kept = entries.filter((entry) => this.shared.budget.take(client, entry.key.length + entry.value.length));
+    if (kept.length > 0) this.store.set(kept);
+    const throttled = new Map<string, number>();
+    for (const entry of entries)
+      if (!kept.includes(entry)) throttled.set(entry.type, (throttled.get(entry.type) ?? 0) + 1);
+    for (const [entityType, count] of throttled) {
+      this.shared.events({
+        subgraph: request.subgraph,
+        entityType,
+        outcome: 'throttled',
+        count,
+        requestId: request.context.requestId,
+      });
+    }
   }
 
   /** What one fetch's answer allows, read once for all its entities: its `Cache-Control`, its `Vary`, the key's headers. */
@@ -304,10 +360,7 @@ class FetchCache {
       ttlSec === undefined ? (this.#defaultTtl(request.subgraph, type) ?? 0) : ttlSec * 1000,
     );
     if (ttlMs <= 0) return [];
-    if (policy.private) {
-      if (identity === undefined) return [];
-      this.#learn(this.shared.privateSelections, `${request.subgraph}:${selection}`);
-    }
+    if (policy.private && identity === undefined) return [];
     if (varies) this.#learn(this.shared.identityVaryingSelections, `${request.subgraph}:${selection}`);
     const value = JSON.stringify(answer);
     if (value.length > this.options.maxEntryBytes) return [];
@@ -328,9 +381,9 @@ class FetchCache {
     return this.options.typeTtlMs.get(type) ?? this.options.subgraphTtlMs.get(subgraph) ?? this.options.defaultTtlMs;
   }
 
-  /** The vary digest to look up with: identity headers by name only for a trusted subgraph's public selection. */
-  #lookupVary(request: SubgraphRequest, selection: string, isPrivate: boolean): string {
-    const whole = isPrivate || this.shared.identityVaryingSelections.has(`${request.subgraph}:${selection}`);
+  /** The vary digest to look a public answer up with: identity headers by name only for a trusted subgraph's selection. */
+  #lookupVary(request: SubgraphRequest, selection: string): string {
+    const whole = this.shared.identityVaryingSelections.has(`${request.subgraph}:${selection}`);
     return varyDigest(request.headers, this.#valueless(request.subgraph, whole));
   }
 
@@ -424,11 +477,17 @@ function failedPositions(errors: readonly GraphQLFormattedError[] | undefined): 
   return failed;
 }
 
-/** An error of the narrowed fetch, its `_entities` index put back to the entity's place in the whole fetch. */
-function remapError(error: GraphQLFormattedError, missing: readonly number[]): GraphQLFormattedError {
+/**
+ * An error of the narrowed fetch at the entity's place in the whole fetch: its `_entities`
+ * index put back; one that names no entity (the fetch failed as a whole) at each entity it asked
+ * for, since the kept ones did not fail.
+ */
+function placeError(error: GraphQLFormattedError, missing: readonly number[]): GraphQLFormattedError[] {
   const [root, index, ...rest] = error.path ?? [];
-  if (root !== '_entities' || typeof index !== 'number') return error;
-  return { ...error, path: ['_entities', missing[index] ?? index, ...rest] };
+  if (root === '_entities' && typeof index === 'number') {
+    return [{ ...error, path: ['_entities', missing[index] ?? index, ...rest] }];
+  }
+  return missing.map((position) => ({ ...error, path: ['_entities', position] }));
 }
 
 /** `entity_cache` on the active span (the fetch's): hit, partial or miss. */

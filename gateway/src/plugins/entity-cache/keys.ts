@@ -1,14 +1,52 @@
+import { propagation } from '@opentelemetry/api';
 import type { GatewayContext } from '../../plugin-sdk/index.js';
-import { REQUEST_ID_HEADER } from '../../plugin-sdk/index.js';
+import { REQUEST_ID_HEADER, TRACE_CONTEXT_HEADERS } from '../../plugin-sdk/index.js';
 import { canonicalJson, digest } from './canonical.js';
 
 /**
- * Request headers that say nothing about the answer (they change on every request): left out
- * of the key. Every other header the gateway sends the subgraph (forwarded by header rules, a
- * JWT claim, an API key's consumer) is part of it, so an answer that varies on one is never
- * served to a request that sent another value.
+ * Trace propagation headers, whichever propagator writes them (OTEL_PROPAGATORS, or a client's
+ * own tracing that a header rule forwards): W3C trace context and baggage, B3 (single and
+ * multi), Jaeger (`uber-trace-id`, baggage `uberctx-*`), OpenTracing, Sentry, AWS X-Ray,
+ * Google Cloud, Datadog, gRPC's binary context. They change on every request (or say only how
+ * it is traced), never what the subgraph answers.
  */
-const NOT_VARYING = new Set([REQUEST_ID_HEADER, 'traceparent', 'tracestate', 'baggage', 'content-type', 'accept']);
+const PROPAGATION_HEADERS: ReadonlySet<string> = new Set([
+  ...TRACE_CONTEXT_HEADERS,
+  'traceparent',
+  'tracestate',
+  'traceresponse',
+  'baggage',
+  'b3',
+  'uber-trace-id',
+  'jaeger-debug-id',
+  'jaeger-baggage',
+  'x-ot-span-context',
+  'sentry-trace',
+  'x-amzn-trace-id',
+  'x-cloud-trace-context',
+  'grpc-trace-bin',
+  'elastic-apm-traceparent',
+  'newrelic',
+]);
+/** Header name prefixes of propagators that spread their context over several headers. */
+const PROPAGATION_PREFIXES = ['x-b3-', 'uberctx-', 'ot-tracer-', 'ot-baggage-', 'x-datadog-'];
+
+/** Framing and the gateway's own request id: they say nothing about the answer either. */
+const NOT_VARYING: ReadonlySet<string> = new Set([REQUEST_ID_HEADER, 'content-type', 'accept']);
+
+/**
+ * Whether a subgraph request header is left out of the key: a propagation header (above, or
+ * one the registered propagator says it injects, `propagation.fields()`, so a propagator this
+ * list does not know is left out too), the request id, framing.
+ */
+export function isNotVarying(name: string, injected: readonly string[] = propagation.fields()): boolean {
+  return (
+    NOT_VARYING.has(name) ||
+    PROPAGATION_HEADERS.has(name) ||
+    injected.includes(name) ||
+    PROPAGATION_PREFIXES.some((prefix) => name.startsWith(prefix))
+  );
+}
 
 /**
  * Digest of the headers the subgraph sees, names sorted. For `valueless` ones (identity headers
@@ -16,8 +54,9 @@ const NOT_VARYING = new Set([REQUEST_ID_HEADER, 'traceparent', 'tracestate', 'ba
  * signed-in callers, never with anonymous ones (a subgraph may answer those differently).
  */
 export function varyDigest(headers: Readonly<Record<string, string>>, valueless?: ReadonlySet<string>): string {
+  const injected = propagation.fields().map((name) => name.toLowerCase());
   const names = Object.keys(headers)
-    .filter((name) => !NOT_VARYING.has(name))
+    .filter((name) => !isNotVarying(name.toLowerCase(), injected))
     .sort();
   return digest(...names.flatMap((name) => [name, valueless?.has(name) ? '' : (headers[name] as string)]));
 }

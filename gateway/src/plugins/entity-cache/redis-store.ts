@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { type Logger, ProbingBreaker, TIMED_OUT, withinDeadline } from '../../plugin-sdk/index.js';
+import { ProbingBreaker, TIMED_OUT, withinDeadline } from '../../plugin-sdk/index.js';
 import type { EntityStore, InvalidationTarget, StoreEntry } from './store.js';
 
 export interface RedisEntityStoreOptions {
@@ -16,7 +16,6 @@ export interface RedisEntityStoreOptions {
   readonly failuresBeforeSkip?: number;
   /** How often a skipped Redis is probed (PING). Default: 1 000 ms. */
   readonly probeIntervalMs?: number;
-  readonly logger?: Logger;
 }
 
 /** Characters a SCAN MATCH pattern treats specially. */
@@ -27,19 +26,17 @@ const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
  * (a lookup while disconnected fails at once), a short command timeout, and a breaker: after a
  * few failures in a row every lookup is a bypass without a round trip until a background PING
  * is answered. It never fails a request: a lookup that fails answers `undefined` (a bypass), a
- * write that fails is dropped. What it returns is checked by the plugin (garbage is a miss).
+ * write that fails is dropped, an invalidation that fails rejects (the plugin retries it). What it returns is checked by the plugin (garbage is a miss).
  * Its bound is Redis's own (`maxmemory` with an LRU policy).
  */
 export class RedisEntityStore implements EntityStore {
   readonly #client: Redis;
   readonly #prefix: string;
   readonly #breaker: ProbingBreaker;
-  readonly #logger: Logger | undefined;
   readonly #lookupTimeoutMs: number;
 
   constructor(options: RedisEntityStoreOptions) {
     this.#prefix = options.keyPrefix ?? 'gw:';
-    this.#logger = options.logger;
     this.#lookupTimeoutMs = options.commandTimeoutMs ?? 100;
     this.#client = new Redis(options.url, {
       enableOfflineQueue: false,
@@ -85,7 +82,11 @@ export class RedisEntityStore implements EntityStore {
     );
   }
 
-  /** SCAN for the target's keys (their layout puts subgraph, type and entity first, keys.ts) and UNLINK them. */
+  /**
+   * SCAN for the target's keys (their layout puts subgraph, type and entity first, keys.ts) and
+   * UNLINK them. Rejects when Redis cannot be asked (down, frozen, restarting): the plugin keeps
+   * the target and retries it (pending-invalidations.ts). A retry is harmless: what went is gone.
+   */
   async invalidate(target: InvalidationTarget): Promise<number> {
     const pattern = [
       `${escapeGlob(this.#prefix)}ec:*`,
@@ -94,20 +95,12 @@ export class RedisEntityStore implements EntityStore {
       ...(target.type === undefined ? [] : [target.entity === undefined ? '*' : escapeGlob(target.entity), '*']),
     ].join(':');
     let dropped = 0;
-    try {
-      let cursor = '0';
-      do {
-        const [next, keys] = await this.#client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length > 0) dropped += await this.#client.unlink(...keys);
-      } while (cursor !== '0');
-    } catch (error) {
-      // The entries then live out their TTLs: logged, since an operator asked for them to go.
-      this.#logger?.warn(
-        { err: error, subgraph: target.subgraph, type: target.type },
-        'entity cache invalidation failed',
-      );
-    }
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.#client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) dropped += await this.#client.unlink(...keys);
+    } while (cursor !== '0');
     return dropped;
   }
 

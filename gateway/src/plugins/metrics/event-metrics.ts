@@ -86,6 +86,13 @@ export function eventMetrics(series: Series): (event: GatewayEvent) => void {
         // Types come from the supergraph (bounded), never from a client.
         series.entityCache.labels(event.subgraph, event.entityType, event.outcome).inc(event.count);
         return;
+      case 'entity-cache-invalidation':
+        series.entityCacheInvalidations.labels(event.outcome).inc();
+        series.entityCacheInvalidationsPending.set(event.pending);
+        return;
+      case 'trace-spans-dropped':
+        series.traceSpansDropped.labels(event.reason).inc(event.count);
+        return;
     }
   };
 }

@@ -9,9 +9,9 @@ import { checkOptions, type MetricsOptions, PLUGIN_NAME } from './options.js';
 import { requestMetrics } from './request-metrics.js';
 import { createSeries } from './series.js';
 
-export { METRICS_DEFAULTS } from './config.js';
 export { ANONYMOUS, OTHER, UNRESOLVED } from './operation-names.js';
 export type { MetricsOptions } from './options.js';
+export { METRICS_DEFAULTS } from './settings.js';
 
 export interface MetricsPlugin extends GatewayPlugin {
   readonly registry: Registry;

@@ -1,5 +1,5 @@
 import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../plugin-sdk/index.js';
-import { METRICS_VALUES } from './config.js';
+import { METRICS_VALUES } from './settings.js';
 
 export const PLUGIN_NAME = 'metrics';
 

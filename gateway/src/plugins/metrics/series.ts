@@ -123,6 +123,23 @@ export function createSeries(registry: Registry) {
       labelNames: ['subgraph', 'type', 'outcome'] as const,
       registers,
     }),
+    entityCacheInvalidations: new Counter({
+      name: 'gateway_entity_cache_invalidations_total',
+      help: 'Entity cache invalidations, by what became of them: applied at once, queued (the store could not take it: retried), retried (applied by a retry), expired (given up: everything it named had expired), merged (into a whole-subgraph one: queue full), dropped (queue full: the cache is off on this process until what it named has expired).',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    entityCacheInvalidationsPending: new Gauge({
+      name: 'gateway_entity_cache_invalidations_pending',
+      help: 'Entity cache invalidations waiting for the store (Redis) to take them; while above 0 this process serves nothing from the cache.',
+      registers,
+    }),
+    traceSpansDropped: new Counter({
+      name: 'gateway_trace_spans_dropped_total',
+      help: 'Spans the tracing SDK lost instead of exporting: its queue was full (queue_full) or an export failed or timed out (export_failed: the collector is down or refused them).',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
     logLinesDropped: logLinesDropped(registers),
   };
 }

@@ -1,6 +1,13 @@
 import { GraphQLError } from 'graphql';
 import type { GatewayPlugin, Identity } from '../../plugin-sdk/index.js';
-import { ClientErrorCode, httpError, type LegacyCode, type Logger, LogThrottle } from '../../plugin-sdk/index.js';
+import {
+  ClientErrorCode,
+  clientKey,
+  httpError,
+  type LegacyCode,
+  type Logger,
+  LogThrottle,
+} from '../../plugin-sdk/index.js';
 import { refuseBeforeParsing } from '../shared/refuse-before-parsing.js';
 import { MemoryStore } from './memory-store.js';
 import {
@@ -20,7 +27,6 @@ export {
   RATE_LIMIT_FAILURE_MODES,
   RATE_LIMIT_KEYS,
   type RateLimitFailureMode,
-  type RateLimitKey,
   type RateLimitOptions,
 } from './options.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';
@@ -38,12 +44,15 @@ export type { RateLimitHit, RateLimitStore } from './store.js';
  */
 export function rateLimit(options: RateLimitOptions): GatewayPlugin {
   const settings = checkOptions(options);
-  const { max, windowMs, keyBy, cost: costOf, failureMode, warnIntervalMs } = settings;
+  const { max, windowMs, keyBy, cost: costOf, failureMode, warnIntervalMs, ipv6Prefix } = settings;
   const ownsStore = options.store === undefined;
   const store =
-    options.store ?? (options.redisUrl !== undefined ? new RedisStore({ url: options.redisUrl }) : new MemoryStore());
+    options.store ??
+    (options.redisUrl !== undefined
+      ? new RedisStore({ url: options.redisUrl })
+      : new MemoryStore(options.now ? { now: options.now } : {}));
   const logger = options.logger.child({ plugin: PLUGIN_NAME });
-  const reportFailure = failureReporter(logger, failureMode, warnIntervalMs);
+  const reportFailure = failureReporter(logger, failureMode, warnIntervalMs, options.now);
 
   /** Charges `cost` to `key`: the headers of an allowed request, or the refusal. */
   const charge = async (key: string, cost: number): Promise<RateLimitHeaders | GraphQLError | undefined> => {
@@ -72,12 +81,12 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
     name: PLUGIN_NAME,
     // A preflight or a reservation costs 1, like a request refused before parsing.
     async admit(scope) {
-      const result = await charge(keyFor(keyBy, scope.identity ?? {}, scope.ip), 1);
+      const result = await charge(keyFor(keyBy, scope.identity ?? {}, scope.ip, ipv6Prefix), 1);
       if (result instanceof GraphQLError) throw result;
     },
     apollo: {
       async requestDidStart({ contextValue, request }) {
-        const key = keyFor(keyBy, contextValue.identity, contextValue.scope.ip);
+        const key = keyFor(keyBy, contextValue.identity, contextValue.scope.ip, ipv6Prefix);
         // Before parsing: every request pays at least 1, whatever becomes of its document.
         const first = await charge(key, 1);
         // Refused: the document is never parsed or validated.
@@ -109,20 +118,20 @@ export function rateLimit(options: RateLimitOptions): GatewayPlugin {
   };
 }
 
-function keyFor(keyBy: RateLimitKey, identity: Identity, ip: string): string {
+/** The bucket: the gateway's per-client key for `ip` and `sub`; `api-key` and `global` share one on purpose. */
+function keyFor(keyBy: RateLimitKey, identity: Identity, ip: string, ipv6Prefix: number): string {
   switch (keyBy) {
     case 'global':
       return 'global';
     case 'sub':
-      if (identity.subject) return `sub:${identity.subject}`;
-      break;
+      return clientKey(ip, identity.subject ? { subject: identity.subject } : undefined, ipv6Prefix);
     case 'api-key':
       if (identity.consumer) return `api-key:${identity.consumer}`;
       break;
     case 'ip':
       break;
   }
-  return `ip:${ip}`;
+  return clientKey(ip, undefined, ipv6Prefix);
 }
 
 interface RateLimitHeaders extends Record<string, string> {
@@ -145,8 +154,13 @@ function formatWindow(windowMs: number): string {
 }
 
 /** Logs a store failure at most once per interval, with how many were not logged since the last line. */
-function failureReporter(logger: Logger, failureMode: RateLimitFailureMode, intervalMs: number) {
-  const throttle = new LogThrottle(1, intervalMs);
+function failureReporter(
+  logger: Logger,
+  failureMode: RateLimitFailureMode,
+  intervalMs: number,
+  now: (() => number) | undefined,
+) {
+  const throttle = new LogThrottle(1, intervalMs, now);
   const outcome = failureMode === 'open' ? 'requests are allowed' : 'requests are refused with 503';
   return (error: unknown) => {
     const suppressed = throttle.take();

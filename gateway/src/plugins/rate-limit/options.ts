@@ -2,6 +2,7 @@ import type { ResolvedRequest } from '../../plugin-sdk/index.js';
 import {
   asOptionsObject,
   checkKnownKeys,
+  DEFAULT_IPV6_PREFIX,
   defaultsOf,
   describe,
   duration,
@@ -18,13 +19,15 @@ export const PLUGIN_NAME = 'rate-limit';
 export const RATE_LIMIT_KEYS = ['ip', 'sub', 'api-key', 'global'] as const;
 /**
  * Who shares a bucket:
- * - `ip`: the client address (`context.scope.ip`), key `ip:<address>`;
+ * - `ip`: the client's network (`context.scope.ip`; an IPv6 address by its `ipv6Prefix`), key `ip:<network>`;
  * - `sub`: the JWT subject (`context.identity.subject`), key `sub:<subject>`;
  * - `api-key`: the API key's consumer (`context.identity.consumer`), key `api-key:<consumer>`;
  * - `global`: one bucket for every caller, key `global` (a ceiling on the whole gateway).
  *
- * With `sub` and `api-key`, a caller without that identity (anonymous) is counted by IP
- * (`ip:<address>`), so anonymous traffic is limited too. There is deliberately no key or
+ * With `sub` and `api-key`, a caller without that identity (anonymous) is counted by its network
+ * (`ip:<network>`), so anonymous traffic is limited too. Every key but `api-key`'s is the gateway's
+ * per-client key (`clientKey`); `api-key` and `global` are buckets shared on purpose: a quota
+ * per application, a ceiling on the gateway. There is deliberately no key or
  * cost by operation name: the client chooses the name freely, so renaming an operation
  * would get a fresh bucket or a free pass. Names become trustworthy only with trusted
  * documents (an allowlist of operations), which this gateway does not have yet.
@@ -41,6 +44,7 @@ export const RATE_LIMIT_VALUES = Object.freeze({
   keyBy: withDefault(oneOf(RATE_LIMIT_KEYS), 'ip'),
   failureMode: withDefault(oneOf(RATE_LIMIT_FAILURE_MODES), 'open'),
   warnIntervalMs: withDefault(integer(0, 86_400_000), 30_000),
+  ipv6Prefix: withDefault(integer(1, 128), DEFAULT_IPV6_PREFIX),
 });
 /** The defaults of the optional options, from their schemas. */
 export const RATE_LIMIT_DEFAULTS = defaultsOf(RATE_LIMIT_VALUES);
@@ -76,8 +80,15 @@ export interface RateLimitOptions {
   failureMode?: RateLimitFailureMode;
   /** Least time between two "store unavailable" warnings. Default: 30 000 ms. */
   warnIntervalMs?: number;
+  /** The IPv6 network one client is counted by (CLIENT_IPV6_PREFIX). Default: 64. */
+  ipv6Prefix?: number;
   /** Where store failures are reported. Required. */
   logger: Logger;
+  /**
+   * The clock, in ms, of the warnings' interval and of the `MemoryStore` the plugin builds.
+   * Default: `Date.now`. Tests pass their own to move time.
+   */
+  now?: () => number;
 }
 
 const KNOWN = [
@@ -89,7 +100,9 @@ const KNOWN = [
   'redisUrl',
   'failureMode',
   'warnIntervalMs',
+  'ipv6Prefix',
   'logger',
+  'now',
 ] as const;
 
 export interface Settings {
@@ -99,6 +112,7 @@ export interface Settings {
   cost: ((request: ResolvedRequest) => number) | undefined;
   failureMode: RateLimitFailureMode;
   warnIntervalMs: number;
+  ipv6Prefix: number;
 }
 
 export function checkOptions(options: RateLimitOptions): Settings {
@@ -109,6 +123,10 @@ export function checkOptions(options: RateLimitOptions): Settings {
   issues.check('keyBy', options.keyBy, RATE_LIMIT_VALUES.keyBy);
   issues.check('failureMode', options.failureMode, RATE_LIMIT_VALUES.failureMode);
   issues.check('warnIntervalMs', options.warnIntervalMs, RATE_LIMIT_VALUES.warnIntervalMs);
+  issues.check('ipv6Prefix', options.ipv6Prefix, RATE_LIMIT_VALUES.ipv6Prefix);
+  if (options.now !== undefined && typeof options.now !== 'function') {
+    issues.add('now', 'expected a function returning milliseconds');
+  }
 
   if (options.cost !== undefined && typeof options.cost !== 'function') {
     issues.add('cost', `expected a function of the resolved request, got ${describe(options.cost)}`);
@@ -135,6 +153,7 @@ export function checkOptions(options: RateLimitOptions): Settings {
     cost: options.cost,
     failureMode: options.failureMode ?? RATE_LIMIT_DEFAULTS.failureMode,
     warnIntervalMs: options.warnIntervalMs ?? RATE_LIMIT_DEFAULTS.warnIntervalMs,
+    ipv6Prefix: options.ipv6Prefix ?? RATE_LIMIT_DEFAULTS.ipv6Prefix,
   };
 }
 

@@ -1,6 +1,14 @@
 // The OpenTelemetry SDK, built from the parsed config. Imported (dynamically) only when
 // tracing is on, so a gateway without it never loads the SDK or an exporter.
-import { context, propagation, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  context,
+  createNoopMeter,
+  type Meter,
+  type MeterProvider,
+  propagation,
+  trace,
+} from '@opentelemetry/api';
 import { setGlobalErrorHandler } from '@opentelemetry/core';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -14,11 +22,11 @@ import {
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import type { GatewayPlugin } from '../../plugin-sdk/index.js';
-import { type Logger, LogThrottle } from '../../plugin-sdk/index.js';
-import type { TracingSettings } from './options.js';
+import type { GatewayPlugin, TraceSpansDroppedEvent } from '../../plugin-sdk/index.js';
+import { emitEvent, type Logger, LogThrottle } from '../../plugin-sdk/index.js';
 import { tracingPlugin } from './plugin.js';
 import { propagatorOf } from './propagators.js';
+import type { TracingSettings } from './settings.js';
 
 export { type TracingPluginOptions, tracingPlugin } from './plugin.js';
 
@@ -27,6 +35,8 @@ export interface StartTracingOptions {
   route: string;
   /** Failed exports are logged here (at most one line a minute; never the URL or headers). */
   logger: Logger;
+  /** The gateway's plugins, told of lost spans (`trace-spans-dropped`: the metrics plugin counts them). */
+  plugins?: () => readonly GatewayPlugin[];
 }
 
 /**
@@ -41,7 +51,12 @@ export async function startTracing(settings: TracingSettings, options: StartTrac
       resourceFromAttributes({ ...settings.resourceAttributes, [ATTR_SERVICE_NAME]: settings.serviceName }),
     ),
     sampler: samplerOf(settings),
-    spanProcessors: [new BatchSpanProcessor(await exporterOf(settings))],
+    spanProcessors: [
+      new BatchSpanProcessor(await exporterOf(settings), {
+        // The SDK's own count of the spans it processed tells the lost ones apart (not in BufferConfig's type).
+        selfObsMeterProvider: lostSpans((event) => emitEvent(options.plugins?.() ?? [], event, options.logger)),
+      } as ConstructorParameters<typeof BatchSpanProcessor>[1]),
+    ],
   });
   provider.register({ propagator: await propagatorOf(settings.propagators) });
   const throttle = new LogThrottle(1, 60_000);
@@ -75,6 +90,30 @@ export async function startTracing(settings: TracingSettings, options: StartTrac
       }
     },
   });
+}
+
+/** What the SDK counts each span it finished processing on; `error.type` is set on a lost one. */
+const PROCESSED_SPANS = 'otel.sdk.processor.span.processed';
+
+/**
+ * A meter provider for the span processor's self-observability that keeps only its lost spans:
+ * `error.type` `queue_full` (the queue was full) or an exporter error's name (the export failed
+ * or timed out). Every other instrument is a no-op.
+ */
+function lostSpans(report: (event: TraceSpansDroppedEvent) => void): MeterProvider {
+  const noop = createNoopMeter();
+  const meter: Meter = Object.create(noop);
+  meter.createCounter = ((name: string, options) => {
+    if (name !== PROCESSED_SPANS) return noop.createCounter(name, options);
+    return {
+      add(count: number, attributes?: Attributes) {
+        const type = attributes?.['error.type'];
+        if (type === undefined || count <= 0) return;
+        report({ type: 'trace-spans-dropped', reason: type === 'queue_full' ? 'queue_full' : 'export_failed', count });
+      },
+    };
+  }) as Meter['createCounter'];
+  return { getMeter: () => meter };
 }
 
 function samplerOf({ sampler, ratio }: TracingSettings): Sampler {

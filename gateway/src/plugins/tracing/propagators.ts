@@ -1,6 +1,6 @@
 import type { TextMapPropagator } from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import type { TracingSettings } from './options.js';
+import type { TracingSettings } from './settings.js';
 
 /**
  * OTEL_PROPAGATORS as one propagator: each reads its headers from a request (the first that

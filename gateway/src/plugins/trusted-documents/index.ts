@@ -5,6 +5,7 @@ import type { GatewayContext, GatewayEvent, GatewayPlugin } from '../../plugin-s
 import {
   asOptionsObject,
   ClientErrorCode,
+  type Clock,
   checkKnownKeys,
   defaultsOf,
   type FilePoller,
@@ -42,6 +43,8 @@ export interface TrustedDocumentsOptions {
   logger?: Logger;
   /** Hands `trusted-documents-load` events to the gateway's observers (createGateway wires it). */
   emit?: (event: GatewayEvent) => void;
+  /** What schedules the manifest's polls. Default: the real clock. Tests pass their own to move time. */
+  clock?: Clock;
 }
 
 /** The options' schemas and defaults (the poll interval is the supergraph's, SUPERGRAPH_POLL_INTERVAL_MS). */
@@ -62,7 +65,7 @@ export const TRUSTED_DOCUMENTS_DEFAULTS = defaultsOf(TRUSTED_DOCUMENTS_VALUES);
 export function trustedDocuments(options: TrustedDocumentsOptions): GatewayPlugin {
   const issues = new OptionIssues();
   const raw = asOptionsObject('trusted-documents', options);
-  checkKnownKeys(issues, raw, ['manifestPath', 'mode', 'pollIntervalMs', 'logger', 'emit']);
+  checkKnownKeys(issues, raw, ['manifestPath', 'mode', 'pollIntervalMs', 'logger', 'emit', 'clock']);
   if (typeof raw.manifestPath !== 'string' || raw.manifestPath.trim() === '') {
     issues.add('manifestPath', 'must be a non-empty string (the manifest file)');
   }
@@ -162,6 +165,7 @@ export function trustedDocuments(options: TrustedDocumentsOptions): GatewayPlugi
           path: manifestPath,
           intervalMs: pollIntervalMs,
           initialText,
+          ...(options.clock ? { clock: options.clock } : {}),
           onChange: (text) => {
             lastReadError = undefined;
             apply(text);

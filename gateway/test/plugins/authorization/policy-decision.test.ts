@@ -2,7 +2,7 @@
 // later, throws, rejects, answers nonsense, never answers), the request gets a decision or a
 // PolicyDecisionFailed, and a decider cannot grant a policy it was not asked about. Over HTTP on
 // every mount: tests/contract/authorization-options-contract.test.ts.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { GatewayContext } from '../../../src/contract/index.js';
 import { decidePolicies, PolicyDecisionFailed } from '../../../src/plugins/authorization/policy-decision.js';
 import type { PolicyDecider } from '../../../src/plugins/authorization/rights.js';
@@ -71,11 +71,24 @@ describe('decidePolicies', () => {
   });
 
   it('a late rejection after the timeout is not left unhandled', async () => {
+    let rejectLate: (error: Error) => void = () => {};
     const error = await failure(
-      () => new Promise<string[]>((_, reject) => setTimeout(() => reject(new Error('late')), 40)),
+      () =>
+        new Promise<string[]>((_, reject) => {
+          rejectLate = reject;
+        }),
       10,
     );
     expect(error.reason).toBe('timeout');
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      rejectLate(new Error('late'));
+      // Node reports unhandled rejections once the microtasks of the turn have run.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
   });
 });

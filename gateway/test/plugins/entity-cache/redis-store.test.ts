@@ -1,11 +1,12 @@
-import { available, startRedis, type TestRedis } from '@fedgw/test-support';
+import { available, eventually, startRedis, type TestRedis } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisEntityStore } from '../../../src/plugins/entity-cache/redis-store.js';
 
 /**
  * The Redis store against a real redis-server, as a busy gateway uses it: a lookup whose
  * answer arrived while the gateway's own event loop was blocked past the deadline is a hit, not
- * a timeout; a Redis that is really slow (frozen) is still a bypass. (Down, frozen and garbage
+ * a timeout; a Redis that is really slow (frozen) is still a bypass, and an invalidation it cannot
+ * take rejects. (Down, frozen and garbage
  * through the whole gateway: tests/adversarial/entity-cache.test.ts.)
  */
 const REDIS = available('redis-server', import.meta.url);
@@ -26,10 +27,10 @@ describe.skipIf(!REDIS)('entity cache Redis store', () => {
     store = new RedisEntityStore({ url: redis.url, commandTimeoutMs: 100, failuresBeforeSkip: 3 });
     const entry = { key: 'k', value: '{"name":"kept"}', ttlMs: 60_000, space: 'public:p:T', subgraph: 'p', type: 'T' };
     // The client connects on first use; writes are dropped until it is ready.
-    for (let tries = 0; tries < 200 && (await store.get(['k']))?.[0] === undefined; tries++) {
+    await eventually(async () => {
       store.set([entry]);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+      expect((await store.get(['k']))?.[0]).toBeDefined();
+    });
   });
   afterAll(async () => {
     await store?.close();
@@ -44,6 +45,16 @@ describe.skipIf(!REDIS)('entity cache Redis store', () => {
       expect(await lookup).toEqual(['{"name":"kept"}']);
     }
     expect(await store.get(['k'])).toEqual(['{"name":"kept"}']);
+  });
+
+  it('an invalidation Redis cannot take rejects (the plugin retries it); once Redis answers it resolves', async () => {
+    redis.pause();
+    try {
+      await expect(store.invalidate({ subgraph: 'p' })).rejects.toThrow();
+    } finally {
+      redis.resume();
+    }
+    await expect(store.invalidate({ subgraph: 'p' })).resolves.toBe(0);
   });
 
   it('a Redis that does not answer is still a bypass after the deadline', async () => {

@@ -15,7 +15,7 @@ import {
 } from '@fedgw/test-support';
 import { exportJWK, exportPKCS8, exportSPKI } from 'jose';
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayPlugin } from '../../../src/contract/index.js';
 import { type JwtAuthOptions, jwtAuth } from '../../../src/plugins/jwt/index.js';
 import { type JwksServer, startJwksServer } from '../helpers/jwks-server.js';
@@ -26,7 +26,12 @@ const ISSUER = 'https://issuer.example';
 const AUDIENCE = 'fedgw';
 const GOOD_CLAIMS = { iss: ISSUER, aud: AUDIENCE };
 const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * The JWKS cooldowns (jose's after a fetch, ours after a failed one) read `Date.now()`: the
+ * tests below fake `Date` alone and move it past a cooldown, while fetches and their timeouts
+ * keep real timers.
+ */
+const passTime = (ms: number) => vi.advanceTimersByTime(ms);
 
 let key: SigningKey;
 let otherKey: SigningKey;
@@ -49,9 +54,11 @@ const EXPIRED_CHALLENGE = 'Bearer error="invalid_token", error_description="The 
 describe('jwtAuth with a remote JWKS', () => {
   let server: JwksServer;
   beforeEach(async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
     server = await startJwksServer(jwks(key).keys);
   });
   afterEach(async () => {
+    vi.useRealTimers();
     await server.close();
   });
 
@@ -159,7 +166,10 @@ describe('jwtAuth with a remote JWKS', () => {
     await expectUnauthenticated(auth, bearer(rotated)); // within the cooldown: no refetch
     expect(server.fetches).toBe(1);
 
-    await sleep(250);
+    passTime(199);
+    await expectUnauthenticated(auth, bearer(rotated)); // 1 ms before the cooldown's end: still none
+    expect(server.fetches).toBe(1);
+    passTime(1);
     await expect(authenticate(auth, bearer(rotated))).resolves.toMatchObject({ subject: 'user-1' });
     expect(server.fetches).toBe(2);
     // The retired key is gone from the new set.
@@ -182,7 +192,7 @@ describe('jwtAuth with a remote JWKS', () => {
     const known = await token(key, { claims: GOOD_CLAIMS });
     await authenticate(auth, bearer(known));
     server.setDelay(5_000);
-    await sleep(150);
+    passTime(100);
 
     const started = performance.now();
     let unknownSettled = false;
@@ -205,7 +215,7 @@ describe('jwtAuth with a remote JWKS', () => {
     );
     await authenticate(auth, bearer(known));
     server.setDown(true);
-    await sleep(550);
+    passTime(500);
 
     await expectUnauthenticated(auth, bearer(unknownKids[0] as string));
     expect(server.fetches).toBe(2);
@@ -216,7 +226,10 @@ describe('jwtAuth with a remote JWKS', () => {
 
     server.setDown(false);
     server.setKeys(jwks(key, otherKey).keys);
-    await sleep(550);
+    passTime(499);
+    await expectUnauthenticated(auth, bearer(await token(otherKey, { claims: GOOD_CLAIMS })));
+    expect(server.fetches).toBe(2); // still within the failed fetch's cooldown
+    passTime(1);
     await expect(authenticate(auth, bearer(await token(otherKey, { claims: GOOD_CLAIMS })))).resolves.toBeDefined();
     expect(server.fetches).toBe(3);
   });

@@ -108,7 +108,7 @@ describe('metrics plugin', () => {
     expect(found.samples(`${name}_count`)).toHaveLength(3);
   });
 
-  it('turns circuit, supergraph, trusted-document and fetch events into series', async () => {
+  it('turns circuit, supergraph, trusted-document, fetch and invalidation events into series', async () => {
     const plugin = metrics({ defaultMetrics: false });
     const events: GatewayEvent[] = [
       { type: 'circuit-state', subgraph: 'reviews', state: 'open' },
@@ -130,6 +130,10 @@ describe('metrics plugin', () => {
       { type: 'subscription-event', outcome: 'data' },
       { type: 'subscription-event', outcome: 'data' },
       { type: 'subscription-event', outcome: 'errors' },
+      { type: 'entity-cache-invalidation', outcome: 'applied', pending: 0 },
+      { type: 'entity-cache-invalidation', outcome: 'queued', pending: 1 },
+      { type: 'entity-cache-invalidation', outcome: 'queued', pending: 2 },
+      { type: 'entity-cache-invalidation', outcome: 'retried', pending: 1 },
     ];
     for (const event of events) plugin.onEvent?.(event);
     const found = await scrapeOf(plugin);
@@ -156,6 +160,10 @@ describe('metrics plugin', () => {
     expect(found.value('gateway_subscriptions_active')).toBe(1);
     expect(found.value('gateway_subscription_events_total', { outcome: 'data' })).toBe(2);
     expect(found.value('gateway_subscription_events_total', { outcome: 'errors' })).toBe(1);
+    expect(found.value('gateway_entity_cache_invalidations_total', { outcome: 'applied' })).toBe(1);
+    expect(found.value('gateway_entity_cache_invalidations_total', { outcome: 'queued' })).toBe(2);
+    expect(found.value('gateway_entity_cache_invalidations_total', { outcome: 'retried' })).toBe(1);
+    expect(found.value('gateway_entity_cache_invalidations_pending')).toBe(1);
     expect((await plugin.endpoint.scrape()).body).not.toContain('TEAPOT');
   });
 

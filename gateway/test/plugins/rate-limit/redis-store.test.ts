@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { available, startRedis, type TestRedis } from '@fedgw/test-support';
+import { EventEmitter, once } from 'node:events';
+import { createConnection, createServer, type Server } from 'node:net';
+import { available, eventually, startRedis, type TestRedis } from '@fedgw/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PluginOptionsError } from '../../../src/errors.js';
 import { RedisStore, type RedisStoreOptions } from '../../../src/plugins/rate-limit/redis-store.js';
@@ -12,6 +14,7 @@ describe.skipIf(!available('redis-server', import.meta.url))('RedisStore', () =>
   let redis: TestRedis;
   const stores: RedisStore[] = [];
   const servers: TestRedis[] = [];
+  const proxies: Server[] = [];
   const create = (options: Partial<RedisStoreOptions> = {}) => {
     const store = new RedisStore({ url: redis.url, keyPrefix: `test:${randomUUID()}:`, ...options });
     stores.push(store);
@@ -24,6 +27,7 @@ describe.skipIf(!available('redis-server', import.meta.url))('RedisStore', () =>
   afterEach(async () => {
     await Promise.all(stores.splice(0).map((store) => store.close()));
     await Promise.all(servers.splice(0).map((server) => server.stop()));
+    for (const proxy of proxies.splice(0)) proxy.close();
   });
   afterAll(async () => {
     await redis.stop();
@@ -69,11 +73,13 @@ describe.skipIf(!available('redis-server', import.meta.url))('RedisStore', () =>
   });
 
   it('starts a new window once the window has ended', async () => {
-    const store = create();
+    // The window is the key's expiry, on Redis's clock: the test waits for Redis to drop the key.
+    const prefix = `test:${randomUUID()}:`;
+    const store = create({ keyPrefix: prefix });
     await store.hit('ip:a', 1, 150);
     const second = await store.hit('ip:a', 1, 150);
     expect(second.count).toBe(2);
-    await new Promise((resolve) => setTimeout(resolve, second.resetInMs + 50));
+    await eventually(async () => expect(await redis.command(`EXISTS ${prefix}ip:a`)).toBe(':0\r\n'));
     const next = await store.hit('ip:a', 1, 150);
     expect(next.count).toBe(1);
     expect(next.resetInMs).toBeGreaterThan(0);
@@ -155,11 +161,30 @@ describe.skipIf(!available('redis-server', import.meta.url))('RedisStore', () =>
     // retry it after 100 ms: a hit made in between must wait for that retry.
     const server = await ownRedis();
     server.pause();
-    const store = create({ url: server.url, commandTimeoutMs: 500, maxReconnectDelayMs: 100 });
-    await new Promise((resolve) => setTimeout(resolve, 550));
+    const proxy = await countingProxy(server.port);
+    const store = create({ url: proxy.url, commandTimeoutMs: 500, maxReconnectDelayMs: 100 });
+    await once(proxy.events, 'client closed'); // ioredis gave up its first connection
     server.resume();
     expect((await store.hit('ip:a', 1, 60_000)).count).toBe(1);
   });
+
+  /** A TCP proxy to a Redis that says when a client closes a connection (a frozen Redis cannot). */
+  async function countingProxy(port: number) {
+    const events = new EventEmitter();
+    const server: Server = createServer((client) => {
+      const upstream = createConnection(port, '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => {});
+      upstream.on('error', () => {});
+      client.on('close', () => {
+        upstream.destroy();
+        events.emit('client closed');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    proxies.push(server);
+    return { url: `redis://127.0.0.1:${(server.address() as { port: number }).port}`, events };
+  }
 
   it('fails, and closes, quickly when Redis was never there', async () => {
     const server = await ownRedis();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/parse.js';
 import { GatewayConfigError } from '../../../src/errors.js';
-import { tracingSettings } from '../../../src/plugins/tracing/options.js';
+import { tracingSettings } from '../../../src/plugins/tracing/settings.js';
 
 const parse = (env: Record<string, string>) => parseConfig(env, { cwd: '/srv/gateway' });
 const settings = (env: Record<string, string>) => tracingSettings(parse(env));

@@ -1,5 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { ApolloServer, type GraphQLRequest, HeaderMap } from '@apollo/server';
+import { manualClock } from '@fedgw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayContext, GatewayEvent } from '../../../src/contract/index.js';
 import { type TrustedDocumentsOptions, trustedDocuments } from '../../../src/plugins/trusted-documents/index.js';
@@ -193,9 +194,13 @@ describe('trustedDocuments hot reload', () => {
     const captured = captureLogger('debug');
     const path = await manifestFile(apolloManifest([ME]));
     const events: GatewayEvent[] = [];
+    const clock = manualClock();
+    /** One poll of the manifest, its reload included. */
+    const poll = () => clock.advance(100);
     const plugin = trustedDocuments({
       manifestPath: path,
       pollIntervalMs: 100, // the least SUPERGRAPH_POLL_INTERVAL_MS allows, which the option shares
+      clock,
       logger: captured.logger,
       emit: (event) => events.push(event),
     });
@@ -219,14 +224,16 @@ describe('trustedDocuments hot reload', () => {
     // Written as deployments do: a new file renamed over the old one.
     await writeFile(`${path}.new`, apolloManifest([ME, GET_USER]));
     await rename(`${path}.new`, path);
-    await expect.poll(() => events.length).toBe(2);
+    await poll();
+    expect(events).toHaveLength(2);
     expect(events[1]).toEqual({ type: 'trusted-documents-load', outcome: 'applied', documents: 2 });
     expect(await code({ extensions: persisted(sha(GET_USER)), variables: { id: 'u' } })).toBeUndefined();
 
     const secret = 'query Leak { user(id: "do-not-log-me") { id ';
     await writeFile(`${path}.new`, apolloManifest([ME, secret]));
     await rename(`${path}.new`, path);
-    await expect.poll(() => events.length).toBe(3);
+    await poll();
+    expect(events).toHaveLength(3);
     expect(events[2]).toMatchObject({ type: 'trusted-documents-load', outcome: 'rejected', documents: 2 });
     expect((events[2] as { reason: string }).reason).toMatch(
       /^manifest operations\[1\] \("Leak"\): body does not parse/,
@@ -242,8 +249,9 @@ describe('trustedDocuments hot reload', () => {
 
     // Stopped polling: a later rewrite is never read.
     await plugin.close?.();
+    expect(clock.scheduled).toBe(0);
     await writeFile(path, apolloManifest([ME]));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await clock.advance(500);
     expect(events).toHaveLength(3);
   });
 });
