@@ -23,7 +23,9 @@
  * The header is read within bounds (its first MAX_ACCEPT_CHARS characters, MAX_ACCEPT_RANGES
  * ranges, MAX_RANGE_PARAMETERS parameters each), so a huge one costs what a normal one does.
  */
-export type Transport = 'json' | 'event-stream' | 'multipart-subscription' | 'multipart-defer';
+import type { Transport } from './contract/index.js';
+
+export type { Transport } from './contract/index.js';
 
 export const MAX_ACCEPT_CHARS = 1024;
 export const MAX_ACCEPT_RANGES = 20;

@@ -37,10 +37,9 @@ export type {
   MountableGateway,
   RequestSchemeOf,
   ResponseCompression,
-  Scheme,
   SchemeFacts,
 } from './mountable-gateway.js';
-export type { OriginPolicy, PreflightAnswer, Refusal } from './origin-policy.js';
+export type { OriginPolicy, PreflightAnswer, Refusal, Scheme } from './origin-policy.js';
 export type {
   ExecutionRequest,
   ExecutionResult,

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApolloServer, BaseContext } from '@apollo/server';
 import type { Identity } from './identity.js';
-import type { OriginPolicy, Refusal } from './origin-policy.js';
+import type { OriginPolicy, Refusal, Scheme } from './origin-policy.js';
 import type { RequestScope } from './request-scope.js';
 import type { SubscriptionEndpoint } from './subscriptions.js';
 
@@ -10,9 +10,6 @@ export type ClientAddressOf = (socketAddress: string | undefined, headers: Incom
 
 /** The key a per-client cap counts a request under, from its address and identity (`client-address/client-key.ts`). */
 export type ClientKeyOf = (address: string, identity?: Identity) => string;
-
-/** The scheme of the gateway's own origin. */
-export type Scheme = 'http' | 'https';
 
 /** What a request says of its scheme: its socket (TLS or not), its peer, its headers. */
 export interface SchemeFacts {

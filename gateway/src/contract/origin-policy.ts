@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Scheme } from '../client-address/index.js';
+
+/** The scheme of the gateway's own origin. */
+export type Scheme = 'http' | 'https';
 
 /** A CORS preflight's answer: always 204; the `Access-Control-*` headers only for an allowed origin. */
 export interface PreflightAnswer {

@@ -1,8 +1,8 @@
 import type { FormattedExecutionResult, GraphQLFormattedError } from 'graphql';
-import type { Transport } from '../transport-choice.js';
 import type { RequestScope } from './request-scope.js';
 
-export type { Transport } from '../transport-choice.js';
+/** How an answer is delivered: plain JSON, graphql-sse's event stream, or multipart (a subscription's or `@defer`'s). */
+export type Transport = 'json' | 'event-stream' | 'multipart-subscription' | 'multipart-defer';
 
 /** One operation as a streaming transport received it (graphql-ws `subscribe`, a graphql-sse request). */
 export interface StreamParams {
