@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { closedPortUrl, MOUNTS, type RunningGateway, startGateway } from '@fedgw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { clientKey } from '../../gateway/src/client-address/index.js';
 
 // Class: a client that picks its own bucket. Anonymous clients are keyed by their address for
 // the rate limit and the streaming-connection caps; behind a trusted proxy the address comes
@@ -238,5 +239,17 @@ describe.each(MOUNTS)('client addresses behind a proxy, on %s', (mount) => {
     }
     expect(await held.answer).toBe(200);
     expect((await same)?.status).toBe(200);
+  });
+});
+
+// A peer on one of the gateway's own links: Node reports a link-local address with its zone
+// (`fe80::1%eth0`, the gateway's interface), which is not an address `normalizeAddress` accepts,
+// so it was kept whole and every host part a client picked in fe80::/64 was a new client.
+describe('a link-local peer (the address Node reports with its zone)', () => {
+  it('is its /64 on that link, however it writes its host part; another link is another client', () => {
+    const keys = ['fe80::1%eth0', 'fe80::a:b:c:d%eth0', 'FE80:0:0:0:0:0:0:2%eth0'].map((a) => clientKey(a, undefined));
+    expect(new Set(keys)).toEqual(new Set(['ip:fe80::/64%eth0']));
+    expect(clientKey('fe80::1%eth1', undefined)).toBe('ip:fe80::/64%eth1');
+    expect(clientKey('fe80::1%eth0', { consumer: 'app' })).toBe('api-key:app@fe80::/64%eth0');
   });
 });

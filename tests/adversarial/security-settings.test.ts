@@ -125,4 +125,16 @@ describe('every setting read from an empty variable', () => {
       'rate-limit',
     ]);
   });
+
+  // A list of separators only (`GATEWAY_PLUGINS=${EXTRA},${AUTH}` with both blank) is as empty as
+  // `GATEWAY_PLUGINS=`, but it read as an empty list: every plugin the file enabled off, the same
+  // as `none` though nobody wrote it. It now fails startup saying what to write instead.
+  it.each([',', ' , ', ',,\t'])(
+    'GATEWAY_PLUGINS=%j names no plugin: startup fails, pointing at none and at unset',
+    (value) => {
+      expect(() => parseConfig({ GATEWAY_CONFIG_FILE: securedConfigFile(), GATEWAY_PLUGINS: value })).toThrow(
+        /GATEWAY_PLUGINS: names no plugin.*GATEWAY_PLUGINS=none/,
+      );
+    },
+  );
 });

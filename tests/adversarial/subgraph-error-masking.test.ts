@@ -119,3 +119,47 @@ describe('the setting', () => {
     );
   });
 });
+
+// The same class through the two fields a redacted error keeps: its code and its path are the
+// subgraph's text too. A driver's code with the row in it (`ER_DUP_ENTRY 'ann@…'`), a path entry
+// quoting a value, or a code that is an object reached clients word for word under `mask`.
+describe('by default in production, the code and path a redacted error keeps', () => {
+  let sneaky: TestHttpServer;
+  let gateway: RunningGateway | undefined;
+  beforeAll(async () => {
+    sneaky = await startTestHttpServer(
+      json({
+        data: { user: null },
+        errors: [
+          { message: 'a', path: ['user'], extensions: { code: `ER_DUP_ENTRY ${SECRET}` } },
+          { message: 'b', path: ['user'], extensions: { code: { detail: SECRET } } },
+          { message: 'c', path: ['user', `row ${SECRET}`, 0], extensions: { code: 'P2002' } },
+          { message: 'd', path: [SECRET], extensions: { code: 'BAD_USER_INPUT' } },
+        ],
+      }),
+    );
+    gateway = await startGateway('fastify', {
+      SUBGRAPH_USERS_URL: sneaky.url,
+      SUBGRAPH_PRODUCTS_URL: productsDown,
+      SUBGRAPH_REVIEWS_URL: productsDown,
+    });
+  });
+  afterAll(async () => {
+    if (gateway) expect(await gateway.stop()).toBe(0);
+    await sneaky?.close();
+  });
+
+  it("pass only a code that is a constant's name and a path of field names and indices", async () => {
+    const answer = await postGraphQL((gateway as RunningGateway).url, { query: '{ user(id: "user-1") { id } }' });
+    expect(answer.status).toBe(200);
+    expect(JSON.stringify(answer.body)).not.toContain('hunter2');
+    const codes = ((answer.body as Answer).errors ?? []).map((error) => [error.path, error.extensions?.code]);
+    // The codes dropped read as any code-less subgraph error does; the cut path keeps its valid head.
+    expect(codes).toEqual([
+      [['user'], 'DOWNSTREAM_SERVICE_ERROR'],
+      [['user'], 'DOWNSTREAM_SERVICE_ERROR'],
+      [['user'], 'P2002'],
+      [undefined, 'BAD_USER_INPUT'],
+    ]);
+  });
+});

@@ -12,6 +12,12 @@ const fail = (message: string) => ({ ok: false as const, message });
 export const pluginList: ValueParser<PluginName[]> = custom('profile or plugin names separated by commas', (raw) => {
   const names = typeof raw === 'string' ? raw.split(',').map((name) => name.trim()) : Array.isArray(raw) ? raw : null;
   if (!names) return fail('expected profile or plugin names separated by commas');
+  // Separators alone are as blank as an empty value, which is read as not set: not an empty list.
+  if (typeof raw === 'string' && names.every((name) => name === '')) {
+    return fail(
+      "names no plugin; to run no plugin, write GATEWAY_PLUGINS=none; to keep the config file's, leave it unset",
+    );
+  }
   const enabled = new Set<PluginName>();
   for (const name of names) {
     if (name === '') continue;

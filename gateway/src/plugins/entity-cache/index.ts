@@ -230,7 +230,7 @@ class FetchCache {
       for (const _ of each ?? []) {
         const value = values[at++];
         const entity = found ? undefined : entityFrom(value);
-        if (entity) found = { entity, bytes: value?.length ?? 0 };
+        if (entity) found = { entity, bytes: Buffer.byteLength(value ?? '') };
       }
       return found;
     });
@@ -317,7 +317,10 @@ class FetchCache {
   #store(request: SubgraphRequest, entries: readonly StoreEntry[]): void {
     if (entries.length === 0) return;
     const client = this.shared.clientKey(request.context);
-    const kept = entries.filter((entry) => this.shared.budget.take(client, entry.key.length + entry.value.length));
+    // Bytes, as the budget is given in (a `€` is three): characters let a client write three times its budget.
+    const kept = entries.filter((entry) =>
+      this.shared.budget.take(client, Buffer.byteLength(entry.key) + Buffer.byteLength(entry.value)),
+    );
     if (kept.length > 0) this.store.set(kept);
     const throttled = new Map<string, number>();
     for (const entry of entries)
@@ -363,7 +366,7 @@ class FetchCache {
     if (policy.private && identity === undefined) return [];
     if (varies) this.#learn(this.shared.identityVaryingSelections, `${request.subgraph}:${selection}`);
     const value = JSON.stringify(answer);
-    if (value.length > this.options.maxEntryBytes) return [];
+    if (Buffer.byteLength(value) > this.options.maxEntryBytes) return [];
     const owner = policy.private ? identity : undefined;
     return [
       {

@@ -70,7 +70,7 @@ export class MemoryStore implements EntityStore {
   set(entries: readonly StoreEntry[]): void {
     const now = this.#now();
     for (const entry of entries) {
-      const bytes = entry.key.length + entry.value.length + ENTRY_OVERHEAD;
+      const bytes = Buffer.byteLength(entry.key) + Buffer.byteLength(entry.value) + ENTRY_OVERHEAD;
       if (bytes > this.#options.maxSpaceBytes || entry.ttlMs <= 0) continue;
       const previous = this.#entries.get(entry.key);
       if (previous) this.#drop(entry.key, previous);
