@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import type { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ApolloServer, HeaderMap } from '@apollo/server';
