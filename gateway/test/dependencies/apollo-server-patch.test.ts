@@ -1,15 +1,29 @@
+import type { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { buildSchema, type GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 
-// patches/@apollo__server@5.5.0.patch (ADR 041): the `response.http` Apollo Server hands a
-// gateway's executor is a class instance whose `status` accessor is on its prototype, not a
-// per-request object literal with get/set closures (V8 kept those closures, and the whole
-// request context they hold, through every scavenge: each request was promoted). Behaviour is
-// unchanged: the executor's status reaches the HTTP answer.
-// The same patch (ADR 044) requires @graphql-tools/schema only when a schema is built from typeDefs.
+// patches/@apollo__server@5.5.0.patch (ADR 041, ADR 051; the pull request text is
+// docs/upstream/apollo-server.md). Two per-request changes, each checked by what it does, so
+// that an upgrade which drops or loses the patch fails here, not silently in the bench:
+// - the `response.http` Apollo Server hands a gateway's executor is a class instance whose
+//   `status` accessor is on its prototype, not a per-request object literal with get/set
+//   closures (V8 kept those closures, and the whole request context they hold, through every
+//   scavenge: each request was promoted);
+// - the query hash (the document cache's key) is Node's one-shot `crypto.hash`, not a `Hash`
+//   object from @apollo/utils.createhash; the same hex digest.
 
+const PATCHED_VERSION = '5.5.0';
 const schema: GraphQLSchema = buildSchema('type Query { hello: String }');
+
+interface GatewayRequestContext {
+  readonly queryHash: string;
+  readonly response: {
+    readonly http: { status?: number; readonly headers: { set(name: string, value: string): void } };
+  };
+}
 
 async function answerWith(executor: (requestContext: GatewayRequestContext) => Promise<{ data: unknown }>) {
   const server = new ApolloServer({
@@ -41,13 +55,15 @@ async function answerWith(executor: (requestContext: GatewayRequestContext) => P
   }
 }
 
-interface GatewayRequestContext {
-  readonly response: {
-    readonly http: { status?: number; readonly headers: { set(name: string, value: string): void } };
-  };
-}
+describe('the patched Apollo Server', () => {
+  it(`is ${PATCHED_VERSION}, the version the patch was made and measured for`, () => {
+    // On an upgrade: re-make the patch if the release still has both lines (ADR 051 lists the
+    // steps), or drop it if the release carries the fix; then change this version.
+    const entry = createRequire(import.meta.url).resolve('@apollo/server');
+    const packageJson = `${entry.slice(0, entry.lastIndexOf('/@apollo/server/'))}/@apollo/server/package.json`;
+    expect((JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version).toBe(PATCHED_VERSION);
+  });
 
-describe('the patched Apollo Server gateway request context', () => {
   it('gives response.http a prototype accessor for status, not an own one', async () => {
     let ownStatus: PropertyDescriptor | undefined | 'unseen' = 'unseen';
     let prototypeHasStatus = false;
@@ -70,20 +86,26 @@ describe('the patched Apollo Server gateway request context', () => {
     expect(answer.status).toBe(203);
     expect(answer.headers.get('x-from-executor')).toBe('yes');
   });
-});
 
-describe('the patched Apollo Server given typeDefs', () => {
-  it('still builds its schema from them (@graphql-tools/schema, required when needed)', async () => {
-    const server = new ApolloServer({
-      typeDefs: 'type Query { hello: String }',
-      resolvers: { Query: { hello: () => 'from typeDefs' } },
-    });
-    await server.start();
+  it('hashes the query without a Hash object, to the same SHA-256 hex digest', async () => {
+    // @apollo/utils.createhash calls `require('crypto').createHash` on each call: count those.
+    const crypto = createRequire(import.meta.url)('node:crypto') as { createHash: typeof createHash };
+    const original = crypto.createHash;
+    let hashObjects = 0;
+    crypto.createHash = ((...args: Parameters<typeof createHash>) => {
+      hashObjects += 1;
+      return original(...args);
+    }) as typeof createHash;
+    let queryHash = '';
     try {
-      const answer = await server.executeOperation({ query: '{ hello }' });
-      expect(answer.body).toEqual({ kind: 'single', singleResult: { data: { hello: 'from typeDefs' } } });
+      await answerWith(async (requestContext) => {
+        queryHash = requestContext.queryHash;
+        return { data: { hello: 'x' } };
+      });
     } finally {
-      await server.stop();
+      crypto.createHash = original;
     }
+    expect(hashObjects).toBe(0);
+    expect(queryHash).toBe(original('sha256').update('{ hello }').digest('hex'));
   });
 });
