@@ -13,7 +13,13 @@ import type { CoreSettings } from './core-settings.js';
 import { ClientErrorCode } from './error-registry.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
 import { withExecuteHooks } from './execute-hooks.js';
-import { deferPlanning, deferredDeliveryPlugin, withPlanExecutor } from './executor/index.js';
+import {
+  deferPlanning,
+  deferredDeliveryPlugin,
+  overridesFor,
+  type RandomSource,
+  withPlanExecutor,
+} from './executor/index.js';
 import { createFormatError } from './format-error.js';
 import { httpError } from './http-error.js';
 import type { Logger } from './logger.js';
@@ -40,6 +46,8 @@ export interface CoreOptions {
   plugins: readonly GatewayPlugin[];
   /** `context.estimateCost`: demand control's estimate (default: every operation costs 0). */
   estimateCost?: CostOf;
+  /** The draw for `percent(N)` progressive-override labels (default `Math.random`; tests pass a seeded one). */
+  overrideRandom?: RandomSource;
 }
 
 /** A gateway that any adapter can mount, with its lifecycle. */
@@ -129,7 +137,10 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     schemaLoads += 1;
     if (schemaLoads > 1) subscriptions.endAllForReload();
   });
-  const executor = withSubscriptions(withPlanExecutor(gateway, config.queryPlanExecutor, apolloLogger), gateway, {
+  const overrides = overridesFor(config.queryPlanExecutor, options.overrideRandom);
+  const planned = withPlanExecutor(gateway, config.queryPlanExecutor, apolloLogger, overrides);
+  const executor = withSubscriptions(planned, gateway, {
+    overrides,
     settings: subscriptionSettings,
     registry: subscriptions,
     clientKey,

@@ -24,6 +24,8 @@ export interface CreateGatewayOptions {
   plugins?: readonly GatewayPlugin[];
   /** Decides `@policy` for each request; replaces the AUTHORIZATION_POLICIES rules. */
   policies?: PolicyDecider;
+  /** The draw for `percent(N)` progressive-override labels (default `Math.random`; tests pass a seeded one). */
+  overrideRandom?: () => number;
 }
 
 /**
@@ -70,5 +72,6 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     supergraph: supergraphSourceOf(config),
     plugins,
     estimateCost: (request) => costs.costOf(request),
+    ...(options.overrideRandom && { overrideRandom: options.overrideRandom }),
   });
 }
