@@ -26,7 +26,9 @@ import { scrape } from './metrics-scrape.js';
  * exact counterpart is gateway/test/executor/progressive-override-gateway.test.ts.
  */
 const QUERY = '{ product(id: "product-7") { id reviewsUrl } }';
-const ANSWER = { data: { product: { id: 'product-7', reviewsUrl: 'https://shop.example/products/product-7/reviews' } } };
+const ANSWER = {
+  data: { product: { id: 'product-7', reviewsUrl: 'https://shop.example/products/product-7/reviews' } },
+};
 const REQUESTS = 2000;
 const MISSES = 'gateway_query_plan_cache_misses_total';
 
@@ -71,7 +73,10 @@ describe.each(MOUNTS)('progressive override on %s', (mount) => {
       const result = await postGraphQL(gateway().url, { query: QUERY }, headers);
       expect(result.body).toEqual(ANSWER);
     }
-    return { reviews: (await received(reviews)) - reviewsBefore, products: (await received(products)) - productsBefore };
+    return {
+      reviews: (await received(reviews)) - reviewsBefore,
+      products: (await received(products)) - productsBefore,
+    };
   }
 
   const misses = async () => (await scrape(`${gateway().origin}/metrics`)).value(MISSES);

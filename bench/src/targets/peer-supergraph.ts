@@ -27,11 +27,13 @@ export function peerSupergraph(supergraphPath: string): string {
  * overrideLabel:)` removed, and the label dropped from the field's original subgraph.
  */
 export function withoutOverrideLabels(sdl: string): string {
-  return sdl
-    // Applications only (not `directive @join__field(…)`); a label's quotes may hold parentheses.
-    .replace(/(?<!directive) @join__field\(((?:[^()"]|"[^"]*")*)\)/g, (directive: string, args: string) => {
-      if (!/\boverrideLabel:/.test(args)) return directive;
-      if (/\boverride:/.test(args)) return '';
-      return directive.replace(/,\s*overrideLabel:\s*"[^"]*"/, '');
-    });
+  return (
+    sdl
+      // Applications only (not `directive @join__field(…)`); a label's quotes may hold parentheses.
+      .replace(/(?<!directive) @join__field\(((?:[^()"]|"[^"]*")*)\)/g, (directive: string, args: string) => {
+        if (!/\boverrideLabel:/.test(args)) return directive;
+        if (/\boverride:/.test(args)) return '';
+        return directive.replace(/,\s*overrideLabel:\s*"[^"]*"/, '');
+      })
+  );
 }

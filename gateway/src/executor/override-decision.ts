@@ -48,14 +48,14 @@ export function decideLabels(
   chosen: Readonly<Record<string, boolean>> | undefined,
   random: RandomSource,
 ): OverrideDecision | undefined {
-  let on: string[] | undefined;
+  const on: string[] = [];
   for (const label of labels.all) {
     const set = chosen === undefined || !Object.hasOwn(chosen, label) ? undefined : chosen[label];
     const share = labels.percent.get(label);
     const isOn = typeof set === 'boolean' ? set : share !== undefined && random() * 100 < share;
-    if (isOn) (on ??= []).push(label);
+    if (isOn) on.push(label);
   }
-  if (on === undefined) return undefined;
+  if (on.length === 0) return undefined;
   return { on, conditions: new Map(on.map((label) => [label, true])) };
 }
 

@@ -14,7 +14,7 @@ const labels = (all: string[], percent: [string, number][] = []): OverrideLabels
 });
 
 describe('the supergraph labels', () => {
-  it("are read from @join__field(overrideLabel:), percent(N) with its N", () => {
+  it('are read from @join__field(overrideLabel:), percent(N) with its N', () => {
     expect(demo.all).toEqual(['percent(25)']);
     expect([...demo.percent]).toEqual([['percent(25)', 25]]);
   });
@@ -59,10 +59,13 @@ describe('decideLabels', () => {
       draws++;
       return 0.5;
     };
-    const two = labels(['percent(10)', 'percent(90)'], [
-      ['percent(10)', 10],
-      ['percent(90)', 90],
-    ]);
+    const two = labels(
+      ['percent(10)', 'percent(90)'],
+      [
+        ['percent(10)', 10],
+        ['percent(90)', 90],
+      ],
+    );
     expect(decideLabels(two, { 'percent(10)': true }, random)?.on).toEqual(['percent(10)', 'percent(90)']);
     expect(draws).toBe(1);
   });
