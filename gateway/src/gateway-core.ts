@@ -14,7 +14,13 @@ import type { CoreSettings } from './core-settings.js';
 import { ClientErrorCode } from './error-registry.js';
 import { GatewayConfigError, GatewayError, GatewayErrorCode } from './errors.js';
 import { withExecuteHooks } from './execute-hooks.js';
-import { deferPlanning, deferredDeliveryPlugin, withPlanExecutor } from './executor/index.js';
+import {
+  deferPlanning,
+  deferredDeliveryPlugin,
+  overridesFor,
+  type RandomSource,
+  withPlanExecutor,
+} from './executor/index.js';
 import { createFormatError } from './format-error.js';
 import { httpError } from './http-error.js';
 import type { Logger } from './logger.js';
@@ -43,6 +49,8 @@ export interface CoreOptions {
   estimateCost?: CostOf;
   /** What schedules the supergraph's polls. Default: the real clock. */
   clock?: Clock;
+  /** The draw for `percent(N)` progressive-override labels (default `Math.random`; tests pass a seeded one). */
+  overrideRandom?: RandomSource;
 }
 
 /** A gateway that any adapter can mount, with its lifecycle. */
@@ -133,7 +141,10 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     schemaLoads += 1;
     if (schemaLoads > 1) subscriptions.endAllForReload();
   });
-  const executor = withSubscriptions(withPlanExecutor(gateway, config.queryPlanExecutor, apolloLogger), gateway, {
+  const overrides = overridesFor(config.queryPlanExecutor, options.overrideRandom);
+  const planned = withPlanExecutor(gateway, config.queryPlanExecutor, apolloLogger, overrides);
+  const executor = withSubscriptions(planned, gateway, {
+    overrides,
     settings: subscriptionSettings,
     registry: subscriptions,
     clientKey,

@@ -14,6 +14,13 @@ export const ORDERS_EPOCH_MS = Date.UTC(2026, 0, 1);
 export const userId = (n: number): string => `user-${n}`;
 export const productId = (n: number): string => `product-${n}`;
 
+/**
+ * Where a product's reviews are read on the shop's site: `Product.reviewsUrl`, which products
+ * served and reviews takes over under a progressive `@override` (docs/progressive-override.md).
+ * Both build it here, so the answer is the same whichever subgraph serves it.
+ */
+export const reviewsUrl = (id: string): string => `https://shop.example/products/${encodeURIComponent(id)}/reviews`;
+
 /** `product-7` → 7; anything else (`product-07`, `product-0`, `foo`) → null. */
 function numberOf(id: string, prefix: string, count: number): number | null {
   if (!id.startsWith(prefix)) return null;

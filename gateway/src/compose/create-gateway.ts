@@ -27,6 +27,8 @@ export interface CreateGatewayOptions {
   policies?: PolicyDecider;
   /** What schedules the supergraph's polls. Default: the real clock. Tests pass their own to move time. */
   clock?: Clock;
+  /** The draw for `percent(N)` progressive-override labels (default `Math.random`; tests pass a seeded one). */
+  overrideRandom?: () => number;
 }
 
 /**
@@ -74,5 +76,6 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     plugins,
     estimateCost: (request) => costs.costOf(request),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.overrideRandom && { overrideRandom: options.overrideRandom }),
   });
 }

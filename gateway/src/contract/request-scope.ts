@@ -40,6 +40,16 @@ export interface RequestScope {
    * trustedDocument… are its own), which reads everything else from the request's.
    */
   batchOperations?: RequestScope[] | undefined;
+  /**
+   * Progressive override (`@override(label:)`): labels a plugin turns on (`true`) or off
+   * (`false`) for this request, as Apollo Router's `apollo_override::labels_to_override`
+   * context key does. Set it before the operation is planned (`authenticate`, an Apollo hook up
+   * to `didResolveOperation`, `aroundExecute` before it calls `execute`), as a new object:
+   * `scope.overrideLabels = { ...scope.overrideLabels, 'use-reviews': true }`. A label set here
+   * wins over its `percent(N)` draw; a custom label nobody sets is off; a label the supergraph
+   * does not have is ignored. See docs/progressive-override.md.
+   */
+  overrideLabels?: Readonly<Record<string, boolean>>;
   /** Set by the entity cache: entities and root fetches it served (`hits`) or had to ask for (`misses`). */
   entityCache?: { hits: number; misses: number };
   /**

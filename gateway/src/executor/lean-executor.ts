@@ -23,6 +23,7 @@ import { type CompiledPlan, compilePlan } from './compiled-plan.js';
 import { acceptsDeferSpec, deferNotAccepted, leaveDeferredParts } from './deferred-delivery.js';
 import { compileDeferred, type DeferredDelivery } from './deferred-plan.js';
 import { runIncrementally } from './deferred-run.js';
+import { keyWithOverrides, type OverrideDecision, type ProgressiveOverride } from './override-decision.js';
 import { runPlan } from './plan-result.js';
 import { inSpan, markFailed, NO_SPAN, tracingOff } from './spans.js';
 
@@ -34,12 +35,12 @@ import { inSpan, markFailed, NO_SPAN, tracingOff } from './spans.js';
  * cover goes to `executeQueryPlan` itself, inside the same request: introspection fields,
  * @defer and subscription plans, and Apollo usage-reporting traces.
  */
-export function leanExecutor(gateway: ApolloGateway, logger: Logger): Executor {
+export function leanExecutor(gateway: ApolloGateway, logger: Logger, overrides: ProgressiveOverride): Executor {
   readInternals(gateway, true);
   // Compiled when a plan is first run; a supergraph update empties the plan store, so its plans go too.
   const compiled = new WeakMap<QueryPlan, CompiledPlan | null>();
   const deferred = new WeakMap<CompiledPlan, DeferredDelivery | null>();
-  const plans: Compiled = { compiled, deferred };
+  const plans: Compiled = { compiled, deferred, overrides };
   const internals = gateway as unknown as GatewayInternals;
   return (requestContext) =>
     tracingOff()
@@ -67,11 +68,13 @@ async function execute(
   internals: GatewayInternals,
   requestContext: RequestContext,
   span: Span,
-  { compiled, deferred }: Compiled,
+  { compiled, deferred, overrides }: Compiled,
   logger: Logger,
 ): Promise<ExecutionResult> {
   const { request, document } = requestContext;
-  const storeKey = planStoreKey(requestContext);
+  // The progressive-override labels on for this request (ADR 054); none: @apollo/gateway's key and plan.
+  const decision = overrides.decide(internals.queryPlanner, requestContext);
+  const storeKey = keyWithOverrides(planStoreKey(requestContext), decision);
   const operationContext = buildOperationContext({
     schema: internals.schema,
     operationDocument: document,
@@ -84,7 +87,7 @@ async function execute(
     markFailed(span, validationErrors, internals.config.telemetry);
     return { errors: validationErrors };
   }
-  const queryPlan = await planFor(internals, requestContext, storeKey, logger);
+  const queryPlan = await planFor(internals, requestContext, storeKey, logger, decision);
   const serviceMap = Object.create(null);
   for (const [name, { dataSource }] of Object.entries(internals.serviceMap)) serviceMap[name] = dataSource;
 
@@ -146,6 +149,7 @@ const DEFER_IN_SUBSCRIPTION = '@defer is not served in subscriptions: each event
 interface Compiled {
   readonly compiled: WeakMap<QueryPlan, CompiledPlan | null>;
   readonly deferred: WeakMap<CompiledPlan, DeferredDelivery | null>;
+  readonly overrides: ProgressiveOverride;
 }
 
 /**
@@ -157,12 +161,16 @@ export function planStoreKey({ request, queryHash }: RequestContext): string {
   return request.operationName ? hash('sha256', queryHash + request.operationName) : queryHash;
 }
 
-/** The stored plan, or a new one (stored, as @apollo/gateway does; a failed store write is only logged). */
+/**
+ * The stored plan, or a new one (stored, as @apollo/gateway does; a failed store write is only
+ * logged), planned with the labels `overrides` turns on (`storeKey` must name them: `keyWithOverrides`).
+ */
 export async function planFor(
   internals: GatewayInternals,
   requestContext: RequestContext,
   storeKey: string,
   logger: Logger,
+  overrides?: OverrideDecision,
 ): Promise<QueryPlan> {
   const stored = await internals.queryPlanStore.get(storeKey);
   if (stored) return stored;
@@ -184,6 +192,7 @@ export async function planFor(
       return internals.queryPlanner.buildQueryPlan(operation, {
         recursiveSelectionsLimitDisabled: internals.recursiveSelectionsLimitDisabled,
         nonLocalSelectionsLimitDisabled: internals.nonLocalSelectionsLimitDisabled,
+        ...(overrides && { overrideConditions: new Map(overrides.conditions) }),
       });
     },
   );

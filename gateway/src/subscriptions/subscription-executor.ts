@@ -13,6 +13,7 @@ import type { ExecutionResult, Executor, GatewayInternals, RequestContext } from
 import { readInternals } from '../executor/apollo-internals.js';
 import { type CompiledSubscription, compileSubscription } from '../executor/compiled-plan.js';
 import { planFor, planStoreKey } from '../executor/lean-executor.js';
+import { keyWithOverrides, type ProgressiveOverride } from '../executor/override-decision.js';
 import { runPlan } from '../executor/plan-result.js';
 import { inSpan } from '../executor/spans.js';
 import { REQUEST_ID_HEADER } from '../header-names.js';
@@ -39,6 +40,8 @@ export interface SubscriptionExecutorOptions {
   /** The gateway's error formatting (MASK_ERRORS), applied to each event as Apollo Server does to answers. */
   readonly formatError: (error: GraphQLFormattedError) => GraphQLFormattedError;
   readonly logger: Logger;
+  /** The progressive-override labels of each subscription, decided as for queries (absent: every label off). */
+  readonly overrides?: ProgressiveOverride;
 }
 
 /**
@@ -77,7 +80,9 @@ export function subscriptionExecutor(
     });
     const validationErrors = internals.validateIncomingRequest(requestContext, operationContext);
     if (validationErrors.length > 0) return { errors: validationErrors };
-    const queryPlan = await planFor(internals, requestContext, planStoreKey(requestContext), options.logger);
+    const decision = options.overrides?.decide(internals.queryPlanner, requestContext);
+    const storeKey = keyWithOverrides(planStoreKey(requestContext), decision);
+    const queryPlan = await planFor(internals, requestContext, storeKey, options.logger, decision);
     let plan = compiled.get(queryPlan);
     if (plan === undefined) {
       plan = compileSubscription(queryPlan, operationContext, internals.apiSchema);

@@ -1,5 +1,6 @@
 import type { GraphQLResolverMap } from '@apollo/subgraph';
 import type { SubgraphContext } from '../context.js';
+import { reviewsUrl } from '../dataset.js';
 import { badUserInput } from '../errors.js';
 import { getProduct, products } from './data.js';
 
@@ -18,5 +19,6 @@ export const productsResolvers: GraphQLResolverMap<SubgraphContext> = {
   },
   Product: {
     __resolveReference: (reference: { id: string }) => getProduct(reference.id),
+    reviewsUrl: (product: { id: string }) => reviewsUrl(product.id),
   },
 };

@@ -1,5 +1,6 @@
 import type { GraphQLResolverMap } from '@apollo/subgraph';
 import { identityOf, type SubgraphContext } from '../context.js';
+import { reviewsUrl } from '../dataset.js';
 import { PubSub } from '../pubsub.js';
 import { type ReviewRecord, type ReviewStore, reviewStore } from './data.js';
 import { type AddReviewArgs, validateNewReview } from './validation.js';
@@ -56,7 +57,10 @@ export function createReviewsResolvers(
         resolve: (review: ReviewRecord) => review,
       },
     },
-    Product: { reviews: (product: { id: string }) => latest(store.forProduct(product.id), MAX_REVIEWS_PER_PRODUCT) },
+    Product: {
+      reviews: (product: { id: string }) => latest(store.forProduct(product.id), MAX_REVIEWS_PER_PRODUCT),
+      reviewsUrl: (product: { id: string }) => reviewsUrl(product.id),
+    },
     User: { reviews: (user: { id: string }) => latest(store.forAuthor(user.id), MAX_REVIEWS_PER_AUTHOR) },
   };
 }

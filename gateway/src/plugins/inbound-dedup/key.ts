@@ -39,7 +39,8 @@ export interface KeyedRequest {
  * variables and extensions, and everything the context hands to plugins and subgraph hooks
  * while the operation runs: the method, URL, client address, every request header but
  * `HEADERS_NOT_KEYED`, the verified identity (which a custom plugin may derive from
- * something other than headers) and the response budget. Hashed, so long documents and
+ * something other than headers), the response budget and the progressive-override labels
+ * plugins set (a caller joining an execution shares its `percent(N)` draws, not its choices). Hashed, so long documents and
  * tokens are not kept as map keys.
  */
 export function deduplicationKey({ queryHash, operationName, request, context }: KeyedRequest): string {
@@ -61,6 +62,7 @@ export function deduplicationKey({ queryHash, operationName, request, context }:
         headers,
         context.identity,
         context.responseBudget.maxBytes,
+        scope.overrideLabels ?? null,
       ]),
     )
     .digest('base64url');
