@@ -23,6 +23,7 @@ export * from './processes.js';
 export { type RawAnswer, rawRequest } from './raw-http.js';
 export { startRedis, type TestRedis, type TestRedisOptions } from './redis.js';
 export { seededRandom } from './seeded-random.js';
+export { type ProxiedSubgraph, proxySubgraph } from './subgraph-proxy.js';
 export * from './subscriptions.js';
 export { findTimerWaits, TEST_CODE_DIRS, type TimerWait, type TimerWaitKind, timerWaitsIn } from './timer-waits.js';
 export { untilLive, WARM_UP, WARM_UP_RETRY_MS, type WarmUpOptions, warmUp } from './until-live.js';

@@ -1,10 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   available,
   eventually,
   MOUNTS,
+  type ProxiedSubgraph,
   postGraphQL,
+  proxySubgraph,
   type RunningGateway,
   startGateway,
   startRedis,
@@ -30,33 +30,13 @@ import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 const SECRET = 'entity-cache-adversarial-secret-long-enough-0123456789';
 const subgraphs = subgraphsForFile();
 
-let proxy: Server;
-let proxyUrl = '';
+// The users subgraph's answers made cacheable: its own say nothing about caching.
+let users: ProxiedSubgraph;
 beforeAll(async () => {
-  proxy = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', async () => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name))
-          headers[name] = value;
-      }
-      const upstream = await fetch(subgraphs().users.url, { method: 'POST', headers, body: Buffer.concat(chunks) });
-      const body = await upstream.text();
-      response.writeHead(upstream.status, {
-        'content-type': 'application/json',
-        'cache-control': 'public, max-age=60',
-      });
-      response.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/graphql`;
+  users = await proxySubgraph(() => subgraphs().users.url, { cacheControl: () => 'public, max-age=60' });
 });
 afterAll(async () => {
-  proxy.closeAllConnections();
-  await new Promise((resolve) => proxy.close(resolve));
+  await users?.close();
 });
 
 const bearer = async (subject: string) => ({
@@ -70,7 +50,7 @@ const bearer = async (subject: string) => ({
 describe.each(MOUNTS)('entity cache attacks on %s', (mount) => {
   const gateway = gatewayForBlock(mount, () => ({
     ...subgraphUrlEnv(subgraphs()),
-    SUBGRAPH_USERS_URL: proxyUrl,
+    SUBGRAPH_USERS_URL: users.url,
     ENTITY_CACHE: 'memory',
     ENTITY_CACHE_MAX_BYTES: '1mb',
     INBOUND_DEDUPLICATE: 'true',
@@ -166,59 +146,6 @@ describe.each(MOUNTS)('entity cache attacks on %s', (mount) => {
   });
 });
 
-/** A subgraph behind a proxy that records what it is sent and may rewrite or fail the answer. */
-interface Proxied {
-  readonly url: string;
-  /** Headers and body of every request, oldest first. */
-  readonly seen: { headers: Record<string, string>; body: string }[];
-  close(): Promise<void>;
-}
-
-async function proxyTo(
-  target: () => string,
-  answer: {
-    /** The `Cache-Control` to answer with (default: the subgraph's own). */
-    cacheControl?: (headers: Record<string, string>) => string | undefined;
-    /** Answers 503 instead of asking the subgraph. */
-    fail?: (body: string) => boolean;
-  } = {},
-): Promise<Proxied> {
-  const seen: Proxied['seen'] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', async () => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name))
-          headers[name] = value;
-      }
-      const body = Buffer.concat(chunks).toString('utf8');
-      seen.push({ headers, body });
-      if (answer.fail?.(body)) {
-        response.writeHead(503, { 'content-type': 'text/plain' }).end('down');
-        return;
-      }
-      const upstream = await fetch(target(), { method: 'POST', headers, body });
-      const cacheControl = answer.cacheControl?.(headers) ?? upstream.headers.get('cache-control');
-      response.writeHead(upstream.status, {
-        'content-type': 'application/json',
-        ...(cacheControl && { 'cache-control': cacheControl }),
-      });
-      response.end(await upstream.text());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
-    seen,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
 const cacheTotal = async (gateway: RunningGateway, subgraph: string, type: string, outcome: string) =>
   parseMetrics(await (await fetch(new URL('/metrics', gateway.origin))).text()).value('gateway_entity_cache_total', {
     subgraph,
@@ -228,10 +155,10 @@ const cacheTotal = async (gateway: RunningGateway, subgraph: string, type: strin
 
 describe.each(['b3', 'b3multi'])('entity cache with OTEL_PROPAGATORS=%s', (propagator) => {
   let receiver: OtlpReceiver;
-  let products: Proxied;
+  let products: ProxiedSubgraph;
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
-    products = await proxyTo(() => subgraphs().products.url);
+    products = await proxySubgraph(() => subgraphs().products.url);
   });
   afterAll(async () => {
     await products.close();
@@ -262,17 +189,17 @@ describe.each(['b3', 'b3multi'])('entity cache with OTEL_PROPAGATORS=%s', (propa
 });
 
 describe('entity cache: one client’s flood, a failed partial fetch, private answers (fastify)', () => {
-  let reviews: Proxied;
-  let users: Proxied;
+  let reviews: ProxiedSubgraph;
+  let users: ProxiedSubgraph;
   let failing = false;
   beforeAll(async () => {
     // Reviews kept a minute (the demo's 5 s could run out mid-test); a fetch that asks for product-3 fails while `failing`.
-    reviews = await proxyTo(() => subgraphs().reviews.url, {
+    reviews = await proxySubgraph(() => subgraphs().reviews.url, {
       cacheControl: () => 'public, max-age=60',
       fail: (body) => failing && body.includes('"product-3"'),
     });
     // Users answers user-alice privately, everyone else publicly: one selection, both kinds of answer.
-    users = await proxyTo(() => subgraphs().users.url, {
+    users = await proxySubgraph(() => subgraphs().users.url, {
       cacheControl: (headers) => (headers['x-user-id'] === 'user-alice' ? 'private, max-age=60' : 'public, max-age=60'),
     });
   });

@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   available,
   eventually,
+  type ProxiedSubgraph,
   postGraphQL,
+  proxySubgraph,
   type RunningGateway,
   startGateway,
   startRedis,
@@ -28,32 +28,15 @@ const SECRET = 'lost-invalidation-adversarial-secret-long-enough-0123';
 const subgraphs = subgraphsForFile();
 const REDIS = available('redis-server', import.meta.url);
 
-let proxy: Server;
-let reviewsUrl = '';
+// The reviews subgraph's queries kept 10 minutes (its own answers say nothing); mutations stay no-store.
+let reviews: ProxiedSubgraph;
 beforeAll(async () => {
-  proxy = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', async () => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name))
-          headers[name] = value;
-      }
-      const upstream = await fetch(subgraphs().reviews.url, { method: 'POST', headers, body: Buffer.concat(chunks) });
-      const body = await upstream.text();
-      // Queries are kept 10 minutes; mutations stay no-store.
-      const cacheControl = upstream.headers.get('cache-control') === 'no-store' ? 'no-store' : 'public, max-age=600';
-      response.writeHead(upstream.status, { 'content-type': 'application/json', 'cache-control': cacheControl });
-      response.end(body);
-    });
+  reviews = await proxySubgraph(() => subgraphs().reviews.url, {
+    cacheControl: (_headers, upstream) => (upstream === 'no-store' ? 'no-store' : 'public, max-age=600'),
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  reviewsUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/graphql`;
 });
 afterAll(async () => {
-  proxy.closeAllConnections();
-  await new Promise((resolve) => proxy.close(resolve));
+  await reviews?.close();
 });
 
 const bearer = async (subject: string) => ({
@@ -66,7 +49,7 @@ const bearer = async (subject: string) => ({
 
 const gatewayEnv = (extra: Record<string, string>) => ({
   ...subgraphUrlEnv(subgraphs()),
-  SUBGRAPH_REVIEWS_URL: reviewsUrl,
+  SUBGRAPH_REVIEWS_URL: reviews.url,
   METRICS_ENABLED: 'true',
   GATEWAY_PLUGINS: 'jwt',
   JWT_SECRET: SECRET,
