@@ -1,4 +1,5 @@
 import type { QueryPlanner } from '@apollo/query-planner';
+import { type DocumentNode, Kind, visit } from 'graphql';
 import type { GatewayContext } from '../contract/index.js';
 import type { RequestContext } from './apollo-internals.js';
 import { type OverrideLabels, overrideLabelsOf } from './override-labels.js';
@@ -37,7 +38,7 @@ export function progressiveOverride(random: RandomSource = Math.random): Progres
       const labels = overrideLabelsOf(planner);
       if (labels.all.length === 0) return undefined;
       const chosen = (requestContext.context as Partial<GatewayContext> | undefined)?.scope?.overrideLabels;
-      return decideLabels(labels, chosen, random);
+      return decideLabels(labels, chosen, random, fieldNamesIn(requestContext.document));
     },
   };
 }
@@ -47,9 +48,14 @@ export function decideLabels(
   labels: OverrideLabels,
   chosen: Readonly<Record<string, boolean>> | undefined,
   random: RandomSource,
+  selected?: ReadonlySet<string>,
 ): OverrideDecision | undefined {
   const on: string[] = [];
   for (const label of labels.all) {
+    // A label whose fields the operation never names cannot change its plan: left off, so the
+    // operation keeps one plan (and one cache entry) and draws nothing for it.
+    const moved = labels.fields?.get(label);
+    if (selected && moved && ![...moved].some((field) => selected.has(field))) continue;
     const set = chosen === undefined || !Object.hasOwn(chosen, label) ? undefined : chosen[label];
     const share = labels.percent.get(label);
     const isOn = typeof set === 'boolean' ? set : share !== undefined && random() * 100 < share;
@@ -66,4 +72,20 @@ export function decideLabels(
  */
 export function keyWithOverrides(storeKey: string, decision: OverrideDecision | undefined): string {
   return decision === undefined ? storeKey : `${storeKey}:override:${decision.on.join(',')}`;
+}
+
+// Apollo Server keeps one parsed document per query text, so each is walked once.
+const namesByDocument = new WeakMap<DocumentNode, ReadonlySet<string>>();
+
+/** Every field name a document selects, in any operation or fragment (a superset of what the operation plans). */
+export function fieldNamesIn(document: DocumentNode | undefined): ReadonlySet<string> | undefined {
+  if (document === undefined) return undefined;
+  let names = namesByDocument.get(document);
+  if (names === undefined) {
+    const found = new Set<string>();
+    visit(document, { [Kind.FIELD]: (field) => void found.add(field.name.value) });
+    names = found;
+    namesByDocument.set(document, names);
+  }
+  return names;
 }

@@ -10,6 +10,8 @@ export interface OverrideLabels {
   readonly all: readonly string[];
   /** `percent(N)` labels and their N (0 to 100): on for that share of requests. */
   readonly percent: ReadonlyMap<string, number>;
+  /** The names of the fields each label moves: an operation selecting none of them plans alike either way. */
+  readonly fields?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** Composition's own pattern for a percentage label (`OVERRIDE_LABEL_INVALID`). */
@@ -38,16 +40,21 @@ export function overrideLabelsOf(planner: QueryPlanner): OverrideLabels {
 export function overrideLabelsIn(schema: Schema): OverrideLabels {
   const joinField = schema.directives().find((directive) => directive.name === 'join__field');
   if (!joinField) return NONE;
-  const found = new Set<string>();
+  const fields = new Map<string, Set<string>>();
   for (const application of joinField.applications()) {
     const label = (application.arguments() as { overrideLabel?: unknown }).overrideLabel;
-    if (typeof label === 'string' && label !== '') found.add(label);
+    if (typeof label !== 'string' || label === '') continue;
+    const names = fields.get(label) ?? new Set<string>();
+    const field = (application.parent as { name?: unknown } | undefined)?.name;
+    if (typeof field === 'string') names.add(field);
+    fields.set(label, names);
   }
-  if (found.size === 0) return NONE;
+  if (fields.size === 0) return NONE;
+  const found = [...fields.keys()];
   const percent = new Map<string, number>();
   for (const label of found) {
     const share = PERCENT.exec(label)?.[1];
     if (share !== undefined) percent.set(label, Math.min(100, Number(share)));
   }
-  return Object.freeze({ all: Object.freeze([...found].sort()), percent });
+  return Object.freeze({ all: Object.freeze(found.sort()), percent, fields });
 }

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Supergraph } from '@apollo/federation-internals';
 import { SUPERGRAPH_PATH, seededRandom } from '@fedgw/test-support';
+import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { decideLabels, keyWithOverrides } from '../../src/executor/override-decision.js';
+import { decideLabels, fieldNamesIn, keyWithOverrides } from '../../src/executor/override-decision.js';
 import { type OverrideLabels, overrideLabelsIn } from '../../src/executor/override-labels.js';
 import { withoutSecurityFeatures } from '../../src/supergraph/security-features.js';
 
@@ -21,6 +22,23 @@ describe('the supergraph labels', () => {
 });
 
 describe('decideLabels', () => {
+  it('leaves a label off, drawing nothing, for an operation that names none of the fields it moves', () => {
+    expect(demo.fields?.get('percent(25)')).toEqual(new Set(['reviewsUrl']));
+    let draws = 0;
+    const always = () => {
+      draws++;
+      return 0;
+    };
+    const other = fieldNamesIn(parse('{ topProducts(first: 1) { id name } }'));
+    expect(decideLabels(demo, undefined, always, other)).toBeUndefined();
+    expect(decideLabels(demo, { 'percent(25)': true }, always, other)).toBeUndefined();
+    expect(draws).toBe(0);
+    // Named anywhere, a fragment included: the label is decided as usual.
+    const viaFragment = fieldNamesIn(parse('{ topProducts(first: 1) { ...P } } fragment P on Product { reviewsUrl }'));
+    expect(decideLabels(demo, undefined, always, viaFragment)?.on).toEqual(['percent(25)']);
+    expect(draws).toBe(1);
+  });
+
   it('turns percent(N) on for N% of 2,000 seeded draws (within ±5 points), the same on every run', () => {
     const draw = (seed: number) => {
       const random = seededRandom(seed);
