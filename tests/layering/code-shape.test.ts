@@ -39,7 +39,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'adapters/src/subscriptions/multipart.ts#multipartTransport': inFlux('accept, sdk'),
   'adapters/src/subscriptions/websocket.ts#serveWebSocket': inFlux('clientkeys, accept, attack, sdk, override'),
   // Functions over MAX_FUNCTION_LINES nobody else is changing: the next ones to split.
-  'server/src/cluster/primary.ts#runPrimary': NEXT,
   'subgraphs/src/deployment-files.ts#kubernetesSubgraphs': NEXT,
   'subgraphs/src/deployment-files.ts#kubernetesSubgraphs>map(…)': NEXT,
   'bench/src/load/open-loop.ts#runOpenLoop': NEXT,
