@@ -42,7 +42,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'subgraphs/src/deployment-files.ts#kubernetesSubgraphs': NEXT,
   'subgraphs/src/deployment-files.ts#kubernetesSubgraphs>map(…)': NEXT,
   'bench/src/load/open-loop.ts#runOpenLoop': NEXT,
-  'bench/src/run/run.ts#runBench': NEXT,
   'bench/src/scenarios/f-large-answers.ts#planF': NEXT,
   'bench/src/soak/run-soak.ts#runSoak': NEXT,
   'bench/src/subscriptions/multipart-subscribers.ts#openMultipartSubscribers': NEXT,
