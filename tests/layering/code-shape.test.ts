@@ -43,7 +43,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'subgraphs/src/deployment-files.ts#kubernetesSubgraphs>map(…)': NEXT,
   'bench/src/load/open-loop.ts#runOpenLoop': NEXT,
   'bench/src/scenarios/f-large-answers.ts#planF': NEXT,
-  'bench/src/soak/run-soak.ts#runSoak': NEXT,
   'bench/src/subscriptions/multipart-subscribers.ts#openMultipartSubscribers': NEXT,
   'bench/src/subscriptions/run-subscriptions.ts#runSubscriptions': NEXT,
   'bench/src/subscriptions/subscribers.ts#openSubscribers': NEXT,
