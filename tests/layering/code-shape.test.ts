@@ -46,7 +46,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'bench/src/subscriptions/multipart-subscribers.ts#openMultipartSubscribers': NEXT,
   'bench/src/subscriptions/run-subscriptions.ts#runSubscriptions': NEXT,
   'bench/src/subscriptions/subscribers.ts#openSubscribers': NEXT,
-  'bench/src/targets/start-target.ts#spawnTarget': NEXT,
   'test-support/src/chaos-subgraph.ts#startChaosSubgraph': NEXT,
 };
 
