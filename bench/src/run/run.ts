@@ -24,11 +24,52 @@ export async function runBench(options: BenchOptions, command: string): Promise<
   const { layout, cores, note } = resolveLayout(options);
   // The load generator is this process: pin it (all its threads) like the children.
   if (layout) pinProcess(process.pid, layout.load);
-  const { targets } = options;
   const router = await findRouterBinary();
+  const plans = planScenarios(options.scenarios, await planContextOf(options, router));
+  const progress = announcePlans(options, plans, router, note);
+
+  const needsSubgraphs = plans.some((plan) => plan.rows.some((row) => !row.skip && row.target.kind !== 'external'));
+  const helpers: Helpers = { subgraphs: null, redis: null, sink: null };
+  const runContext = runContextOf({ options, layout, cores, router, helpers, progress });
+
+  const scenarios: ScenarioResult[] = [];
+  try {
+    if (needsSubgraphs) helpers.subgraphs = await startSubgraphs(options.basePort + 1, layout?.subgraphs);
+    for (const plan of plans) scenarios.push(await runScenario(plan, runContext));
+  } finally {
+    await helpers.redis?.process.stop();
+    await helpers.sink?.process.stop();
+    await helpers.subgraphs?.stop();
+  }
+
+  const notes = environmentNotes(options, note, router);
+  return {
+    runId: runIdOf(startedAt),
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    mode: options.mode,
+    command,
+    environment: describeEnvironment({ cores, router, pinning: layout, notes }),
+    scenarios,
+  };
+}
+
+type Layout = ReturnType<typeof resolveLayout>['layout'];
+type Router = Awaited<ReturnType<typeof findRouterBinary>>;
+type Plans = ReturnType<typeof planScenarios>;
+
+/** The helper processes a run starts as its rows need them, stopped when it ends. */
+interface Helpers {
+  subgraphs: RunningSubgraphs | null;
+  redis: RunningRedis | null;
+  sink: RunningSink | null;
+}
+
+/** What the scenarios are planned with: the targets, the setups, the durations, rates and connections. */
+async function planContextOf(options: BenchOptions, router: Router): Promise<PlanContext> {
   const quick = options.mode === 'quick';
-  const context: PlanContext = {
-    targets,
+  return {
+    targets: options.targets,
     setups: await createSetups(),
     router,
     redisAvailable:
@@ -41,7 +82,11 @@ export async function runBench(options: BenchOptions, command: string): Promise<
     constantRate: options.rates?.[0] ?? 100,
     rates: options.rates ?? [100, 300, 500],
   };
-  const plans = planScenarios(options.scenarios, context);
+}
+
+/** The run's progress, opened with what will run and about how long it takes. */
+function announcePlans(options: BenchOptions, plans: Plans, router: Router, note: string): Progress {
+  const { targets } = options;
   const rowCount = plans.reduce((sum, plan) => sum + Math.max(1, plan.rows.length), 0);
   const estimate = estimateSeconds(plans);
   const progress = new Progress(rowCount, estimate);
@@ -53,23 +98,33 @@ export async function runBench(options: BenchOptions, command: string): Promise<
   if (!router && targets.some((t) => t.kind === 'router')) {
     progress.info('Apollo Router: not installed — run pnpm router:install (its rows are marked, not measured).');
   }
+  return progress;
+}
 
-  const needsSubgraphs = plans.some((plan) => plan.rows.some((row) => !row.skip && row.target.kind !== 'external'));
-  let subgraphs: RunningSubgraphs | null = null;
-  let redis: RunningRedis | null = null;
-  let sink: RunningSink | null = null;
+interface RunParts {
+  readonly options: BenchOptions;
+  readonly layout: Layout;
+  readonly cores: number;
+  readonly router: Router;
+  readonly helpers: Helpers;
+  readonly progress: Progress;
+}
+
+/** What each row runs with: its target's environment (starting Redis or the sink when it needs them) and the measured groups. */
+function runContextOf(parts: RunParts): RunContext {
+  const { options, layout, cores, router, helpers, progress } = parts;
   const cpusIn = (list: string) => parseCpuList(list).length;
   const capacity = (list: string | undefined, parallelism: number) =>
     Math.min(list === undefined ? cores : cpusIn(list), parallelism);
-
-  const runContext: RunContext = {
+  return {
     targetEnvironment: async (row: RowPlan) => {
-      if (row.setup.needsRedis && !redis) redis = await startRedis(findRedisServer() as string, layout?.subgraphs);
+      if (row.setup.needsRedis && !helpers.redis)
+        helpers.redis = await startRedis(findRedisServer() as string, layout?.subgraphs);
       // The sink is a helper like Redis: on the subgraphs' CPUs, its CPU its own group.
-      if (row.setup.traceCheck && !sink) sink = await startSinkProcess(layout?.subgraphs);
+      if (row.setup.traceCheck && !helpers.sink) helpers.sink = await startSinkProcess(layout?.subgraphs);
       // External targets bring their own subgraphs.
-      const subgraphUrls = (subgraphs as RunningSubgraphs | null)?.urls ?? NO_SUBGRAPHS;
-      const running = { redis: redis as RunningRedis | null, sink: sink as RunningSink | null };
+      const subgraphUrls = helpers.subgraphs?.urls ?? NO_SUBGRAPHS;
+      const running = { redis: helpers.redis, sink: helpers.sink };
       return {
         port: options.basePort,
         subgraphUrls,
@@ -84,7 +139,7 @@ export async function runBench(options: BenchOptions, command: string): Promise<
       };
     },
     sinkCounts: () => {
-      const running = sink as RunningSink | null;
+      const running = helpers.sink;
       if (!running) throw new Error('no OTLP sink is running');
       return running.counts();
     },
@@ -102,83 +157,73 @@ export async function runBench(options: BenchOptions, command: string): Promise<
         ),
       };
     },
-    otherGroups: () => [
-      ...(subgraphs
-        ? [
-            {
-              name: 'subgraphs',
-              pids: subgraphs.processes.map((p) => p.pid),
-              cpuList: layout?.subgraphs,
-              capacity: capacity(layout?.subgraphs, 3),
-            },
-          ]
-        : []),
-      { name: 'load', pids: [process.pid], cpuList: layout?.load, capacity: capacity(layout?.load, 1) },
-      ...(redis
-        ? [
-            {
-              name: 'redis',
-              pids: [redis.process.pid],
-              cpuList: layout?.subgraphs,
-              capacity: capacity(layout?.subgraphs, 1),
-            },
-          ]
-        : []),
-      ...(sink
-        ? [
-            {
-              name: 'otlp-sink',
-              pids: [(sink as RunningSink).process.pid],
-              cpuList: layout?.subgraphs,
-              capacity: capacity(layout?.subgraphs, 1),
-            },
-          ]
-        : []),
-    ],
+    otherGroups: () => otherGroupsOf(helpers, layout, capacity),
     cpusIn,
     userIds: sampleUserIds(options.answerSamples),
     progress,
   };
+}
 
-  const scenarios: ScenarioResult[] = [];
-  try {
-    if (needsSubgraphs) subgraphs = await startSubgraphs(options.basePort + 1, layout?.subgraphs);
-    for (const plan of plans) scenarios.push(await runScenario(plan, runContext));
-  } finally {
-    await (redis as RunningRedis | null)?.process.stop();
-    await (sink as RunningSink | null)?.process.stop();
-    await subgraphs?.stop();
-  }
+/** The groups measured besides the target: the subgraphs, the load generator, Redis and the sink when running. */
+function otherGroupsOf(
+  helpers: Helpers,
+  layout: Layout,
+  capacity: (list: string | undefined, parallelism: number) => number,
+): ProcessGroup[] {
+  const { subgraphs, redis, sink } = helpers;
+  return [
+    ...(subgraphs
+      ? [
+          {
+            name: 'subgraphs',
+            pids: subgraphs.processes.map((p) => p.pid),
+            cpuList: layout?.subgraphs,
+            capacity: capacity(layout?.subgraphs, 3),
+          },
+        ]
+      : []),
+    { name: 'load', pids: [process.pid], cpuList: layout?.load, capacity: capacity(layout?.load, 1) },
+    ...(redis
+      ? [
+          {
+            name: 'redis',
+            pids: [redis.process.pid],
+            cpuList: layout?.subgraphs,
+            capacity: capacity(layout?.subgraphs, 1),
+          },
+        ]
+      : []),
+    ...(sink
+      ? [
+          {
+            name: 'otlp-sink',
+            pids: [sink.process.pid],
+            cpuList: layout?.subgraphs,
+            capacity: capacity(layout?.subgraphs, 1),
+          },
+        ]
+      : []),
+  ];
+}
 
+/** What the report says about the run's conditions: pinning, Node flags, load, how it measures. */
+function environmentNotes(options: BenchOptions, note: string, router: Router): string[] {
   const load = loadavg().map((value) => value.toFixed(2));
-  return {
-    runId: runIdOf(startedAt),
-    startedAt: startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
-    mode: options.mode,
-    command,
-    environment: describeEnvironment({
-      cores,
-      router,
-      pinning: layout,
-      notes: [
-        note,
-        ...(options.nodeFlags.length > 0
-          ? [`Our gateway mounts ran with Node flags: ${options.nodeFlags.join(' ')}.`]
-          : []),
-        `Load average at the end: ${load.join(' / ')} (1 / 5 / 15 min): other work on the machine adds noise.`,
-        'Throughput counts only 2xx answers without GraphQL errors; every target is checked against reference answers first.',
-        'Latencies are exact percentiles at µs resolution: closed loop over every successful request, from each ' +
-          "response's own timing; fixed rate over every request from its intended start (open loop, no coordinated " +
-          'omission), a failed one counted at its timeout.',
-        "Peak RSS is each row's own: the target's VmHWM is reset (/proc/<pid>/clear_refs) when the measured window starts.",
-        'A row is warned about (⚠) when anything besides its target saturated its CPU, more than 1% of its sends were ' +
-          'late, or requests failed.',
-        ...(router ? [] : ['Apollo Router not installed: its rows say so (pnpm router:install).']),
-      ],
-    }),
-    scenarios,
-  };
+  return [
+    note,
+    ...(options.nodeFlags.length > 0
+      ? [`Our gateway mounts ran with Node flags: ${options.nodeFlags.join(' ')}.`]
+      : []),
+    `Load average at the end: ${load.join(' / ')} (1 / 5 / 15 min): other work on the machine adds noise.`,
+    'Throughput counts only 2xx answers without GraphQL errors; every target is checked against reference answers first.',
+    'Latencies are exact percentiles at µs resolution: closed loop over every successful request, from each ' +
+      "response's own timing; fixed rate over every request from its intended start (open loop, no coordinated " +
+      'omission), a failed one counted at its timeout.',
+    "Peak RSS is each row's own: the target's VmHWM is reset (/proc/<pid>/clear_refs) when the measured window starts.",
+    'A row is warned about (⚠) when anything besides its target saturated its CPU, more than 1% of its sends were ' +
+      'late, or requests failed.',
+    ...(router ? [] : ['Apollo Router not installed: its rows say so (pnpm router:install).']),
+  ];
 }
 
 const NO_SUBGRAPHS = { users: '', products: '', reviews: '' } as const;

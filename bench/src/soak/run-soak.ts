@@ -61,33 +61,17 @@ export async function runSoak(
       router: null,
       setupContext: { metricsPort: await freePort() },
     };
-    const row: RowPlan = {
-      target,
-      setup,
-      variant: SETUP_KEY,
-      query: GET_USER_WITH_PRODUCTS_QUERY,
-      load: { kind: 'fixed', rate: 1 },
-      durationSec: options.durationSec,
-      warmupSec: options.warmupSec,
-    };
+    const row = soakRow(options, target, setup);
     const limitProblem = await checkLimitInOwnProcess(row, environment);
     if (limitProblem) throw new Error(`setup check: ${limitProblem}`);
     const running = await startTarget(target, setup, environment);
     try {
       const pid = running.process?.pid as number;
-      const answers = await checkAnswers({
-        url: running.url,
-        queries: SOAK_QUERIES,
-        userIds: sampleUserIds(options.answerSamples),
-        headers: setup.headers,
-        ...(setup.expectHeaders ? { expectHeaders: setup.expectHeaders } : {}),
-      });
-      if (!answers.ok) throw new Error(`wrong answer: ${answers.message}`);
       const metricsPort = environment.setupContext.metricsPort;
-      const check = await checkSetup(running.url, setup, row.query, Object.values(subgraphs.urls), { metricsPort });
-      if (!check.ok) throw new Error(`setup check: ${check.message}`);
-      log(
-        `Answers (${answers.checked}) and setup checked: JWT refuses a forged token, the header reaches the subgraphs, metrics answer.`,
+      await checkSoakTarget(
+        { url: running.url, setup, row, subgraphUrls: Object.values(subgraphs.urls), metricsPort },
+        options,
+        log,
       );
 
       const maxRate = await measureMaxRate(options, running.url, body, setup.headers, log);
@@ -96,55 +80,16 @@ export async function runSoak(
         log(`Warm-up: ${rate} req/s open loop for ${options.warmupSec} s (discarded).`);
         await runOpenLoop({ url: running.url, rate, durationSec: options.warmupSec, body, headers: setup.headers });
       }
+      const window = { url: running.url, rate, body, headers: setup.headers, pid, metricsPort };
+      const { intervals, load } = await measureIntervals(window, options, log);
 
-      const count = Math.max(1, Math.ceil(options.durationSec / options.intervalSec));
-      const recorder = new IntervalRecorder(options.intervalSec, count);
-      const read = gatewayReader(pid, metricsPort);
-      const readings: (IntervalReadings | undefined)[] = [];
-      let reading = Promise.resolve();
-      const takeReading = () => {
-        reading = reading.then(async () => {
-          if (readings.length >= count) return;
-          readings.push(await read());
-          log(progressLine(readings.length, options.intervalSec, count, readings.at(-1), recorder.soFar()));
-        });
-      };
-      log(`Soak: ${rate} req/s open loop for ${options.durationSec} s, read every ${options.intervalSec} s.`);
-      await read(); // resets the lag histogram and the CPU baseline: the first interval starts now
-      const timer = setInterval(takeReading, options.intervalSec * 1000);
-      const load = await runOpenLoop({
-        url: running.url,
-        rate,
-        durationSec: options.durationSec,
-        body,
-        headers: setup.headers,
-        timeoutMs: TIMEOUT_MS,
-        onSend: recorder.onSend,
-        onAnswer: recorder.onAnswer,
-      }).finally(() => clearInterval(timer));
-      // The last interval's reading, if the timer has not taken it yet.
-      takeReading();
-      await reading;
-
-      const intervals = recorder.intervals(options.intervalSec, readings);
       return {
         kind: 'soak',
         runId: `${runIdOf(startedAt)}-soak`,
         startedAt: startedAt.toISOString(),
         finishedAt: new Date().toISOString(),
         command,
-        environment: describeEnvironment({
-          cores,
-          router: null,
-          pinning: layout,
-          notes: [
-            note,
-            loadAverageNote(),
-            'Each interval holds the requests whose intended start fell in it (open loop, latency from the intended ' +
-              `start, a failed request counted at its ${TIMEOUT_MS / 1000} s timeout); RSS is /proc VmRSS at the ` +
-              "interval's end; lag and heap are prom-client's, scraped then (the lag histogram resets at each scrape).",
-          ],
-        }),
+        environment: describeEnvironment({ cores, router: null, pinning: layout, notes: soakNotes(note) }),
         target: options.target,
         stack: STACK,
         queries: SOAK_QUERIES.map((q) => q.name),
@@ -163,6 +108,102 @@ export async function runSoak(
   } finally {
     await subgraphs.stop();
   }
+}
+
+/** The soak as a bench row, for the setup checks. */
+function soakRow(options: SoakOptions, target: TargetSpec, setup: RowPlan['setup']): RowPlan {
+  return {
+    target,
+    setup,
+    variant: SETUP_KEY,
+    query: GET_USER_WITH_PRODUCTS_QUERY,
+    load: { kind: 'fixed', rate: 1 },
+    durationSec: options.durationSec,
+    warmupSec: options.warmupSec,
+  };
+}
+
+/** Before any timing: the answers, and the setup (a forged token refused, the header at the subgraphs, metrics). */
+async function checkSoakTarget(
+  target: {
+    url: string;
+    setup: RowPlan['setup'];
+    row: RowPlan;
+    subgraphUrls: readonly string[];
+    metricsPort: number;
+  },
+  options: SoakOptions,
+  log: (line: string) => void,
+): Promise<void> {
+  const { url, setup, row, subgraphUrls, metricsPort } = target;
+  const answers = await checkAnswers({
+    url,
+    queries: SOAK_QUERIES,
+    userIds: sampleUserIds(options.answerSamples),
+    headers: setup.headers,
+    ...(setup.expectHeaders ? { expectHeaders: setup.expectHeaders } : {}),
+  });
+  if (!answers.ok) throw new Error(`wrong answer: ${answers.message}`);
+  const check = await checkSetup(url, setup, row.query, subgraphUrls, { metricsPort });
+  if (!check.ok) throw new Error(`setup check: ${check.message}`);
+  log(
+    `Answers (${answers.checked}) and setup checked: JWT refuses a forged token, the header reaches the subgraphs, metrics answer.`,
+  );
+}
+
+/** The measured window: `durationSec` open loop at `rate`, the gateway read at the end of every interval. */
+async function measureIntervals(
+  window: {
+    url: string;
+    rate: number;
+    body: () => string;
+    headers: Readonly<Record<string, string>>;
+    pid: number;
+    metricsPort: number;
+  },
+  options: SoakOptions,
+  log: (line: string) => void,
+) {
+  const { url, rate, body, headers, pid, metricsPort } = window;
+  const count = Math.max(1, Math.ceil(options.durationSec / options.intervalSec));
+  const recorder = new IntervalRecorder(options.intervalSec, count);
+  const read = gatewayReader(pid, metricsPort);
+  const readings: (IntervalReadings | undefined)[] = [];
+  let reading = Promise.resolve();
+  const takeReading = () => {
+    reading = reading.then(async () => {
+      if (readings.length >= count) return;
+      readings.push(await read());
+      log(progressLine(readings.length, options.intervalSec, count, readings.at(-1), recorder.soFar()));
+    });
+  };
+  log(`Soak: ${rate} req/s open loop for ${options.durationSec} s, read every ${options.intervalSec} s.`);
+  await read(); // resets the lag histogram and the CPU baseline: the first interval starts now
+  const timer = setInterval(takeReading, options.intervalSec * 1000);
+  const load = await runOpenLoop({
+    url,
+    rate,
+    durationSec: options.durationSec,
+    body,
+    headers,
+    timeoutMs: TIMEOUT_MS,
+    onSend: recorder.onSend,
+    onAnswer: recorder.onAnswer,
+  }).finally(() => clearInterval(timer));
+  // The last interval's reading, if the timer has not taken it yet.
+  takeReading();
+  await reading;
+  return { intervals: recorder.intervals(options.intervalSec, readings), load };
+}
+
+function soakNotes(note: string): string[] {
+  return [
+    note,
+    loadAverageNote(),
+    'Each interval holds the requests whose intended start fell in it (open loop, latency from the intended ' +
+      `start, a failed request counted at its ${TIMEOUT_MS / 1000} s timeout); RSS is /proc VmRSS at the ` +
+      "interval's end; lag and heap are prom-client's, scraped then (the lag histogram resets at each scrape).",
+  ];
 }
 
 async function measureMaxRate(

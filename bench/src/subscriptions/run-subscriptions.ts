@@ -44,53 +44,7 @@ export async function runSubscriptions(
   const rows: SubscriptionRow[] = [];
   const subgraphs = await startSubgraphs(options.basePort + 1, layout?.subgraphs);
   try {
-    for (const name of options.targets) {
-      const measured = subscriptionTarget(name);
-      const [target] = resolveTargets([measured.base], []) as [TargetSpec];
-      const setup = subscriptionSetup(Math.max(...options.subscribers), measured);
-      const skip = NOT_MEASURED[target.name];
-      if (skip) {
-        log(`${target.name}: ${skip}`);
-        rows.push({ target: target.name, subscribers: null, status: 'not-measured', message: skip });
-        continue;
-      }
-      log(`${name}: starting`);
-      const running = await startTarget(target, setup, {
-        port: options.basePort,
-        subgraphUrls: subgraphs.urls,
-        cpus: layout?.gateway,
-        nodeFlags: [],
-        router: null,
-        setupContext: {},
-      });
-      try {
-        for (const subscribers of options.subscribers) {
-          const plan = {
-            subscribers,
-            events: eventsFor(options, subscribers),
-            inFlight: options.inFlight,
-            warmupEvents: options.warmupEvents,
-          };
-          log(`${name} · ${subscribers} subscribers · ${plan.events} events, ${plan.inFlight} in flight`);
-          const row = await measureRow(
-            {
-              target: name,
-              url: running.url,
-              transport: measured.transport,
-              reviewsUrl: subgraphs.urls.reviews,
-              gatewayPid: running.process?.pid as number,
-              subgraphPids: subgraphs.processes.map((p) => p.pid),
-            },
-            plan,
-            log,
-          );
-          log(`  ${rowLine(row)}`);
-          rows.push(row);
-        }
-      } finally {
-        await running.stop();
-      }
-    }
+    for (const name of options.targets) await measureTarget(name, { options, subgraphs, layout, rows, log });
   } finally {
     await subgraphs.stop();
   }
@@ -100,28 +54,86 @@ export async function runSubscriptions(
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     command,
-    environment: describeEnvironment({
-      cores,
-      router: null,
-      pinning: layout,
-      notes: [
-        note,
-        loadAverageNote(),
-        'Our gateway ran with SUBSCRIPTION_MAX_PER_CLIENT raised to the largest N: every client here is one ' +
-          'loopback address, which the default cap (100 per client) would refuse past the 100th subscription.',
-        `${NEST_FASTIFY_SUBGRAPH_DEDUP} is nest-fastify with SUBGRAPH_DEDUPLICATE=true: identical subgraph requests in ` +
-          'flight share one (Hive Gateway does this by default); ' +
-          `${NEST_FASTIFY_OWN_SOCKETS} is nest-fastify with SUBSCRIPTION_DEDUPLICATE=false: a subgraph socket per client ` +
-          `subscription; ${NEST_FASTIFY_MULTIPART} is nest-fastify with its clients on multipart HTTP; ` +
-          'the other rows of ours run with the defaults.',
-        'Hive Gateway ran with the reviews subgraph\'s subscriptions over WebSocket (transportEntries: subscriptions: { kind: "ws" }).',
-      ],
-    }),
+    environment: describeEnvironment({ cores, router: null, pinning: layout, notes: subscriptionNotes(note) }),
     document: SUBSCRIPTION_DOCUMENT,
     method: METHOD,
     inFlight: options.inFlight,
     rows,
   };
+}
+
+interface TargetRun {
+  readonly options: SubscriptionOptions;
+  readonly subgraphs: Awaited<ReturnType<typeof startSubgraphs>>;
+  readonly layout: ReturnType<typeof resolveLayout>['layout'];
+  /** Where each measured (or not measured) row goes. */
+  readonly rows: SubscriptionRow[];
+  readonly log: (line: string) => void;
+}
+
+/** One target: started, measured at each number of subscribers, stopped (or a row saying why it is not measured). */
+async function measureTarget(name: string, run: TargetRun): Promise<void> {
+  const { options, subgraphs, layout, rows, log } = run;
+  const measured = subscriptionTarget(name);
+  const [target] = resolveTargets([measured.base], []) as [TargetSpec];
+  const setup = subscriptionSetup(Math.max(...options.subscribers), measured);
+  const skip = NOT_MEASURED[target.name];
+  if (skip) {
+    log(`${target.name}: ${skip}`);
+    rows.push({ target: target.name, subscribers: null, status: 'not-measured', message: skip });
+    return;
+  }
+  log(`${name}: starting`);
+  const running = await startTarget(target, setup, {
+    port: options.basePort,
+    subgraphUrls: subgraphs.urls,
+    cpus: layout?.gateway,
+    nodeFlags: [],
+    router: null,
+    setupContext: {},
+  });
+  try {
+    for (const subscribers of options.subscribers) {
+      const plan = {
+        subscribers,
+        events: eventsFor(options, subscribers),
+        inFlight: options.inFlight,
+        warmupEvents: options.warmupEvents,
+      };
+      log(`${name} · ${subscribers} subscribers · ${plan.events} events, ${plan.inFlight} in flight`);
+      const row = await measureRow(
+        {
+          target: name,
+          url: running.url,
+          transport: measured.transport,
+          reviewsUrl: subgraphs.urls.reviews,
+          gatewayPid: running.process?.pid as number,
+          subgraphPids: subgraphs.processes.map((p) => p.pid),
+        },
+        plan,
+        log,
+      );
+      log(`  ${rowLine(row)}`);
+      rows.push(row);
+    }
+  } finally {
+    await running.stop();
+  }
+}
+
+function subscriptionNotes(note: string): string[] {
+  return [
+    note,
+    loadAverageNote(),
+    'Our gateway ran with SUBSCRIPTION_MAX_PER_CLIENT raised to the largest N: every client here is one ' +
+      'loopback address, which the default cap (100 per client) would refuse past the 100th subscription.',
+    `${NEST_FASTIFY_SUBGRAPH_DEDUP} is nest-fastify with SUBGRAPH_DEDUPLICATE=true: identical subgraph requests in ` +
+      'flight share one (Hive Gateway does this by default); ' +
+      `${NEST_FASTIFY_OWN_SOCKETS} is nest-fastify with SUBSCRIPTION_DEDUPLICATE=false: a subgraph socket per client ` +
+      `subscription; ${NEST_FASTIFY_MULTIPART} is nest-fastify with its clients on multipart HTTP; ` +
+      'the other rows of ours run with the defaults.',
+    'Hive Gateway ran with the reviews subgraph\'s subscriptions over WebSocket (transportEntries: subscriptions: { kind: "ws" }).',
+  ];
 }
 
 function rowLine(row: SubscriptionRow): string {

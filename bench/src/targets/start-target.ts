@@ -74,6 +74,14 @@ export async function startTarget(
   return running;
 }
 
+/** What every target's process is spawned with. */
+interface SpawnParts {
+  readonly base: Record<string, string>;
+  readonly common: { name: string; cwd: string; cpus: string | undefined };
+  readonly listen: { PORT: string; HOST: string };
+  readonly supergraph: string;
+}
+
 async function spawnTarget(
   target: TargetSpec,
   setup: Setup,
@@ -83,66 +91,90 @@ async function spawnTarget(
   const common = { name: target.name, cwd: repoPath(), cpus: env.cpus };
   const listen = { PORT: String(env.port), HOST: '127.0.0.1' };
   const supergraph = repoPath('supergraph.graphql');
-  if (target.kind === 'mount' || target.kind === 'cluster') {
-    const [runtime, adapter] =
-      target.kind === 'cluster'
-        ? ['nest', 'fastify']
-        : target.name.startsWith('nest-')
-          ? ['nest', target.name.slice(5)]
-          : ['bare', target.name];
-    return spawnManaged({
-      ...common,
-      command: process.execPath,
-      // The GC trace (a line per collection, on stdout) is what the rows' allocated and promoted bytes come from.
-      args: [
-        ...(target.kind === 'mount' ? [GC_TRACE_FLAG] : []),
-        ...env.nodeFlags,
-        repoPath('server', 'dist', 'main.js'),
-      ],
-      env: {
-        ...base,
-        GATEWAY_LISTEN_PORT: listen.PORT,
-        GATEWAY_LISTEN_HOST: listen.HOST,
-        GATEWAY_RUNTIME: runtime as string,
-        GATEWAY_ADAPTER: adapter as string,
-        // Production logging: one JSON line per request at info, as deployed (the Router logs at warn,
-        // and has no per-request line to turn on).
-        GATEWAY_LOG_LEVEL: 'info',
-        GATEWAY_LOG_PRETTY: 'false',
-        SUPERGRAPH_PATH: supergraph,
-        // The load comes from one address standing for many clients (as behind a proxy): no
-        // per-address turn for answers in progress (UNREAD_ANSWERS_MAX_PER_CLIENT, ADR 031).
-        UNREAD_ANSWERS_MAX_PER_CLIENT: '100000',
-        // One worker per CPU it is pinned to (auto: the CPUs this process may run on).
-        ...(target.kind === 'cluster' && {
-          GATEWAY_WORKERS: env.cpus ? String(parseCpuList(env.cpus).length) : 'auto',
-        }),
-        ...setup.gatewayEnv(env.setupContext),
-      },
-    });
-  }
-  if (target.kind === 'standalone') {
-    return spawnManaged({
-      ...common,
-      command: process.execPath,
-      args: [repoPath('bench', 'dist', 'targets', 'standalone.js')],
-      env: {
-        ...base,
-        ...listen,
-        SUPERGRAPH_PATH: peerSupergraph(supergraph),
-        STANDALONE_FETCHER: target.name === STANDALONE_UNDICI ? 'undici' : 'default',
-      },
-    });
-  }
-  if (target.kind === 'hive') {
-    return spawnManaged({
-      ...common,
-      command: process.execPath,
-      args: hiveGatewayArgs(target, peerSupergraph(supergraph), env.port),
-      // A clean environment: no HIVE_* token can turn on reporting to Hive's cloud.
-      env: { ...base, ...(setup.hiveEnv ?? {}) },
-    });
-  }
+  const spawn: SpawnParts = { base, common, listen, supergraph };
+  if (target.kind === 'mount' || target.kind === 'cluster') return spawnOurGateway(target, setup, env, spawn);
+  if (target.kind === 'standalone') return spawnStandalone(target, spawn);
+  if (target.kind === 'hive') return spawnHive(target, setup, env, spawn);
+  return spawnRouter(target, setup, env, spawn);
+}
+
+/** Our gateway (server/dist/main.js): a bare or Nest mount, or a cluster. */
+function spawnOurGateway(target: TargetSpec, setup: Setup, env: TargetEnvironment, spawn: SpawnParts): ManagedProcess {
+  const { base, common, listen, supergraph } = spawn;
+  const [runtime, adapter] =
+    target.kind === 'cluster'
+      ? ['nest', 'fastify']
+      : target.name.startsWith('nest-')
+        ? ['nest', target.name.slice(5)]
+        : ['bare', target.name];
+  return spawnManaged({
+    ...common,
+    command: process.execPath,
+    // The GC trace (a line per collection, on stdout) is what the rows' allocated and promoted bytes come from.
+    args: [
+      ...(target.kind === 'mount' ? [GC_TRACE_FLAG] : []),
+      ...env.nodeFlags,
+      repoPath('server', 'dist', 'main.js'),
+    ],
+    env: {
+      ...base,
+      GATEWAY_LISTEN_PORT: listen.PORT,
+      GATEWAY_LISTEN_HOST: listen.HOST,
+      GATEWAY_RUNTIME: runtime as string,
+      GATEWAY_ADAPTER: adapter as string,
+      // Production logging: one JSON line per request at info, as deployed (the Router logs at warn,
+      // and has no per-request line to turn on).
+      GATEWAY_LOG_LEVEL: 'info',
+      GATEWAY_LOG_PRETTY: 'false',
+      SUPERGRAPH_PATH: supergraph,
+      // The load comes from one address standing for many clients (as behind a proxy): no
+      // per-address turn for answers in progress (UNREAD_ANSWERS_MAX_PER_CLIENT, ADR 031).
+      UNREAD_ANSWERS_MAX_PER_CLIENT: '100000',
+      // One worker per CPU it is pinned to (auto: the CPUs this process may run on).
+      ...(target.kind === 'cluster' && {
+        GATEWAY_WORKERS: env.cpus ? String(parseCpuList(env.cpus).length) : 'auto',
+      }),
+      ...setup.gatewayEnv(env.setupContext),
+    },
+  });
+}
+
+/** bench/dist/targets/standalone.js: @apollo/gateway alone, for comparison. */
+function spawnStandalone(target: TargetSpec, spawn: SpawnParts): ManagedProcess {
+  const { base, common, listen, supergraph } = spawn;
+  return spawnManaged({
+    ...common,
+    command: process.execPath,
+    args: [repoPath('bench', 'dist', 'targets', 'standalone.js')],
+    env: {
+      ...base,
+      ...listen,
+      SUPERGRAPH_PATH: peerSupergraph(supergraph),
+      STANDALONE_FETCHER: target.name === STANDALONE_UNDICI ? 'undici' : 'default',
+    },
+  });
+}
+
+/** Hive Gateway. */
+function spawnHive(target: TargetSpec, setup: Setup, env: TargetEnvironment, spawn: SpawnParts): ManagedProcess {
+  const { base, common, supergraph } = spawn;
+  return spawnManaged({
+    ...common,
+    command: process.execPath,
+    args: hiveGatewayArgs(target, peerSupergraph(supergraph), env.port),
+    // A clean environment: no HIVE_* token can turn on reporting to Hive's cloud.
+    env: { ...base, ...(setup.hiveEnv ?? {}) },
+  });
+}
+
+/** Apollo Router, with the setup's config. */
+async function spawnRouter(
+  target: TargetSpec,
+  setup: Setup,
+  env: TargetEnvironment,
+  spawn: SpawnParts,
+): Promise<ManagedProcess> {
+  const { base, common, supergraph } = spawn;
   if (!env.router || !('config' in setup.router)) throw new Error(`${target.name}: cannot run this setup`);
   return spawnManaged({
     ...common,

@@ -1,19 +1,15 @@
 import { ERRORS, errorCodeDef, type VariableDefinitions } from '@apollo/federation-internals';
-import { applyRewrites, isObjectOfType } from '@apollo/gateway/dist/dataRewrites.js';
+import { applyRewrites } from '@apollo/gateway/dist/dataRewrites.js';
 import type { GraphQLDataSource } from '@apollo/gateway/dist/datasources/types.js';
 import { GraphQLDataSourceRequestKind } from '@apollo/gateway/dist/datasources/types.js';
 import { generateHydratedPaths } from '@apollo/gateway/dist/executeQueryPlan.js';
 import { type OpenTelemetryConfig, OpenTelemetrySpanNames } from '@apollo/gateway/dist/utilities/opentelemetry.js';
-import {
-  evaluateCondition,
-  type FetchNode,
-  getResponseName,
-  type PlanNode,
-  type QueryPlanSelectionNode,
-} from '@apollo/query-planner';
-import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema, Kind } from 'graphql';
+import { evaluateCondition, type FetchNode, type PlanNode, type QueryPlanSelectionNode } from '@apollo/query-planner';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from './apollo-internals.js';
 import { deepMerge } from './deep-merge.js';
+import { selectRepresentation } from './representations.js';
+import { type Cursor, moveIntoCursor } from './result-paths.js';
 import { inSpan, tracingOff } from './spans.js';
 
 type Path = (string | number)[];
@@ -27,12 +23,6 @@ export interface PlanRun {
   readonly variableDefinitions: VariableDefinitions;
   readonly telemetry: OpenTelemetryConfig | undefined;
   readonly errors: GraphQLError[];
-}
-
-interface Cursor {
-  readonly path: Path;
-  readonly data: unknown;
-  readonly fullResult: Json;
 }
 
 /**
@@ -239,115 +229,4 @@ function downstreamError(
   const codeDef = errorCodeDef(original);
   if (!codeDef && extensions?.code) return new GraphQLError(message, options);
   return (codeDef ?? ERRORS.DOWNSTREAM_SERVICE_ERROR).err(message, options);
-}
-
-/** executeQueryPlan.js's `executeSelectionSet`: an entity's representation, or null when a key field is missing. */
-function selectRepresentation(
-  schema: GraphQLSchema,
-  source: Json | null,
-  selections: readonly QueryPlanSelectionNode[],
-): Json | null {
-  if (source === null) return null;
-  // A plain object, not Object.create(null) (a dictionary-mode object, several times larger):
-  // its keys are the plan's key fields, schema names, so never `__proto__`.
-  let result: Json = {};
-  /** Nothing written to `result` yet: a fragment's selection can become it, where deepMerge would copy it. */
-  let empty = true;
-  for (const selection of selections) {
-    if (selection.kind === Kind.FIELD) {
-      const responseName = getResponseName(selection);
-      const nested = selection.selections;
-      const value = source[responseName];
-      if (!Object.hasOwn(source, responseName) || typeof value === 'undefined') return null;
-      if (Array.isArray(value)) {
-        result[responseName] = nested ? selectEach(schema, value, nested) : value.slice();
-      } else if (nested) {
-        result[responseName] = selectRepresentation(schema, value as Json | null, nested);
-      } else {
-        result[responseName] = value;
-      }
-      empty = false;
-    } else {
-      if (!selection.typeCondition || !source) continue;
-      if (isObjectOfType(schema, source, selection.typeCondition)) {
-        // deepMerge into an empty object copies each key of a fresh object of ours: the same object, one fewer.
-        const selected = selectRepresentation(schema, source, selection.selections);
-        if (selected === null) continue; // as deepMerge(result, null)
-        if (empty) result = selected;
-        else deepMerge(result, selected);
-        empty = false;
-      }
-    }
-  }
-  return result;
-}
-
-/** `items.map((item) => selectRepresentation(schema, item, nested))` without a closure per call. */
-function selectEach(schema: GraphQLSchema, items: unknown[], nested: readonly QueryPlanSelectionNode[]): unknown[] {
-  const selected = new Array(items.length);
-  for (let index = 0; index < items.length; index++) {
-    selected[index] = selectRepresentation(schema, items[index] as Json | null, nested);
-  }
-  return selected;
-}
-
-function moveIntoCursor(cursor: Cursor, pathInCursor: Path): Cursor | undefined {
-  const data = flattenResultsAtPath(cursor.data, pathInCursor);
-  return data ? { path: cursor.path.concat(pathInCursor), data, fullResult: cursor.fullResult } : undefined;
-}
-
-/**
- * executeQueryPlan.js's `flattenResultsAtPath`, walking `path` from `from` rather than copying its
- * rest at every step, and at a list (`@`) pushing into one array where `flatMap` built one per
- * level and a closure (with its context) per call.
- */
-function flattenResultsAtPath(value: unknown, path: Path, from = 0): unknown {
-  for (; from < path.length; from++) {
-    if (value === undefined || value === null) return value;
-    const current = path[from];
-    if (current === '@') {
-      if (!Array.isArray(value)) return flatMapAtPath(value, path, from);
-      const flattened: unknown[] = [];
-      for (const element of value) pushFlattened(element, path, from + 1, flattened);
-      return flattened;
-    }
-    value = childAt(value, current);
-  }
-  return value;
-}
-
-/** Pushes what `flattenResultsAtPath(value, path, from)` returns, spread one level as `flatMap` spreads it. */
-function pushFlattened(value: unknown, path: Path, from: number, into: unknown[]): void {
-  for (; from < path.length; from++) {
-    if (value === undefined || value === null) break;
-    const current = path[from];
-    if (current === '@') {
-      if (!Array.isArray(value)) {
-        pushSpread(flatMapAtPath(value, path, from), into);
-        return;
-      }
-      for (const element of value) pushFlattened(element, path, from + 1, into);
-      return;
-    }
-    value = childAt(value, current);
-  }
-  pushSpread(value, into);
-}
-
-function pushSpread(value: unknown, into: unknown[]): void {
-  if (Array.isArray(value)) for (const element of value) into.push(element);
-  else into.push(value);
-}
-
-/** One step of the walk: the path element's own property (the same assertions as executeQueryPlan.js). */
-function childAt(value: unknown, current: string | number | undefined): unknown {
-  if (typeof current !== 'string') throw new Error(`Unexpected ${typeof current} found in path`);
-  if (Array.isArray(value)) throw new Error(`Unexpected array in result for path element ${current}`);
-  const object = value as Json;
-  return Object.hasOwn(object, current) ? object[current] : undefined;
-}
-
-/** `@` over something that is not an array: what `flatMap` does then (an array-like's, or its TypeError). */
-function flatMapAtPath(value: unknown, path: Path, from: number): unknown {
-  return (value as unknown[]).flatMap((element) => flattenResultsAtPath(element, path, from + 1));
 }

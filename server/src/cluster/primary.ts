@@ -23,51 +23,81 @@ export interface PrimaryOptions {
 export function runPrimary(config: GatewayConfig, logger: Logger, options: PrimaryOptions = {}): void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const count = config.workers;
-  const backoff = new RestartBackoff();
-  const readySince = new Map<Worker, number>();
-  // Our own list: cluster.workers drops a worker only once both its exit and its IPC disconnect happened.
-  const workers = new Set<Worker>();
-  const restarts = new Set<NodeJS.Timeout>();
-  let everReady = false;
-  let allReady = false;
-  let stopping = false;
-  let failed = false;
+  const primary = new ClusterPrimary(config, logger, exit);
 
-  const broadcast = (ready: boolean) => {
-    allReady = ready;
+  cluster.on('exit', (worker, code, signal) => primary.workerExited(worker, code, signal));
+
+  onStopSignals({
+    stop: (signal) => primary.stop(signal),
+    force: (signal) => primary.kill(signal),
+  });
+
+  logger.info({ workers: count }, 'cluster primary starting workers');
+  warnIfRateLimitPerWorker(config, logger);
+  for (let i = 0; i < count; i += 1) primary.fork();
+}
+
+/** The primary's workers and its state: forking, readiness, replacing a dead worker, stopping. */
+class ClusterPrimary {
+  private readonly count: number;
+  private readonly backoff = new RestartBackoff();
+  private readonly readySince = new Map<Worker, number>();
+  // Our own list: cluster.workers drops a worker only once both its exit and its IPC disconnect happened.
+  private readonly workers = new Set<Worker>();
+  private readonly restarts = new Set<NodeJS.Timeout>();
+  private everReady = false;
+  private allReady = false;
+  private stopping = false;
+  private failed = false;
+
+  constructor(
+    private readonly config: GatewayConfig,
+    private readonly logger: Logger,
+    private readonly exit: (code: number) => void,
+  ) {
+    this.count = config.workers;
+  }
+
+  private broadcast(ready: boolean): void {
+    this.allReady = ready;
     // A worker exiting meanwhile (a signal reached it first) fails the send with EPIPE: with a
     // callback that is its error, not an unhandled 'error' event that ends the primary.
-    for (const worker of workers) if (worker.isConnected()) worker.send(clusterReady(ready), () => {});
-  };
+    for (const worker of this.workers) if (worker.isConnected()) worker.send(clusterReady(ready), () => {});
+  }
 
-  const fork = () => {
+  fork(): void {
+    const { logger, count } = this;
     const worker = cluster.fork();
-    workers.add(worker);
+    this.workers.add(worker);
     logger.info({ worker: worker.id, pid: worker.process.pid }, 'worker started');
     worker.on('message', (message: unknown) => {
-      if (!isWorkerReady(message) || stopping) return;
-      readySince.set(worker, Date.now());
+      if (!isWorkerReady(message) || this.stopping) return;
+      this.readySince.set(worker, Date.now());
       logger.info({ worker: worker.id, pid: worker.process.pid }, 'worker ready');
-      if (readySince.size === count && !allReady) {
-        everReady = true;
-        broadcast(true);
-        logger.info({ workers: count, pids: [...workers].map((w) => w.process.pid) }, 'cluster ready');
+      if (this.readySince.size === count && !this.allReady) {
+        this.everReady = true;
+        this.broadcast(true);
+        logger.info({ workers: count, pids: [...this.workers].map((w) => w.process.pid) }, 'cluster ready');
       }
     });
-  };
+  }
 
-  const stopped = () => {
-    logger.info({ exitCode: failed ? 1 : 0 }, 'cluster stopped');
-    exit(failed ? 1 : 0);
-  };
+  private stopped(): void {
+    this.logger.info({ exitCode: this.failed ? 1 : 0 }, 'cluster stopped');
+    this.exit(this.failed ? 1 : 0);
+  }
 
-  const stop = (signal: NodeJS.Signals | undefined) => {
-    stopping = true;
-    for (const timer of restarts) clearTimeout(timer);
-    restarts.clear();
+  stop(signal: NodeJS.Signals | undefined): void {
+    const { logger, workers, config } = this;
+    this.stopping = true;
+    for (const timer of this.restarts) clearTimeout(timer);
+    this.restarts.clear();
     logger.info({ signal, workers: workers.size }, 'cluster shutting down');
     // Every worker dead, their replacements cancelled above: nothing to wait for.
-    if (workers.size === 0) return stopped();
+    if (workers.size === 0) {
+      this.stopped();
+      return;
+    }
     for (const worker of workers) worker.process.kill('SIGTERM');
     // The workers bound their own drain; this only catches a worker that is wedged.
     setTimeout(
@@ -79,50 +109,45 @@ export function runPrimary(config: GatewayConfig, logger: Logger, options: Prima
       },
       config.shutdown.delayMs + config.shutdown.graceMs + STOP_MARGIN_MS,
     ).unref();
-  };
+  }
 
-  cluster.on('exit', (worker, code, signal) => {
-    const since = readySince.get(worker);
-    readySince.delete(worker);
-    workers.delete(worker);
+  /** A second SIGINT: every worker killed at once. */
+  kill(signal: NodeJS.Signals): void {
+    this.logger.warn({ signal }, 'second SIGINT: killing the workers');
+    for (const worker of this.workers) worker.process.kill('SIGKILL');
+    this.exit(1);
+  }
+
+  workerExited(worker: Worker, code: number, signal: string): void {
+    const { logger } = this;
+    const since = this.readySince.get(worker);
+    this.readySince.delete(worker);
+    this.workers.delete(worker);
     const facts = { worker: worker.id, pid: worker.process.pid, code, signal };
-    if (stopping) {
+    if (this.stopping) {
       // A worker still starting has no shutdown of its own yet: the stop signal ends it there,
       // with nothing in flight. That is the stop asked for, not a failure (once started, a
       // worker handles these signals and ends with its own exit code).
       const clean = code === 0 || isStopSignal(signal);
-      if (!clean) failed = true;
+      if (!clean) this.failed = true;
       logger[clean ? 'info' : 'error'](facts, 'worker stopped');
-      if (workers.size === 0) stopped();
+      if (this.workers.size === 0) this.stopped();
       return;
     }
     logger.error(facts, 'worker died');
-    if (!everReady) {
+    if (!this.everReady) {
       logger.fatal(facts, 'a worker died before the cluster was ready: stopping');
-      failed = true;
-      stop(undefined);
+      this.failed = true;
+      this.stop(undefined);
       return;
     }
-    if (allReady) broadcast(false);
-    const delayMs = backoff.next(since === undefined ? undefined : Date.now() - since);
+    if (this.allReady) this.broadcast(false);
+    const delayMs = this.backoff.next(since === undefined ? undefined : Date.now() - since);
     logger.info({ delayMs }, 'replacing the dead worker');
     const timer = setTimeout(() => {
-      restarts.delete(timer);
-      fork();
+      this.restarts.delete(timer);
+      this.fork();
     }, delayMs);
-    restarts.add(timer);
-  });
-
-  onStopSignals({
-    stop,
-    force: (signal) => {
-      logger.warn({ signal }, 'second SIGINT: killing the workers');
-      for (const worker of workers) worker.process.kill('SIGKILL');
-      exit(1);
-    },
-  });
-
-  logger.info({ workers: count }, 'cluster primary starting workers');
-  warnIfRateLimitPerWorker(config, logger);
-  for (let i = 0; i < count; i += 1) fork();
+    this.restarts.add(timer);
+  }
 }

@@ -131,20 +131,38 @@ export function answerPatch(
 ): AnswerPatch {
   const root = schema.getRootType(operation.operation);
   if (!root) return { tree: new Map(), paths: [], nothingLeft: false };
-  const fragments = fragmentsOf(document);
-  const paths = new Map<string, string[]>();
-  const report = (path: string[]) => {
+  const builder = new PatchBuilder(schema, fragmentsOf(document), denied);
+  const tree = new Map<string, PatchNode>();
+  const left = builder.build(operation.selectionSet, root, tree, []);
+  prune(tree);
+  return { tree, paths: [...builder.paths.values()], nothingLeft: !left };
+}
+
+/** `into`'s node for a response key, made when first seen. */
+function entry(into: Map<string, PatchNode>, key: string, type: GraphQLOutputType): PatchNode {
+  let found = into.get(key);
+  if (!found) {
+    found = { type, denied: false, placeholder: false, allowed: false, left: false, children: new Map() };
+    into.set(key, found);
+  }
+  return found;
+}
+
+/** One answerPatch's walk over the operation: the tree it builds into and the refused paths it reports. */
+class PatchBuilder {
+  readonly paths = new Map<string, string[]>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly fragments: ReturnType<typeof fragmentsOf>,
+    private readonly denied: ReadonlySet<GuardedNode>,
+  ) {}
+
+  private report(path: string[]): void {
     const id = path.join('\u0000');
-    if (!paths.has(id)) paths.set(id, path);
-  };
-  const entry = (into: Map<string, PatchNode>, key: string, type: GraphQLOutputType): PatchNode => {
-    let found = into.get(key);
-    if (!found) {
-      found = { type, denied: false, placeholder: false, allowed: false, left: false, children: new Map() };
-      into.set(key, found);
-    }
-    return found;
-  };
+    if (!this.paths.has(id)) this.paths.set(id, path);
+  }
+
   /**
    * Builds the tree of response keys and the query paths of the refused selections (Apollo
    * Router's: a field's name, never its alias; `@` after a list field; `... on T` for an inline
@@ -152,25 +170,26 @@ export function answerPatch(
    * field of `selectionSet` is left once the refused ones are gone (a selection set left
    * empty takes its field away, as in the Router).
    */
-  const build = (
+  build(
     selectionSet: SelectionSetNode,
     parent: GraphQLCompositeType,
     into: Map<string, PatchNode>,
     at: readonly string[],
-  ): boolean => {
+  ): boolean {
     let left = false;
     for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.FIELD) left = buildField(selection, parent, into, at) || left;
-      else left = buildFragment(selection, parent, into, at) || left;
+      if (selection.kind === Kind.FIELD) left = this.buildField(selection, parent, into, at) || left;
+      else left = this.buildFragment(selection, parent, into, at) || left;
     }
     return left;
-  };
-  const buildField = (
+  }
+
+  private buildField(
     node: FieldNode,
     parent: GraphQLCompositeType,
     into: Map<string, PatchNode>,
     at: readonly string[],
-  ): boolean => {
+  ): boolean {
     const name = node.name.value;
     const key = node.alias?.value ?? name;
     if (name.startsWith('__')) {
@@ -185,39 +204,37 @@ export function answerPatch(
     if (!type) return false;
     const found = entry(into, key, type);
     const path = isListType(getNullableType(type)) ? [...at, name, '@'] : [...at, name];
-    if (denied.has(node)) {
+    if (this.denied.has(node)) {
       found.denied = true;
-      report(path);
+      this.report(path);
       return false;
     }
     found.allowed = true;
     const named = getNamedType(type);
-    const left = !node.selectionSet || !isCompositeType(named) || build(node.selectionSet, named, found.children, path);
+    const left =
+      !node.selectionSet || !isCompositeType(named) || this.build(node.selectionSet, named, found.children, path);
     found.left ||= left;
     return left;
-  };
-  const buildFragment = (
+  }
+
+  private buildFragment(
     node: Exclude<SelectionNode, FieldNode>,
     parent: GraphQLCompositeType,
     into: Map<string, PatchNode>,
     at: readonly string[],
-  ): boolean => {
+  ): boolean {
     const inline = node.kind === Kind.INLINE_FRAGMENT;
-    const fragment = inline ? node : fragments.get(node.name.value);
+    const fragment = inline ? node : this.fragments.get(node.name.value);
     if (!fragment) return false;
     const path = inline ? [...at, `... on ${node.typeCondition?.name.value ?? ''}`] : [...at];
-    if (denied.has(node)) {
+    if (this.denied.has(node)) {
       entry(into, PLACEHOLDER_KEY, TYPENAME_TYPE).placeholder = true;
-      report(path);
+      this.report(path);
       return false;
     }
-    const condition = conditionOf(schema, fragment, parent);
-    return condition ? build(fragment.selectionSet, condition, into, path) : false;
-  };
-  const tree = new Map<string, PatchNode>();
-  const left = build(operation.selectionSet, root, tree, []);
-  prune(tree);
-  return { tree, paths: [...paths.values()], nothingLeft: !left };
+    const condition = conditionOf(this.schema, fragment, parent);
+    return condition ? this.build(fragment.selectionSet, condition, into, path) : false;
+  }
 }
 
 /** Drops branches with nothing to patch below them; returns whether any is left. */

@@ -8,8 +8,9 @@ import type { GatewayPlugin, Identity } from '../../plugin-sdk/index.js';
 import { ClientErrorCode, httpError, OptionIssues } from '../../plugin-sdk/index.js';
 import { readCredential } from '../shared/bearer.js';
 import { claimHeaderValue } from '../shared/header-values.js';
+import { checkOptions } from './check-options.js';
 import { createVerifier, type TokenVerifier } from './keys.js';
-import { checkOptions, type JwtAuthOptions, PLUGIN_NAME } from './options.js';
+import { type JwtAuthOptions, PLUGIN_NAME } from './options.js';
 
 export { JWT_DEFAULTS, type JwtAlgorithm, type JwtAuthOptions } from './options.js';
 

@@ -11,7 +11,8 @@ import {
   jwtVerify,
 } from 'jose';
 import type { Logger, OptionIssues } from '../../plugin-sdk/index.js';
-import { HMAC_ALGORITHMS, type JwtAlgorithm, type KeySource, PLUGIN_NAME } from './options.js';
+import type { KeySource } from './check-options.js';
+import { HMAC_ALGORITHMS, type JwtAlgorithm, PLUGIN_NAME } from './options.js';
 import { createRemoteKeyResolver } from './remote-jwks.js';
 
 /** Resolves to the token's payload, or rejects (jose's error) when the token is not valid. */
