@@ -11,13 +11,18 @@ import {
   type TestHttpServer,
   untilPeerClosed,
 } from '@fedgw/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 // Class: a client that never reads makes the gateway hold its answers. One connection that
 // pipelines 40 requests for 2 MB answers and reads nothing: the gateway closes it and its
 // memory stays bounded, while other clients are served.
 
 const NAME = 'x'.repeat(2 * 1024 * 1024);
+/** SHUTDOWN_GRACE_MS: the default, and the shorter one the SIGTERM cases below run with. */
+const DEFAULT_GRACE_MS = 10_000;
+const GRACE_MS = 5000;
+/** What a process may take past its grace to say so and exit, on a loaded machine. */
+const EXIT_BOUND_MS = 3000;
 let products: TestHttpServer;
 beforeAll(async () => {
   products = await startTestHttpServer((_request, response) => {
@@ -51,7 +56,12 @@ describe.each(['fastify', 'express'] as const)('a client that never reads its an
     });
   });
   afterAll(async () => {
-    await gateway?.stop();
+    if (!gateway) return;
+    gateway.child.kill('SIGTERM');
+    // Bounded, with the gateway's output on failure: a full-suite run once saw this gateway
+    // outlive the 60 s hook timeout after SIGTERM, and the bare `stop()` showed nothing of why.
+    await gateway.untilLog({ msg: 'shutdown complete' }, DEFAULT_GRACE_MS + EXIT_BOUND_MS);
+    expect(await gateway.exited).toBe(0);
   });
 
   it('is disconnected, the memory it took stays bounded, and other clients are served', async () => {
@@ -87,6 +97,50 @@ describe.each(['fastify', 'express'] as const)('a client that never reads its an
     console.log(`unread-responses: peak RSS +${(peak - baseline).toFixed(0)} MB`);
     expect(peak - baseline).toBeLessThan(130);
   });
+});
+
+// Class: a shutdown that hangs. SIGTERM while a client that never reads has requests queued
+// behind UNREAD_ANSWERS_MAX_PER_CLIENT and answers in flight, on every mount: its connection,
+// cut by the gateway (or still open, stalled), holds nothing past the grace, and the process
+// exits 0 ("shutdown complete") well within SHUTDOWN_GRACE_MS. A full-suite run once saw the
+// express gateway outlive 60 s after SIGTERM here; this pins the drain's side of it.
+
+describe.each(MOUNTS)('SIGTERM while a client that never reads has requests queued, on %s', (mount) => {
+  let gateway: RunningGateway | undefined;
+  let socket: Socket | undefined;
+  afterEach(async () => {
+    socket?.destroy();
+    if (gateway?.child.exitCode === null) gateway.child.kill('SIGKILL');
+    await gateway?.exited;
+  });
+
+  it.each(['right after the gateway cut its connection', 'while its answers are being built'] as const)(
+    'exits 0 within the grace when the signal comes %s',
+    async (when) => {
+      const started = await startGateway(mount, {
+        SUBGRAPH_PRODUCTS_URL: products.url,
+        SUBGRAPH_USERS_URL: await closedPortUrl(),
+        SUBGRAPH_REVIEWS_URL: await closedPortUrl(),
+        STALLED_WRITE_TIMEOUT_MS: '1500',
+        SHUTDOWN_GRACE_MS: String(GRACE_MS),
+      });
+      gateway = started;
+      const url = new URL(started.url);
+      const asked = products.requests.length;
+      const client = connect(Number(url.port), url.hostname);
+      socket = client;
+      client.pause(); // reads nothing, ever
+      client.on('error', () => {});
+      client.write(pipelinedRequests(url, 40));
+      if (when === 'right after the gateway cut its connection') await untilPeerClosed(client);
+      // Answers are being built: the rest of the 40 wait their turn inside the gateway.
+      else await eventually(() => expect(products.requests.length).toBeGreaterThan(asked));
+      started.child.kill('SIGTERM');
+      await started.untilLog({ msg: 'shutting down', signal: 'SIGTERM' });
+      await started.untilLog({ msg: 'shutdown complete' }, GRACE_MS + EXIT_BOUND_MS);
+      expect(await started.exited).toBe(0);
+    },
+  );
 });
 
 // Item 4: many connections from one address, each asking for a large allowed answer and
