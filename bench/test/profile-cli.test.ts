@@ -35,11 +35,11 @@ describe('node bench/dist/profile-cli.js (tiny run)', () => {
     };
     expect(run.failed).toBe(0);
     expect(run.rps).toBeGreaterThan(0);
-    const parts = new Map(run.summary.categories.map((part) => [part.name, part.ms]));
-    // Our executor and data source run for every request. (With the lean executor @apollo/gateway
-    // only plans, once per query, so a short run on a loaded machine may sample none of its
-    // execution: a run of the whole suite saw 0 ms there; profile-summary.test.ts covers that part.)
-    expect(parts.get('our gateway: core and data source')).toBeGreaterThan(0);
+    // Which parts a 2-second run samples depends on the machine's load (a loaded run saw none of
+    // our own code's samples once): the CLI is checked here, the sorting of frames into parts in
+    // profile-summary.test.ts with frames it builds.
+    expect(run.summary.busyMs).toBeGreaterThan(0);
+    expect(run.summary.categories.length).toBeGreaterThan(0);
     const total = run.summary.categories.reduce((sum, part) => sum + part.percent, 0);
     expect(total).toBeGreaterThan(99);
     expect(total).toBeLessThan(101);
