@@ -26,7 +26,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   // Functions over MAX_FUNCTION_LINES, the next to split.
   'gateway/src/plugins/trusted-documents/index.ts#trustedDocuments': NEXT,
   'gateway/src/plugins/trusted-documents/manifest.ts#parseManifest': NEXT,
-  'gateway/src/subscriptions/subscription-executor.ts#start': NEXT,
   'gateway/src/supergraph/hot-reload.ts#supergraphHook': NEXT,
   'adapters/src/fastify.ts#mountFastify': NEXT,
   'adapters/src/fastify.ts#mountFastify>register(…)': NEXT,
