@@ -27,8 +27,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'gateway/src/plugins/trusted-documents/index.ts#trustedDocuments': NEXT,
   'gateway/src/plugins/trusted-documents/manifest.ts#parseManifest': NEXT,
   'gateway/src/supergraph/hot-reload.ts#supergraphHook': NEXT,
-  'adapters/src/fastify.ts#mountFastify': NEXT,
-  'adapters/src/fastify.ts#mountFastify>register(…)': NEXT,
   'adapters/src/subscriptions/multipart.ts#multipartTransport': NEXT,
   'adapters/src/subscriptions/websocket.ts#serveWebSocket': NEXT,
   'subgraphs/src/deployment-files.ts#kubernetesSubgraphs': NEXT,
