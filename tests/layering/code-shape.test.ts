@@ -27,7 +27,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'gateway/src/plugins/trusted-documents/index.ts#trustedDocuments': NEXT,
   'gateway/src/plugins/trusted-documents/manifest.ts#parseManifest': NEXT,
   'gateway/src/supergraph/hot-reload.ts#supergraphHook': NEXT,
-  'adapters/src/subscriptions/multipart.ts#multipartTransport': NEXT,
   'subgraphs/src/deployment-files.ts#kubernetesSubgraphs': NEXT,
   'subgraphs/src/deployment-files.ts#kubernetesSubgraphs>map(…)': NEXT,
   'bench/src/load/open-loop.ts#runOpenLoop': NEXT,
