@@ -30,7 +30,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'bench/src/load/open-loop.ts#runOpenLoop': NEXT,
   'bench/src/scenarios/f-large-answers.ts#planF': NEXT,
   'bench/src/subscriptions/multipart-subscribers.ts#openMultipartSubscribers': NEXT,
-  'bench/src/subscriptions/subscribers.ts#openSubscribers': NEXT,
   'test-support/src/chaos-subgraph.ts#startChaosSubgraph': NEXT,
 };
 
