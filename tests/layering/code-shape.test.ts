@@ -27,7 +27,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'gateway/src/plugins/trusted-documents/manifest.ts#parseManifest': NEXT,
   'subgraphs/src/deployment-files.ts#kubernetesSubgraphs': NEXT,
   'subgraphs/src/deployment-files.ts#kubernetesSubgraphs>map(…)': NEXT,
-  'bench/src/subscriptions/multipart-subscribers.ts#openMultipartSubscribers': NEXT,
   'test-support/src/chaos-subgraph.ts#startChaosSubgraph': NEXT,
 };
 
