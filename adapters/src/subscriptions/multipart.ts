@@ -56,7 +56,28 @@ export function multipartTransport(
 ): MultipartTransport | undefined {
   const endpoint = gateway.subscriptions;
   if (!endpoint) return undefined;
-  const { limits } = endpoint;
+  const serving: Serving = { gateway, endpoint, open: streamsEndedOnDrain(endpoint) };
+  return {
+    claim(req, body) {
+      return claimSubscription(req, body);
+    },
+    async serve(req, res, params) {
+      return serveClaimed(serving, req, res, params);
+    },
+  };
+}
+
+type Endpoint = NonNullable<MountableGateway['subscriptions']>;
+
+/** What the transport serves with: the gateway's endpoint and the streams open now. */
+interface Serving {
+  readonly gateway: Pick<MountableGateway, 'subscriptions' | 'clientAddress'>;
+  readonly endpoint: Endpoint;
+  readonly open: Set<MultipartStream>;
+}
+
+/** The streams open now; once draining, those left are ended, then destroyed. */
+function streamsEndedOnDrain(endpoint: Endpoint): Set<MultipartStream> {
   const open = new Set<MultipartStream>();
   endpoint.onDrain(() =>
     // Draining completed every subscription: each stream ends by itself, these are the stragglers.
@@ -67,96 +88,108 @@ export function multipartTransport(
       (stream) => stream.destroy(),
     ),
   );
+  return open;
+}
 
-  const streamEvents = async (
-    res: ServerResponse,
-    events: AsyncIterableIterator<FormattedExecutionResult>,
-    requestId: string,
-    gone: Promise<false>,
-    accept: string | undefined,
-  ): Promise<void> => {
-    res.writeHead(200, {
-      'content-type': MULTIPART_CONTENT_TYPE,
-      'cache-control': 'no-cache',
-      // nginx would otherwise hold events back in its buffer.
-      'x-accel-buffering': 'no',
-      [REQUEST_ID_HEADER]: requestId,
-    });
-    const stream = new MultipartStream(res, limits.multipartHeartbeatMs, !/subscriptionspec/i.test(accept ?? ''));
-    open.add(stream);
-    try {
-      for (;;) {
-        const step = await Promise.race([events.next(), gone]);
-        if (!step) return;
-        if (step.done) return stream.end();
-        const event = step.value;
-        // The gateway ends a subscription that did not complete (reload, slow consumer, token
-        // expired, subgraph gone) with an event of errors and no data: a fatal, transport-level error.
-        if (event.data === undefined && event.errors) {
-          return stream.end(JSON.stringify({ payload: null, errors: event.errors }));
-        }
-        if (!(await Promise.race([stream.part(JSON.stringify({ payload: event })), gone]))) return;
-      }
-    } catch {
-      stream.end(
-        JSON.stringify({
-          payload: null,
-          errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
-        }),
-      );
-    } finally {
-      open.delete(stream);
-      void events.return?.();
+/** The request's operation when it is a subscription for this transport (see MultipartTransport.claim). */
+function claimSubscription(req: IncomingMessage, body: unknown): StreamParams | undefined {
+  if (!wantsMultipartSubscription(req.headers.accept)) return undefined;
+  const params =
+    req.method === 'POST' ? paramsOf(body) : req.method === 'GET' ? paramsOfUrl(req.url ?? '/') : undefined;
+  if (!params) return undefined;
+  if (req.method === 'GET' && !isPreflighted(req.headers)) return undefined;
+  if (typeof params.query === 'string') {
+    return selectedOperationType(params.query, params.operationName) === 'subscription' ? params : undefined;
+  }
+  // No document, only an id (trusted documents, persisted queries): its type is unknown here.
+  // Apollo Client sends this Accept for subscriptions only; a POST may run anything, a GET may not.
+  return req.method === 'POST' ? params : undefined;
+}
+
+/** A claimed operation: within the connection caps, run by the gateway, its answer or its events written. */
+async function serveClaimed(
+  { gateway, endpoint, open }: Serving,
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: StreamParams,
+): Promise<void> {
+  // A connection slot, within the total and this address's share (SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT).
+  const slot = endpoint.openConnection(clientAddressOf(gateway, req));
+  if (!slot.granted) return answer(req, res, slot.status, { errors: [slot.error] });
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    slot.release();
+  };
+  // A client that leaves frees its connection at once, and its subscription below.
+  const gone = new Promise<false>((resolve) =>
+    whenClosed(res, () => {
+      release();
+      resolve(false);
+    }),
+  );
+  try {
+    const scope = streamScope(req.method ?? 'POST', req, req.headers, clientAddressOf(gateway, req));
+    const outcome = await endpoint.operate(scope, params);
+    if (outcome.kind === 'answer') return answer(req, res, outcome.status, outcome.result, scope.requestId);
+    // Released already: its client left while the operation was being subscribed.
+    if (released) {
+      void outcome.events.return?.();
+      return;
     }
-  };
+    await streamEvents(res, outcome.events, scope.requestId, gone, req.headers.accept, { endpoint, open });
+  } finally {
+    release();
+  }
+}
 
-  return {
-    claim(req, body) {
-      if (!wantsMultipartSubscription(req.headers.accept)) return undefined;
-      const params =
-        req.method === 'POST' ? paramsOf(body) : req.method === 'GET' ? paramsOfUrl(req.url ?? '/') : undefined;
-      if (!params) return undefined;
-      if (req.method === 'GET' && !isPreflighted(req.headers)) return undefined;
-      if (typeof params.query === 'string') {
-        return selectedOperationType(params.query, params.operationName) === 'subscription' ? params : undefined;
+/** The subscription's events as a multipart response, until they end, the client leaves or one fails. */
+async function streamEvents(
+  res: ServerResponse,
+  events: AsyncIterableIterator<FormattedExecutionResult>,
+  requestId: string,
+  gone: Promise<false>,
+  accept: string | undefined,
+  { endpoint, open }: Pick<Serving, 'endpoint' | 'open'>,
+): Promise<void> {
+  res.writeHead(200, {
+    'content-type': MULTIPART_CONTENT_TYPE,
+    'cache-control': 'no-cache',
+    // nginx would otherwise hold events back in its buffer.
+    'x-accel-buffering': 'no',
+    [REQUEST_ID_HEADER]: requestId,
+  });
+  const stream = new MultipartStream(
+    res,
+    endpoint.limits.multipartHeartbeatMs,
+    !/subscriptionspec/i.test(accept ?? ''),
+  );
+  open.add(stream);
+  try {
+    for (;;) {
+      const step = await Promise.race([events.next(), gone]);
+      if (!step) return;
+      if (step.done) return stream.end();
+      const event = step.value;
+      // The gateway ends a subscription that did not complete (reload, slow consumer, token
+      // expired, subgraph gone) with an event of errors and no data: a fatal, transport-level error.
+      if (event.data === undefined && event.errors) {
+        return stream.end(JSON.stringify({ payload: null, errors: event.errors }));
       }
-      // No document, only an id (trusted documents, persisted queries): its type is unknown here.
-      // Apollo Client sends this Accept for subscriptions only; a POST may run anything, a GET may not.
-      return req.method === 'POST' ? params : undefined;
-    },
-
-    async serve(req, res, params) {
-      // A connection slot, within the total and this address's share (SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT).
-      const slot = endpoint.openConnection(clientAddressOf(gateway, req));
-      if (!slot.granted) return answer(req, res, slot.status, { errors: [slot.error] });
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        slot.release();
-      };
-      // A client that leaves frees its connection at once, and its subscription below.
-      const gone = new Promise<false>((resolve) =>
-        whenClosed(res, () => {
-          release();
-          resolve(false);
-        }),
-      );
-      try {
-        const scope = streamScope(req.method ?? 'POST', req, req.headers, clientAddressOf(gateway, req));
-        const outcome = await endpoint.operate(scope, params);
-        if (outcome.kind === 'answer') return answer(req, res, outcome.status, outcome.result, scope.requestId);
-        // Released already: its client left while the operation was being subscribed.
-        if (released) {
-          void outcome.events.return?.();
-          return;
-        }
-        await streamEvents(res, outcome.events, scope.requestId, gone, req.headers.accept);
-      } finally {
-        release();
-      }
-    },
-  };
+      if (!(await Promise.race([stream.part(JSON.stringify({ payload: event })), gone]))) return;
+    }
+  } catch {
+    stream.end(
+      JSON.stringify({
+        payload: null,
+        errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
+      }),
+    );
+  } finally {
+    open.delete(stream);
+    void events.return?.();
+  }
 }
 
 /** A single JSON answer (a refusal, or a query sent by id): as plain HTTP would type it for this Accept. */

@@ -46,81 +46,88 @@ export interface OpenLoopAnswer {
  * timeout: under overload the tail grows with the failures instead of shrinking without them.
  */
 export async function runOpenLoop(options: OpenLoopOptions): Promise<LoadResult> {
-  const url = new URL(options.url);
-  const path = `${url.pathname}${url.search}`;
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const isSuccess = options.isSuccess ?? isGraphQLSuccess;
-  const headers = { 'content-type': 'application/json', ...options.headers };
-  const pool = new Pool(url.origin, { connections: options.connections ?? 512, pipelining: 1 });
-  const count = Math.max(1, Math.round(options.rate * options.durationSec));
+  const run = openRun(options);
   const clock: ClockOptions = {
     // A short head start lets the clock thread boot before send 0 is due.
     startNs: process.hrtime.bigint() + 50_000_000n,
     intervalNs: 1e9 / options.rate,
-    count,
+    count: run.count,
     leadNs: (options.leadUs ?? 200) * 1000,
   };
-
-  const samples = new Samples();
-  let ok = 0;
-  let errors = 0;
-  let sent = 0;
-  let late = 0;
-  let maxLagNs = 0n;
-  const inFlight = new Set<Promise<void>>();
-  const { onSend, onAnswer } = options;
-  const fail = (dueNs: bigint, failure: Omit<OpenLoopAnswer, 'dueNs' | 'latencyUs' | 'ok'>) => {
-    errors++;
-    samples.push(timeoutMs * 1000);
-    onAnswer?.({ dueNs, latencyUs: timeoutMs * 1000, ok: false, ...failure });
+  const ticker = tickEachSecond(run);
+  await sendOnSchedule(run, clock);
+  await finish(run, clock);
+  clearInterval(ticker);
+  await run.pool.close();
+  return {
+    durationSec: options.durationSec,
+    ok: run.ok,
+    errors: run.errors,
+    samples: run.samples,
+    schedule: { intended: run.count, sent: run.sent, late: run.late, maxLagMs: Number(run.maxLagNs) / 1e6 },
+    failedAtMs: run.timeoutMs,
   };
+}
+
+/** One open-loop run: what it sends, where, and what it has counted so far. */
+interface Run {
+  readonly options: OpenLoopOptions;
+  readonly path: string;
+  readonly timeoutMs: number;
+  readonly isSuccess: NonNullable<OpenLoopOptions['isSuccess']>;
+  readonly headers: Record<string, string>;
+  readonly pool: Pool;
+  readonly count: number;
+  readonly samples: Samples;
+  readonly inFlight: Set<Promise<void>>;
+  ok: number;
+  errors: number;
+  sent: number;
+  late: number;
+  maxLagNs: bigint;
+}
+
+function openRun(options: OpenLoopOptions): Run {
+  const url = new URL(options.url);
+  return {
+    options,
+    path: `${url.pathname}${url.search}`,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    isSuccess: options.isSuccess ?? isGraphQLSuccess,
+    headers: { 'content-type': 'application/json', ...options.headers },
+    pool: new Pool(url.origin, { connections: options.connections ?? 512, pipelining: 1 }),
+    count: Math.max(1, Math.round(options.rate * options.durationSec)),
+    samples: new Samples(),
+    inFlight: new Set<Promise<void>>(),
+    ok: 0,
+    errors: 0,
+    sent: 0,
+    late: 0,
+    maxLagNs: 0n,
+  };
+}
+
+/** `onTick` each second with the answers of that second, when asked for. */
+function tickEachSecond(run: Run): NodeJS.Timeout | undefined {
+  const { onTick } = run.options;
   let secondsDone = 0;
   let answeredBefore = 0;
-  const { onTick } = options;
-  const ticker = onTick
+  return onTick
     ? setInterval(() => {
-        const answered = ok + errors;
+        const answered = run.ok + run.errors;
         onTick(++secondsDone, answered - answeredBefore);
         answeredBefore = answered;
       }, 1000).unref()
     : undefined;
+}
 
-  const send = (due: bigint) => {
-    const lag = process.hrtime.bigint() - due;
-    sent++;
-    if (lag > maxLagNs) maxLagNs = lag;
-    if (lag > BigInt(LATE_SEND_MS * 1e6)) late++;
-    onSend?.(due, lag);
-    const request = pool
-      .request({
-        path,
-        method: 'POST',
-        headers,
-        body: options.body(),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      })
-      .then(async (response) => {
-        const text = await response.body.text();
-        const end = process.hrtime.bigint();
-        if (isSuccess(response.statusCode, text)) {
-          ok++;
-          const latencyUs = Number(end - due) / 1000;
-          samples.push(latencyUs);
-          onAnswer?.({ dueNs: due, latencyUs, ok: true, status: response.statusCode });
-        } else fail(due, { status: response.statusCode, body: text });
-      })
-      .catch((error: unknown) => fail(due, { error }))
-      .finally(() => inFlight.delete(request));
-    inFlight.add(request);
-  };
-
+/** Every send at its due time, until the clock has ticked `count` times. */
+async function sendOnSchedule(run: Run, clock: ClockOptions): Promise<void> {
   // A tick arrives up to leadNs early: yield to I/O (setImmediate) until the send is due.
   const sendWhenDue = (due: bigint) => {
-    if (process.hrtime.bigint() >= due) send(due);
+    if (process.hrtime.bigint() >= due) send(run, due);
     else setImmediate(sendWhenDue, due);
   };
-
   await new Promise<void>((resolve) => {
     const stop = startClock(
       clock,
@@ -131,20 +138,51 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<LoadResult>
       },
     );
   });
-  // The last tick may still be waiting in setImmediate; then wait for every answer.
-  while (sent < count && process.hrtime.bigint() < dueAt(clock, count) + 1_000_000_000n) {
+}
+
+/** The last tick may still be waiting in setImmediate; then wait for every answer. */
+async function finish(run: Run, clock: ClockOptions): Promise<void> {
+  while (run.sent < run.count && process.hrtime.bigint() < dueAt(clock, run.count) + 1_000_000_000n) {
     await new Promise((resolve) => setImmediate(resolve));
   }
-  await Promise.all([...inFlight]);
-  clearInterval(ticker);
-  await pool.close();
+  await Promise.all([...run.inFlight]);
+}
 
-  return {
-    durationSec: options.durationSec,
-    ok,
-    errors,
-    samples,
-    schedule: { intended: count, sent, late, maxLagMs: Number(maxLagNs) / 1e6 },
-    failedAtMs: timeoutMs,
-  };
+/** One request, due at `due`: its lag counted, its answer timed or counted as failed. */
+function send(run: Run, due: bigint): void {
+  const { options, timeoutMs } = run;
+  const lag = process.hrtime.bigint() - due;
+  run.sent++;
+  if (lag > run.maxLagNs) run.maxLagNs = lag;
+  if (lag > BigInt(LATE_SEND_MS * 1e6)) run.late++;
+  options.onSend?.(due, lag);
+  const request = run.pool
+    .request({
+      path: run.path,
+      method: 'POST',
+      headers: run.headers,
+      body: options.body(),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    })
+    .then(async (response) => {
+      const text = await response.body.text();
+      const end = process.hrtime.bigint();
+      if (run.isSuccess(response.statusCode, text)) {
+        run.ok++;
+        const latencyUs = Number(end - due) / 1000;
+        run.samples.push(latencyUs);
+        options.onAnswer?.({ dueNs: due, latencyUs, ok: true, status: response.statusCode });
+      } else fail(run, due, { status: response.statusCode, body: text });
+    })
+    .catch((error: unknown) => fail(run, due, { error }))
+    .finally(() => run.inFlight.delete(request));
+  run.inFlight.add(request);
+}
+
+/** A failed request counts as an error at the timeout's latency. */
+function fail(run: Run, dueNs: bigint, failure: Omit<OpenLoopAnswer, 'dueNs' | 'latencyUs' | 'ok'>): void {
+  run.errors++;
+  run.samples.push(run.timeoutMs * 1000);
+  run.options.onAnswer?.({ dueNs, latencyUs: run.timeoutMs * 1000, ok: false, ...failure });
 }

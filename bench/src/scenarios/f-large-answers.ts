@@ -11,6 +11,17 @@ import { apolloExecutorVariant, compressedVariant, dedupVariant, OUR_DEDUP_VARIA
  * Hive Gateway's inbound in-flight dedup) to show what each one's own dedup is worth here.
  */
 export function planF(context: PlanContext): ScenarioPlan {
+  return {
+    id: 'F',
+    title: 'Large answers with repeated entities, every client asking the same',
+    description: planFDescription(context),
+    kind: 'closed-loop',
+    rows: planFRows(context),
+  };
+}
+
+/** Each target as it ships, our first mount in each of its variants, and each target with its own dedup. */
+function planFRows(context: PlanContext): RowPlan[] {
   const load = { kind: 'closed', connections: context.connections } as const;
   const plain = context.targets.filter((target) => runsSetup(target, 'none'));
   const dedup = [
@@ -19,7 +30,7 @@ export function planF(context: PlanContext): ScenarioPlan {
     ...context.targets.filter((target) => target.kind === 'hive'),
     ...externalsIn(context, ['dedup']),
   ].filter((target) => target !== undefined);
-  const rows: RowPlan[] = [
+  return [
     ...plain.map((target) =>
       makeRow(context, { target, setup: context.setups.none, variant: DASHBOARD.name, query: DASHBOARD, load }),
     ),
@@ -84,28 +95,26 @@ export function planF(context: PlanContext): ScenarioPlan {
       }),
     ),
   ];
+}
+
+function planFDescription(context: PlanContext): string {
   const kb = (DASHBOARD_ANSWER_BYTES / 1024).toFixed(1);
-  return {
-    id: 'F',
-    title: 'Large answers with repeated entities, every client asking the same',
-    description:
-      `§F: every client sends the same Dashboard operation (three fragments; top products, their reviews, ` +
-      `each author and that author's other reviews with their products: five subgraph fetches), whose answer ` +
-      `is ${kb} KB of JSON in which authors and products repeat; ${context.connections} closed-loop ` +
-      `connections, ${context.closedSec} s after ${context.warmupSec} s warm-up. Each target as it ships ` +
-      `(ours deduplicates repeated representations in each fetch by default); our first mount on ` +
-      `@apollo/gateway's executor ("· apollo executor": QUERY_PLAN_EXECUTOR=apollo) and with each of its ` +
-      `dedups alone ("· no dedup": SUBGRAPH_DEDUPLICATE_REPRESENTATIONS=false; "· subgraph dedup": ` +
-      `SUBGRAPH_DEDUPLICATE; "· inbound dedup": INBOUND_DEDUPLICATE); ` +
-      `with clients that send \`Accept-Encoding: gzip, deflate, br\` ("· compressed": gzip, the tie's winner; ` +
-      `the other rows send none and get identity); ` +
-      `Dashboard with its reviews block deferred ("· @defer", \`multipart/mixed;deferSpec=20220824\` as ` +
-      `Apollo Client 4 asks) on our first mount and the Router, timed to the first part and to the whole answer; ` +
-      `then with its own dedup ("· dedup"): the Router with traffic_shaping.all.deduplicate_query, our ` +
-      `first mount with SUBGRAPH_DEDUPLICATE and INBOUND_DEDUPLICATE, Hive Gateway with ` +
-      `inboundInflightRequestDeduplication. CPU per request is given for the gateway and the subgraphs ` +
-      `separately: dedup saves the subgraphs' work first.`,
-    kind: 'closed-loop',
-    rows,
-  };
+  return (
+    `§F: every client sends the same Dashboard operation (three fragments; top products, their reviews, ` +
+    `each author and that author's other reviews with their products: five subgraph fetches), whose answer ` +
+    `is ${kb} KB of JSON in which authors and products repeat; ${context.connections} closed-loop ` +
+    `connections, ${context.closedSec} s after ${context.warmupSec} s warm-up. Each target as it ships ` +
+    `(ours deduplicates repeated representations in each fetch by default); our first mount on ` +
+    `@apollo/gateway's executor ("· apollo executor": QUERY_PLAN_EXECUTOR=apollo) and with each of its ` +
+    `dedups alone ("· no dedup": SUBGRAPH_DEDUPLICATE_REPRESENTATIONS=false; "· subgraph dedup": ` +
+    `SUBGRAPH_DEDUPLICATE; "· inbound dedup": INBOUND_DEDUPLICATE); ` +
+    `with clients that send \`Accept-Encoding: gzip, deflate, br\` ("· compressed": gzip, the tie's winner; ` +
+    `the other rows send none and get identity); ` +
+    `Dashboard with its reviews block deferred ("· @defer", \`multipart/mixed;deferSpec=20220824\` as ` +
+    `Apollo Client 4 asks) on our first mount and the Router, timed to the first part and to the whole answer; ` +
+    `then with its own dedup ("· dedup"): the Router with traffic_shaping.all.deduplicate_query, our ` +
+    `first mount with SUBGRAPH_DEDUPLICATE and INBOUND_DEDUPLICATE, Hive Gateway with ` +
+    `inboundInflightRequestDeduplication. CPU per request is given for the gateway and the subgraphs ` +
+    `separately: dedup saves the subgraphs' work first.`
+  );
 }

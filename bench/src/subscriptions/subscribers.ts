@@ -42,86 +42,108 @@ interface ReviewEvent {
  */
 export async function openSubscribers(url: string, count: number, document: string): Promise<SubscriberPool> {
   const clients: Client[] = [];
-  const seen = new Uint8Array(count);
-  const problems: Record<string, number> = {};
-  const problem = (message: string) => {
-    problems[message] = (problems[message] ?? 0) + 1;
-  };
-  let live = 0;
-  let wrongEvents = 0;
-  let sink: EventSink = () => {};
+  const tally: Tally = { seen: new Uint8Array(count), problems: {}, live: 0, wrongEvents: 0, sink: () => {} };
+  await connectInBatches(count, clients, (index) => subscribe(url, document, index, clients, tally));
+  return poolOf(count, clients, tally);
+}
 
-  const subscribe = (index: number): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`subscriber ${index}: no connection_ack within ${CONNECT_TIMEOUT_MS} ms`)),
-        CONNECT_TIMEOUT_MS,
-      );
-      const client = createClient({
-        url,
-        webSocketImpl: WebSocket,
-        lazy: true,
-        retryAttempts: 0,
-        on: {
-          connected: () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          closed: (event) => {
-            clearTimeout(timer);
-            reject(new Error(`subscriber ${index}: socket closed before connection_ack (${closeReason(event)})`));
-          },
-        },
-      });
-      clients.push(client);
-      client.subscribe<ReviewEvent['data']>(
-        { query: document },
-        {
-          next: (result) => {
-            const at = performance.now();
-            const review = (result as ReviewEvent).data?.reviewAdded;
-            if (typeof review?.id !== 'string' || result.errors) {
-              wrongEvents++;
-              if (result.errors) problem(`event with errors: ${JSON.stringify(result.errors).slice(0, 200)}`);
-              return;
-            }
-            if (typeof review.author?.name !== 'string' || typeof review.product?.name !== 'string') wrongEvents++;
-            if (seen[index] === 0) {
-              seen[index] = 1;
-              live++;
-            }
-            sink(index, review.id, at);
-          },
-          error: (error) => problem(`error: ${describe(error)}`),
-          complete: () => problem('completed by the server'),
-        },
-      );
-    });
+/** What the subscribers have received so far, and where each good event goes. */
+interface Tally {
+  readonly seen: Uint8Array;
+  readonly problems: Record<string, number>;
+  live: number;
+  wrongEvents: number;
+  sink: EventSink;
+}
 
+function problem(tally: Tally, message: string): void {
+  tally.problems[message] = (tally.problems[message] ?? 0) + 1;
+}
+
+/** Subscribers connected CONNECT_BATCH at a time; on a failure, every client is disposed of. */
+async function connectInBatches(
+  count: number,
+  clients: Client[],
+  subscribeOne: (index: number) => Promise<void>,
+): Promise<void> {
   try {
     for (let first = 0; first < count; first += CONNECT_BATCH) {
-      const batch = Array.from({ length: Math.min(CONNECT_BATCH, count - first) }, (_, i) => subscribe(first + i));
+      const batch = Array.from({ length: Math.min(CONNECT_BATCH, count - first) }, (_, i) => subscribeOne(first + i));
       await Promise.all(batch);
     }
   } catch (error) {
     await Promise.all(clients.map((client) => client.dispose()));
     throw error;
   }
+}
 
+/** One subscriber: its client connected (resolved at connection_ack) and its subscription counted into `tally`. */
+function subscribe(url: string, document: string, index: number, clients: Client[], tally: Tally): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`subscriber ${index}: no connection_ack within ${CONNECT_TIMEOUT_MS} ms`)),
+      CONNECT_TIMEOUT_MS,
+    );
+    const client = createClient({
+      url,
+      webSocketImpl: WebSocket,
+      lazy: true,
+      retryAttempts: 0,
+      on: {
+        connected: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        closed: (event) => {
+          clearTimeout(timer);
+          reject(new Error(`subscriber ${index}: socket closed before connection_ack (${closeReason(event)})`));
+        },
+      },
+    });
+    clients.push(client);
+    client.subscribe<ReviewEvent['data']>(
+      { query: document },
+      {
+        next: (result) => countEvent(tally, index, result as ReviewEvent),
+        error: (error) => problem(tally, `error: ${describe(error)}`),
+        complete: () => problem(tally, 'completed by the server'),
+      },
+    );
+  });
+}
+
+/** An event: a wrong one counted (its errors as a problem), a good one marks its subscriber live and goes to the sink. */
+function countEvent(tally: Tally, index: number, result: ReviewEvent): void {
+  const at = performance.now();
+  const review = result.data?.reviewAdded;
+  if (typeof review?.id !== 'string' || result.errors) {
+    tally.wrongEvents++;
+    if (result.errors) problem(tally, `event with errors: ${JSON.stringify(result.errors).slice(0, 200)}`);
+    return;
+  }
+  if (typeof review.author?.name !== 'string' || typeof review.product?.name !== 'string') tally.wrongEvents++;
+  if (tally.seen[index] === 0) {
+    tally.seen[index] = 1;
+    tally.live++;
+  }
+  tally.sink(index, review.id, at);
+}
+
+function poolOf(count: number, clients: Client[], tally: Tally): SubscriberPool {
   return {
     size: count,
     get live() {
-      return live;
+      return tally.live;
     },
     get wrongEvents() {
-      return wrongEvents;
+      return tally.wrongEvents;
     },
-    problems: () => ({ ...problems }),
+    problems: () => ({ ...tally.problems }),
     setSink(next) {
-      sink = next;
+      tally.sink = next;
     },
     async close() {
-      sink = () => {};
+      tally.sink = () => {};
       await Promise.all(clients.map((client) => client.dispose()));
     },
   };

@@ -1,7 +1,7 @@
 import type { ApolloGateway } from '@apollo/gateway';
+import type { GraphQLDataSource } from '@apollo/gateway/dist/datasources/types.js';
 import { buildOperationContext } from '@apollo/gateway/dist/operationContext.js';
 import { deepMerge } from '@apollo/gateway/dist/utilities/deepMerge.js';
-import type { FetchNode } from '@apollo/query-planner';
 import { HeaderMap } from '@apollo/server';
 import { type SpanOptions, trace } from '@opentelemetry/api';
 import { type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
@@ -16,14 +16,14 @@ import { planFor, planStoreKey } from '../executor/lean-executor.js';
 import { keyWithOverrides, type ProgressiveOverride } from '../executor/override-decision.js';
 import { runPlan } from '../executor/plan-result.js';
 import { inSpan } from '../executor/spans.js';
-import { REQUEST_ID_HEADER } from '../header-names.js';
 import { httpError } from '../http-error.js';
 import type { Logger } from '../logger.js';
 import { ResponseBudget, responseTooLarge } from '../response-budget.js';
 import { SubgraphDataSource } from '../subgraph-fetch/data-source.js';
 import { redactSubgraphErrors } from '../subgraph-fetch/subgraph-errors.js';
-import { SubgraphHooks } from '../subgraph-fetch/subgraph-hooks.js';
+import type { SubgraphErrors } from '../subgraph-overrides.js';
 import { LiveSubscription } from './live-subscription.js';
+import { primaryEvents, type Subscribe } from './primary-events.js';
 import type { SubscriptionSettings } from './settings.js';
 import { SharedUpstreams } from './shared-upstreams.js';
 import { streamSinkOf } from './stream-sink.js';
@@ -113,76 +113,39 @@ export function subscriptionExecutor(
   };
 }
 
-type HookOutcome = Awaited<ReturnType<SubgraphHooks['request']>>;
-
-async function* afterHooks(
-  pending: Promise<HookOutcome>,
-  open: (hooked: HookOutcome) => AsyncIterableIterator<SubgraphEvent>,
-): AsyncIterableIterator<SubgraphEvent> {
-  yield* open(await pending);
-}
-
 function start(
   internals: GatewayInternals,
   requestContext: RequestContext,
   plan: CompiledSubscription,
   options: SubscriptionExecutorOptions,
-  subscribe: (socket: SubgraphSocketOptions) => AsyncIterableIterator<SubgraphEvent>,
+  subscribe: Subscribe,
   onEnd: () => void,
 ): LiveSubscription {
-  const { primary } = plan;
+  // Resolving is set up first: the plan's data sources and the subscribe's span are taken as it starts.
+  const resolve = eventResolver(internals, requestContext, plan, options);
+  return new LiveSubscription(primaryEvents(internals, requestContext, plan, options, subscribe), resolve, onEnd);
+}
+
+/**
+ * How each of the primary subgraph's events becomes the client's: the rest of the plan runs from
+ * it, in a trace of its own, and its errors are shaped as an answer's.
+ */
+function eventResolver(
+  internals: GatewayInternals,
+  requestContext: RequestContext,
+  plan: CompiledSubscription,
+  options: SubscriptionExecutorOptions,
+): (event: SubgraphEvent) => Promise<FormattedExecutionResult> {
   const context = requestContext.context as unknown as GatewayContext;
   const { settings, plugins, logger } = options;
-  const source = internals.serviceMap[primary.serviceName]?.dataSource;
+  const source = internals.serviceMap[plan.primary.serviceName]?.dataSource;
   const errorsShown = source instanceof SubgraphDataSource ? source.errors : 'mask';
-  const variables = primaryVariables(primary, requestContext.request.variables ?? {});
-  const events = (): AsyncIterableIterator<SubgraphEvent> => {
-    if (!(source instanceof SubgraphDataSource)) {
-      return failed(SubscriptionEnd.fromSubgraph(primary.serviceName, undefined));
-    }
-    const headers: Record<string, string> = {};
-    const hooked = new SubgraphHooks(primary.serviceName, plugins, logger).request({
-      subgraph: primary.serviceName,
-      headers,
-      context,
-      query: primary.operation,
-      operationName: primary.operationName,
-      variables,
-    });
-    const opened = (hooked: HookOutcome): AsyncIterableIterator<SubgraphEvent> => {
-      if (hooked) {
-        const errors = 'failure' in hooked ? undefined : hooked.result.errors;
-        return failed(SubscriptionEnd.fromSubgraph(primary.serviceName, errors));
-      }
-      // With SUBSCRIPTION_DEDUPLICATE, the subgraph sees the first sharer's request id.
-      headers[REQUEST_ID_HEADER] = context.requestId;
-      return subscribe({
-        subgraph: primary.serviceName,
-        url: source.url,
-        headers,
-        query: primary.operation,
-        variables,
-        operationName: primary.operationName,
-        maxBufferedEvents: settings.maxBufferedEvents,
-        slowClient: settings.slowClient,
-        // The subgraph's own limits (its SUBGRAPH_<NAME>_* overrides), as its HTTP fetches have them.
-        maxEventBytes: source.maxResponseBytes,
-        errors: source.errors,
-        connectTimeoutMs: source.timeoutMs,
-        keepAliveMs: settings.heartbeatMs,
-      });
-    };
-    // A hook that answers later (an async one) is waited for before the socket opens.
-    return hooked instanceof Promise ? afterHooks(hooked, opened) : opened(hooked);
-  };
-  // The data sources the plan's other fetches use, fixed for the subscription's life (a new supergraph ends it).
-  const serviceMap = Object.create(null);
-  for (const [name, { dataSource }] of Object.entries(internals.serviceMap)) serviceMap[name] = dataSource;
+  const serviceMap = planServiceMap(internals);
   const telemetry = internals.config.telemetry;
   // Each event is a trace of its own (a subscription may live for hours), linked to the subscribe's.
   const subscribed = trace.getActiveSpan()?.spanContext();
   const eventSpan: SpanOptions = { root: true, links: subscribed ? [{ context: subscribed }] : [] };
-  const resolve = (event: SubgraphEvent): Promise<FormattedExecutionResult> =>
+  return (event) =>
     inSpan('gateway.subscription.event', eventSpan, telemetry, async () => {
       // Each event is its own answer: it gets the response size budget a request gets.
       const eventContext: GatewayContext = {
@@ -201,15 +164,7 @@ function start(
         },
         merged,
       );
-      // What the subgraph wrote, as SUBGRAPH_ERRORS lets clients see it (its HTTP answers alike).
-      const fromSubgraph = event.errors && redactSubgraphErrors(event.errors, errorsShown);
-      const errors = [
-        ...(fromSubgraph ?? event.errors ?? []).map((error) => ({
-          ...error,
-          extensions: { ...error.extensions, serviceName: primary.serviceName },
-        })),
-        ...(result.errors ?? []).map((error) => toFormatted(error)),
-      ].map(options.formatError);
+      const errors = eventErrors(event, result, errorsShown, plan.primary.serviceName).map(options.formatError);
       if (eventContext.responseBudget.exceeded) {
         emitEvent(plugins, { type: 'subscription-event', outcome: 'errors' }, logger);
         return responseTooLarge(settings.maxResponseBytes);
@@ -217,7 +172,30 @@ function start(
       emitEvent(plugins, { type: 'subscription-event', outcome: errors.length > 0 ? 'errors' : 'data' }, logger);
       return errors.length > 0 ? { errors, data: result.data ?? null } : { data: result.data ?? null };
     });
-  return new LiveSubscription(events(), resolve, onEnd);
+}
+
+/** The data sources the plan's other fetches use, fixed for the subscription's life (a new supergraph ends it). */
+function planServiceMap(internals: GatewayInternals): Record<string, GraphQLDataSource> {
+  const serviceMap: Record<string, GraphQLDataSource> = Object.create(null);
+  for (const [name, { dataSource }] of Object.entries(internals.serviceMap)) serviceMap[name] = dataSource;
+  return serviceMap;
+}
+
+/** An event's errors: what the subgraph wrote, as SUBGRAPH_ERRORS lets clients see it (its HTTP answers alike), then the plan's. */
+function eventErrors(
+  event: SubgraphEvent,
+  result: ExecutionResult,
+  errorsShown: SubgraphErrors,
+  serviceName: string,
+): GraphQLFormattedError[] {
+  const fromSubgraph = event.errors && redactSubgraphErrors(event.errors, errorsShown);
+  return [
+    ...(fromSubgraph ?? event.errors ?? []).map((error) => ({
+      ...error,
+      extensions: { ...error.extensions, serviceName },
+    })),
+    ...(result.errors ?? []).map((error) => toFormatted(error)),
+  ];
 }
 
 // setTimeout's longest delay (about 24.8 days); a token valid longer is checked again then.
@@ -250,13 +228,6 @@ function endAtExpiry(subscription: LiveSubscription, context: GatewayContext): (
   return () => clearTimeout(timer);
 }
 
-/** The variables the subgraph's subscription operation declares, from the client's. */
-function primaryVariables(primary: FetchNode, variables: Record<string, unknown>): Record<string, unknown> {
-  const used: Record<string, unknown> = {};
-  for (const name of primary.variableUsages ?? []) if (Object.hasOwn(variables, name)) used[name] = variables[name];
-  return used;
-}
-
 /** Every subscription the process may hold is taken: not this client's doing, so 503 as for connections. */
 function allTaken(maxOpen: number): ExecutionResult {
   const error = new GraphQLError(
@@ -274,15 +245,6 @@ function allTaken(maxOpen: number): ExecutionResult {
 function refusal(code: ClientErrorCode, message: string): ExecutionResult {
   const legacy = code === ClientErrorCode.SUBSCRIPTION_MAX_LIMIT ? { legacyCode: 'SUBSCRIPTION_LIMIT_EXCEEDED' } : {};
   return { errors: [httpError(code, message, {}, legacy)] };
-}
-
-async function* failedEvents(end: SubscriptionEnd): AsyncGenerator<SubgraphEvent> {
-  yield* [];
-  throw end;
-}
-
-function failed(end: SubscriptionEnd): AsyncIterableIterator<SubgraphEvent> {
-  return failedEvents(end);
 }
 
 function toFormatted(error: unknown): GraphQLFormattedError {

@@ -14,6 +14,37 @@ const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 
  */
 export function createSeries(registry: Registry) {
   const registers = [registry];
+  // In this order, the order the registry has always exported them in.
+  return {
+    ...httpSeries(registers),
+    ...planCacheSeries(registers),
+    ...subgraphSeries(registers),
+    ...loadSeries(registers),
+    ...subscriptionSeries(registers),
+    ...entityCacheSeries(registers),
+    ...droppedSeries(registers),
+  };
+}
+
+export type Series = ReturnType<typeof createSeries>;
+
+/** Read from the process's standard output destination at each scrape (log-destination.ts). */
+function logLinesDropped(registers: Registry[]): Counter {
+  let counted = 0;
+  return new Counter({
+    name: 'gateway_log_lines_dropped_total',
+    help: 'Log lines this process dropped because standard output was not taking them (past GATEWAY_LOG_MAX_QUEUED_BYTES).',
+    registers,
+    collect() {
+      const total = droppedLogLines();
+      this.inc(total - counted);
+      counted = total;
+    },
+  });
+}
+
+/** The HTTP requests and the GraphQL operations they carry: durations, outcomes, refusals. */
+function httpSeries(registers: Registry[]) {
   return {
     httpDuration: new Histogram({
       // OpenTelemetry's http.server.request.duration as Prometheus names it; its attributes as labels.
@@ -48,6 +79,12 @@ export function createSeries(registry: Registry) {
       labelNames: ['reason'] as const,
       registers,
     }),
+  };
+}
+
+/** The query plan cache: hits and misses. */
+function planCacheSeries(registers: Registry[]) {
+  return {
     planCacheHits: new Counter({
       name: 'gateway_query_plan_cache_hits_total',
       help: 'Operations whose query plan was found in the cache.',
@@ -58,6 +95,12 @@ export function createSeries(registry: Registry) {
       help: 'Operations that had to be planned.',
       registers,
     }),
+  };
+}
+
+/** Subgraph fetches: durations, errors, timeouts, retries and circuit breakers. */
+function subgraphSeries(registers: Registry[]) {
+  return {
     fetchDuration: new Histogram({
       name: 'gateway_subgraph_fetch_duration_seconds',
       help: 'Subgraph fetches, from the first attempt to the answer used (retries included), by outcome: ok or the code on the affected fields.',
@@ -89,6 +132,12 @@ export function createSeries(registry: Registry) {
       labelNames: ['subgraph', 'state'] as const,
       registers,
     }),
+  };
+}
+
+/** What the gateway loads at startup or on a change: supergraphs and trusted-document manifests. */
+function loadSeries(registers: Registry[]) {
+  return {
     supergraphLoads: new Counter({
       name: 'gateway_supergraph_loads_total',
       help: 'Supergraphs read at startup or on a change: applied, or rejected (the previous one kept).',
@@ -106,6 +155,12 @@ export function createSeries(registry: Registry) {
       help: 'Operations in the trusted-documents manifest in use.',
       registers,
     }),
+  };
+}
+
+/** Client subscriptions: those live and the events delivered. */
+function subscriptionSeries(registers: Registry[]) {
+  return {
     subscriptionsActive: new Gauge({
       name: 'gateway_subscriptions_active',
       help: 'Client subscriptions live now (WebSocket and SSE).',
@@ -117,6 +172,12 @@ export function createSeries(registry: Registry) {
       labelNames: ['outcome'] as const,
       registers,
     }),
+  };
+}
+
+/** The entity cache: lookups and invalidations. */
+function entityCacheSeries(registers: Registry[]) {
+  return {
     entityCache: new Counter({
       name: 'gateway_entity_cache_total',
       help: 'Entity cache, per subgraph and type (Query: root fields): entities served (hit), asked of the subgraph (miss), neither looked up nor kept (bypass), evicted for room (eviction), dropped by an invalidation (invalidation; type * for a whole subgraph).',
@@ -134,6 +195,12 @@ export function createSeries(registry: Registry) {
       help: 'Entity cache invalidations waiting for the store (Redis) to take them; while above 0 this process serves nothing from the cache.',
       registers,
     }),
+  };
+}
+
+/** What the process lost instead of exporting: trace spans and log lines. */
+function droppedSeries(registers: Registry[]) {
+  return {
     traceSpansDropped: new Counter({
       name: 'gateway_trace_spans_dropped_total',
       help: 'Spans the tracing SDK lost instead of exporting: its queue was full (queue_full) or an export failed or timed out (export_failed: the collector is down or refused them).',
@@ -142,21 +209,4 @@ export function createSeries(registry: Registry) {
     }),
     logLinesDropped: logLinesDropped(registers),
   };
-}
-
-export type Series = ReturnType<typeof createSeries>;
-
-/** Read from the process's standard output destination at each scrape (log-destination.ts). */
-function logLinesDropped(registers: Registry[]): Counter {
-  let counted = 0;
-  return new Counter({
-    name: 'gateway_log_lines_dropped_total',
-    help: 'Log lines this process dropped because standard output was not taking them (past GATEWAY_LOG_MAX_QUEUED_BYTES).',
-    registers,
-    collect() {
-      const total = droppedLogLines();
-      this.inc(total - counted);
-      counted = total;
-    },
-  });
 }

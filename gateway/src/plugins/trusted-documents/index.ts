@@ -63,6 +63,59 @@ export const TRUSTED_DOCUMENTS_DEFAULTS = defaultsOf(TRUSTED_DOCUMENTS_VALUES);
  * is lexed once more to compare it token by token.
  */
 export function trustedDocuments(options: TrustedDocumentsOptions): GatewayPlugin {
+  const pollIntervalMs = checkOptions(options);
+  const { manifestPath, logger, emit } = options;
+  const mode = options.mode ?? TRUSTED_DOCUMENTS_DEFAULTS.mode;
+  // Read once at construction: a bad manifest fails startup, naming every bad entry.
+  const initialText = readManifest(manifestPath);
+  // Swapped whole on reload; a request reads it once, so it never sees half of two manifests.
+  const state: ManifestState = { current: initialManifest(manifestPath, initialText) };
+  const report = (event: GatewayEvent) => emit?.(event);
+  return {
+    name: 'trusted-documents',
+    apollo: {
+      async serverWillStart() {
+        report({ type: 'trusted-documents-load', outcome: 'applied', documents: state.current.size });
+        logger?.info(
+          {
+            plugin: 'trusted-documents',
+            manifest: manifestPath,
+            documents: state.current.size,
+            format: state.current.format,
+            mode,
+          },
+          'trusted documents manifest loaded',
+        );
+        if (pollIntervalMs === 0 || state.poller) return;
+        state.poller = pollManifest(state, options, pollIntervalMs, initialText, report);
+      },
+      async requestDidStart({ request, contextValue }): Promise<GraphQLRequestListener<GatewayContext> | undefined> {
+        // No await before this: it must finish before Apollo Server reads the request.
+        const refusal = checkRequest(state.current, mode, request);
+        if ('trusted' in refusal) {
+          if (refusal.trusted) contextValue.scope.trustedDocument = true;
+          return undefined;
+        }
+        // Never parsed or validated: a caller the manifest keeps out learns nothing of the schema.
+        return refuseBeforeParsing(request, contextValue.scope, refusal);
+      },
+    },
+    async close() {
+      state.poller?.close();
+      state.poller = undefined;
+    },
+  };
+}
+
+/** The manifest in use, the poller that reloads it, and the last read error logged. */
+interface ManifestState {
+  current: TrustedManifest;
+  poller?: FilePoller;
+  lastReadError?: string;
+}
+
+/** The options checked, every problem named at once; the poll interval they give. */
+function checkOptions(options: TrustedDocumentsOptions): number {
   const issues = new OptionIssues();
   const raw = asOptionsObject('trusted-documents', options);
   checkKnownKeys(issues, raw, ['manifestPath', 'mode', 'pollIntervalMs', 'logger', 'emit', 'clock']);
@@ -79,11 +132,11 @@ export function trustedDocuments(options: TrustedDocumentsOptions): GatewayPlugi
   );
   if (raw.emit !== undefined && typeof raw.emit !== 'function') issues.add('emit', 'must be a function');
   issues.throwIfAny('trusted-documents');
+  return pollIntervalMs;
+}
 
-  const { manifestPath, logger, emit } = options;
-  const mode = options.mode ?? TRUSTED_DOCUMENTS_DEFAULTS.mode;
-  // Read once at construction: a bad manifest fails startup, naming every bad entry.
-  const initialText = readManifest(manifestPath);
+/** The manifest read at construction; a bad one fails startup, naming every bad entry. */
+function initialManifest(manifestPath: string, initialText: string): TrustedManifest {
   const initial = parseManifest(initialText);
   if (!initial.ok) {
     throw new PluginOptionsError(
@@ -94,110 +147,97 @@ export function trustedDocuments(options: TrustedDocumentsOptions): GatewayPlugi
       })),
     );
   }
-  // Swapped whole on reload; a request reads it once, so it never sees half of two manifests.
-  let current: TrustedManifest = initial.manifest;
-  let poller: FilePoller | undefined;
-  let lastReadError: string | undefined;
+  return initial.manifest;
+}
 
-  const report = (event: GatewayEvent) => emit?.(event);
-  const apply = (text: string) => {
-    const result = parseManifest(text);
-    if (!result.ok) {
-      const reason = summary(result.issues);
+/** Hot reload: the file polled, each change applied (or rejected), read errors logged once until they change. */
+function pollManifest(
+  state: ManifestState,
+  options: TrustedDocumentsOptions,
+  pollIntervalMs: number,
+  initialText: string,
+  report: (event: GatewayEvent) => void,
+): FilePoller {
+  const { manifestPath, logger } = options;
+  return pollFile({
+    path: manifestPath,
+    intervalMs: pollIntervalMs,
+    initialText,
+    ...(options.clock ? { clock: options.clock } : {}),
+    onChange: (text) => {
+      state.lastReadError = undefined;
+      applyManifest(state, text, options, report);
+    },
+    onError: (error) => {
+      // A vanished file (mid-rewrite, ConfigMap swap) keeps the manifest; logged once until it changes.
+      const code = String((error as NodeJS.ErrnoException)?.code ?? (error as Error)?.message);
+      if (code === state.lastReadError) return;
+      state.lastReadError = code;
       logger?.warn(
-        { plugin: 'trusted-documents', manifest: manifestPath, issues: result.issues, documents: current.size },
-        'trusted documents manifest rejected; the previous one stays in use',
+        { plugin: 'trusted-documents', manifest: manifestPath, code },
+        'cannot read the trusted documents manifest; the previous one stays in use',
       );
-      report({ type: 'trusted-documents-load', outcome: 'rejected', documents: current.size, reason });
-      return;
-    }
-    current = result.manifest;
-    logger?.info(
-      { plugin: 'trusted-documents', manifest: manifestPath, documents: current.size, format: current.format },
-      'trusted documents manifest reloaded',
+    },
+  });
+}
+
+/** A changed manifest: swapped in whole when valid, else rejected with the previous one kept. */
+function applyManifest(
+  state: ManifestState,
+  text: string,
+  { manifestPath, logger }: TrustedDocumentsOptions,
+  report: (event: GatewayEvent) => void,
+): void {
+  const result = parseManifest(text);
+  if (!result.ok) {
+    const reason = summary(result.issues);
+    logger?.warn(
+      { plugin: 'trusted-documents', manifest: manifestPath, issues: result.issues, documents: state.current.size },
+      'trusted documents manifest rejected; the previous one stays in use',
     );
-    report({ type: 'trusted-documents-load', outcome: 'applied', documents: current.size });
-  };
-
-  /** `trusted`: the document that will run is the manifest's. */
-  const check = (request: GraphQLRequest): GraphQLError | { trusted: boolean } => {
-    const manifest = current;
-    const query = request.query;
-    if (typeof query === 'string' && query !== '') {
-      // The document that runs is the one checked, whatever id rides along with it.
-      if (mode === 'allow-ids') return { trusted: false };
-      if (manifest.contains(query)) return { trusted: true };
-      return httpError(ClientErrorCode.QUERY_NOT_IN_SAFELIST, 'The operation is not in the trusted documents list.');
-    }
-    const id = documentIdOf(request);
-    if (id.kind === 'none') return { trusted: false }; // Apollo Server answers 400: no query
-    if (id.kind === 'bad') return httpError(ClientErrorCode.BAD_REQUEST, id.message);
-    const document = manifest.documentFor(id.id);
-    if (document === undefined) {
-      return httpError(
-        ClientErrorCode.PERSISTED_QUERY_NOT_IN_LIST,
-        'The document id is not in the trusted documents list.',
-      );
-    }
-    request.query = document;
-    // Resolved here: Apollo's APQ handling must not look the id up again (or compare it to the text).
-    request.extensions = withoutPersistedQuery(request.extensions);
-    return { trusted: true };
-  };
-
-  return {
-    name: 'trusted-documents',
-    apollo: {
-      async serverWillStart() {
-        report({ type: 'trusted-documents-load', outcome: 'applied', documents: current.size });
-        logger?.info(
-          {
-            plugin: 'trusted-documents',
-            manifest: manifestPath,
-            documents: current.size,
-            format: current.format,
-            mode,
-          },
-          'trusted documents manifest loaded',
-        );
-        if (pollIntervalMs === 0 || poller) return;
-        poller = pollFile({
-          path: manifestPath,
-          intervalMs: pollIntervalMs,
-          initialText,
-          ...(options.clock ? { clock: options.clock } : {}),
-          onChange: (text) => {
-            lastReadError = undefined;
-            apply(text);
-          },
-          onError: (error) => {
-            // A vanished file (mid-rewrite, ConfigMap swap) keeps the manifest; logged once until it changes.
-            const code = String((error as NodeJS.ErrnoException)?.code ?? (error as Error)?.message);
-            if (code === lastReadError) return;
-            lastReadError = code;
-            logger?.warn(
-              { plugin: 'trusted-documents', manifest: manifestPath, code },
-              'cannot read the trusted documents manifest; the previous one stays in use',
-            );
-          },
-        });
-      },
-      async requestDidStart({ request, contextValue }): Promise<GraphQLRequestListener<GatewayContext> | undefined> {
-        // No await before this: it must finish before Apollo Server reads the request.
-        const refusal = check(request);
-        if ('trusted' in refusal) {
-          if (refusal.trusted) contextValue.scope.trustedDocument = true;
-          return undefined;
-        }
-        // Never parsed or validated: a caller the manifest keeps out learns nothing of the schema.
-        return refuseBeforeParsing(request, contextValue.scope, refusal);
-      },
+    report({ type: 'trusted-documents-load', outcome: 'rejected', documents: state.current.size, reason });
+    return;
+  }
+  state.current = result.manifest;
+  logger?.info(
+    {
+      plugin: 'trusted-documents',
+      manifest: manifestPath,
+      documents: state.current.size,
+      format: state.current.format,
     },
-    async close() {
-      poller?.close();
-      poller = undefined;
-    },
-  };
+    'trusted documents manifest reloaded',
+  );
+  report({ type: 'trusted-documents-load', outcome: 'applied', documents: state.current.size });
+}
+
+/** `trusted`: the document that will run is the manifest's. */
+function checkRequest(
+  manifest: TrustedManifest,
+  mode: TrustedDocumentsMode,
+  request: GraphQLRequest,
+): GraphQLError | { trusted: boolean } {
+  const query = request.query;
+  if (typeof query === 'string' && query !== '') {
+    // The document that runs is the one checked, whatever id rides along with it.
+    if (mode === 'allow-ids') return { trusted: false };
+    if (manifest.contains(query)) return { trusted: true };
+    return httpError(ClientErrorCode.QUERY_NOT_IN_SAFELIST, 'The operation is not in the trusted documents list.');
+  }
+  const id = documentIdOf(request);
+  if (id.kind === 'none') return { trusted: false }; // Apollo Server answers 400: no query
+  if (id.kind === 'bad') return httpError(ClientErrorCode.BAD_REQUEST, id.message);
+  const document = manifest.documentFor(id.id);
+  if (document === undefined) {
+    return httpError(
+      ClientErrorCode.PERSISTED_QUERY_NOT_IN_LIST,
+      'The document id is not in the trusted documents list.',
+    );
+  }
+  request.query = document;
+  // Resolved here: Apollo's APQ handling must not look the id up again (or compare it to the text).
+  request.extensions = withoutPersistedQuery(request.extensions);
+  return { trusted: true };
 }
 
 function readManifest(path: string): string {
