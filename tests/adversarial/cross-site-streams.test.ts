@@ -166,17 +166,21 @@ describe.each(MOUNTS)('mutations over a GET stream on %s', (mount) => {
 // any site opens a WebSocket, or POSTs `text/plain` (no preflight) with `Accept:
 // text/event-stream`, and the browser attaches the user's cookie. The origin policy refuses both
 // before any operation is read; the app's own origin (CORS_ORIGINS, with credentials) is served.
+/** The subgraphs, and JWT verification reading the token from the `session` cookie. */
+const cookieJwtEnv = () => ({
+  ...subgraphUrlEnv(subgraphs()),
+  GATEWAY_PLUGINS: 'jwt',
+  JWT_SECRET: SECRET,
+  JWT_ALGORITHMS: 'HS256',
+  JWT_REQUIRED: 'false',
+  JWT_COOKIE: 'session',
+});
 const APP = 'https://app.example.com';
 const EVIL = 'https://evil.example.net';
 
 describe.each(MOUNTS)('a cross-site page with the user cookie on %s', (mount) => {
   const gateway = gatewayForBlock(mount, () => ({
-    ...subgraphUrlEnv(subgraphs()),
-    GATEWAY_PLUGINS: 'jwt',
-    JWT_SECRET: SECRET,
-    JWT_ALGORITHMS: 'HS256',
-    JWT_REQUIRED: 'false',
-    JWT_COOKIE: 'session',
+    ...cookieJwtEnv(),
     CORS_ORIGINS: APP,
     CORS_ALLOW_CREDENTIALS: 'true',
   }));
@@ -261,12 +265,7 @@ function streamStatus(
 
 describe.each(MOUNTS)('a page on the http origin of an https gateway, with the user cookie, on %s', (mount) => {
   const gateway = gatewayForBlock(mount, () => ({
-    ...subgraphUrlEnv(subgraphs()),
-    GATEWAY_PLUGINS: 'jwt',
-    JWT_SECRET: SECRET,
-    JWT_ALGORITHMS: 'HS256',
-    JWT_REQUIRED: 'false',
-    JWT_COOKIE: 'session',
+    ...cookieJwtEnv(),
     TRUSTED_PROXIES: PROXY,
   }));
 

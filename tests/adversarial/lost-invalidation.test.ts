@@ -9,8 +9,8 @@ import {
   startRedis,
   subgraphUrlEnv,
   type TestRedis,
+  token,
 } from '@fedgw/test-support';
-import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseMetrics } from '../contract/metrics-scrape.js';
 import { subgraphsForFile } from '../support/lifecycle.js';
@@ -40,11 +40,7 @@ afterAll(async () => {
 });
 
 const bearer = async (subject: string) => ({
-  authorization: `Bearer ${await new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(subject)
-    .setExpirationTime('5m')
-    .sign(new TextEncoder().encode(SECRET))}`,
+  authorization: `Bearer ${await token(new TextEncoder().encode(SECRET), { claims: { sub: subject } })}`,
 });
 
 const gatewayEnv = (extra: Record<string, string>) => ({
