@@ -18,6 +18,8 @@ export async function proxySubgraph(
     cacheControl?: (headers: Record<string, string>, upstream: string | null) => string | undefined;
     /** Answers 503 instead of asking the subgraph. */
     fail?: (body: string) => boolean;
+    /** Rewrites the subgraph's answer (a resolver that answers differently). */
+    rewrite?: (answer: string) => string;
   } = {},
 ): Promise<ProxiedSubgraph> {
   const seen: ProxiedSubgraph['seen'] = [];
@@ -43,7 +45,8 @@ export async function proxySubgraph(
         'content-type': 'application/json',
         ...(cacheControl && { 'cache-control': cacheControl }),
       });
-      response.end(await upstream.text());
+      const text = await upstream.text();
+      response.end(answer.rewrite ? answer.rewrite(text) : text);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -107,6 +107,7 @@ const TYPES = [
   'Supergraph',
   'SupergraphLoadEvent',
   'TraceSpansDroppedEvent',
+  'ShadowEvent',
   'TrustedDocumentsLoadEvent',
   'ValueParser',
 ];

@@ -13,6 +13,7 @@ import { requestLog } from '../plugins/request-log/index.js';
 import { requestShape } from '../plugins/request-shape/index.js';
 import { responseSizeLimit } from '../plugins/response-size-limit/index.js';
 import { entityCacheFromConfig } from './entity-cache-from-config.js';
+import { shadowFromConfig } from './shadow-from-config.js';
 import { supergraphSourceOf } from './supergraph-from-config.js';
 import { trustedDocumentsFromConfig } from './trusted-documents-from-config.js';
 
@@ -65,6 +66,8 @@ export function createGateway(config: GatewayConfig, options: CreateGatewayOptio
     ...(options.plugins ?? []),
     // Its fetch wrapper runs after every plugin's onSubgraphRequest, whatever its place here.
     ...entityCacheFromConfig(config, logger, () => plugins),
+    // SHADOW_URL / SHADOW_SUPERGRAPH: reads each answer as written, mirrors it once sent.
+    ...shadowFromConfig(config, logger, () => plugins, createGateway, options.clock),
     // Identical queries in flight share one execution: last, so every caller passed every check.
     ...(config.inboundDeduplicate
       ? [inboundDeduplication({ plugins: () => plugins, logger: logger.child({ component: 'inbound-dedup' }) })]

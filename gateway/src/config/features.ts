@@ -22,6 +22,7 @@ export interface FeatureSwitches {
   readonly subgraphDefaults: { readonly retries: number; readonly circuitBreaker: boolean };
   readonly entityCache: { readonly store: string };
   readonly trustedProxies?: unknown;
+  readonly shadow: { readonly url?: string; readonly supergraph?: string };
 }
 
 export interface Feature {
@@ -64,6 +65,10 @@ export const FEATURES = {
     isOn: (config) => config.entityCache.store !== 'off',
   },
   'trusted-proxies': { enabledBy: 'TRUSTED_PROXIES', isOn: (config) => config.trustedProxies !== undefined },
+  shadow: {
+    enabledBy: 'SHADOW_URL or SHADOW_SUPERGRAPH',
+    isOn: ({ shadow }) => shadow.url !== undefined || shadow.supergraph !== undefined,
+  },
   'circuit-breaker': {
     enabledBy: 'SUBGRAPH_CIRCUIT_BREAKER=true',
     isOn: (config) => config.subgraphDefaults.circuitBreaker,

@@ -17,7 +17,8 @@ export type GatewayEvent =
   | SubscriptionEventEvent
   | EntityCacheEvent
   | EntityCacheInvalidationEvent
-  | TraceSpansDroppedEvent;
+  | TraceSpansDroppedEvent
+  | ShadowEvent;
 
 /** One subgraph fetch finished (after any retries), whatever its outcome. */
 export interface SubgraphFetchEvent {
@@ -141,4 +142,15 @@ export interface TraceSpansDroppedEvent {
   readonly type: 'trace-spans-dropped';
   readonly reason: 'queue_full' | 'export_failed';
   readonly count: number;
+}
+
+/**
+ * A sampled query mirrored to a shadow (SHADOW_URL: `url`, SHADOW_SUPERGRAPH: `supergraph`) after
+ * its client was answered: the shadow's answer was the `same` as the client's, `differs`, failed
+ * (`shadow_error`: down, slow, too large, not JSON), or was not sent (`dropped`: too many in flight).
+ */
+export interface ShadowEvent {
+  readonly type: 'shadow';
+  readonly target: 'url' | 'supergraph';
+  readonly outcome: 'same' | 'differs' | 'shadow_error' | 'dropped';
 }

@@ -12,6 +12,7 @@ export type {
   GatewayEvent,
   InboundDedupEvent,
   QueryPlanCacheEvent,
+  ShadowEvent,
   SubgraphFetchEvent,
   SubgraphRetryEvent,
   SubscriptionEvent,

@@ -93,6 +93,9 @@ export function eventMetrics(series: Series): (event: GatewayEvent) => void {
       case 'trace-spans-dropped':
         series.traceSpansDropped.labels(event.reason).inc(event.count);
         return;
+      case 'shadow':
+        series.shadow.labels(event.target, event.outcome).inc();
+        return;
     }
   };
 }

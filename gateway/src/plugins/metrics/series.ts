@@ -23,6 +23,7 @@ export function createSeries(registry: Registry) {
     ...subscriptionSeries(registers),
     ...entityCacheSeries(registers),
     ...droppedSeries(registers),
+    ...shadowSeries(registers),
   };
 }
 
@@ -208,5 +209,17 @@ function droppedSeries(registers: Registry[]) {
       registers,
     }),
     logLinesDropped: logLinesDropped(registers),
+  };
+}
+
+/** Shadow traffic (SHADOW_URL, SHADOW_SUPERGRAPH): what became of each mirrored query. */
+function shadowSeries(registers: Registry[]) {
+  return {
+    shadow: new Counter({
+      name: 'gateway_shadow_total',
+      help: 'Sampled queries mirrored to a shadow after their client was answered, by target (url, supergraph) and outcome: same, differs, shadow_error (down, timed out, too large, not JSON), dropped (SHADOW_MAX_CONCURRENCY in flight).',
+      labelNames: ['target', 'outcome'] as const,
+      registers,
+    }),
   };
 }

@@ -1,0 +1,36 @@
+import { type Logger, LogThrottle } from '../../plugin-sdk/index.js';
+import type { Difference } from './diff.js';
+
+/** Distinct differences remembered (their counts); past it, new ones are logged at most 10 a minute. */
+const MAX_DISTINCT = 1000;
+
+/** The message of a difference's line: `pnpm shadow:report` reads these. */
+export const DIFFERS_MESSAGE = 'shadow answer differs';
+
+/**
+ * Logs each distinct difference (target, operation name, differing paths) the first time it is
+ * seen, then again at its 2nd, 4th, 8th… occurrence with the count so far: the log stays small
+ * whatever the traffic, and `shadow:report` still counts. Values only when `logValues`.
+ */
+export class DifferenceLog {
+  readonly #seen = new Map<string, number>();
+  readonly #overflow = new LogThrottle(10, 60_000);
+  constructor(
+    private readonly logger: Logger,
+    private readonly logValues: boolean,
+  ) {}
+
+  record(target: string, operationName: string | undefined, found: readonly Difference[]): void {
+    const paths = found.map((difference) => difference.path);
+    const key = JSON.stringify([target, operationName ?? null, paths]);
+    const count = (this.#seen.get(key) ?? 0) + 1;
+    if (this.#seen.has(key) || this.#seen.size < MAX_DISTINCT) this.#seen.set(key, count);
+    else if (this.#overflow.take() === undefined) return;
+    if ((count & (count - 1)) !== 0) return; // logged at 1, 2, 4, 8…
+    const values = this.logValues ? found.map(({ path, client, shadow }) => ({ path, client, shadow })) : undefined;
+    this.logger.warn(
+      { shadow: { target, operationName: operationName ?? null, paths, count, ...(values && { values }) } },
+      DIFFERS_MESSAGE,
+    );
+  }
+}
