@@ -12,9 +12,9 @@ import {
   shadow,
   urlTarget,
 } from '../plugins/shadow/index.js';
-import type { CreateGatewayOptions } from './create-gateway.js';
 
-type BuildGateway = (config: GatewayConfig, options: CreateGatewayOptions) => Gateway;
+/** createGateway's shape (passed in: importing it here would be a cycle). */
+type BuildGateway = (config: GatewayConfig, options: { logger: Logger; plugins: readonly GatewayPlugin[] }) => Gateway;
 
 /**
  * SHADOW_URL and/or SHADOW_SUPERGRAPH: the shadow plugin, mirroring to each; none when neither is

@@ -32,7 +32,6 @@ export function eventMetrics(series: Series): (event: GatewayEvent) => void {
     }
     return found;
   };
-
   return (event) => {
     switch (event.type) {
       case 'subgraph-fetch': {

@@ -28,8 +28,21 @@ export class DifferenceLog {
     else if (this.#overflow.take() === undefined) return;
     if ((count & (count - 1)) !== 0) return; // logged at 1, 2, 4, 8…
     const values = this.logValues ? found.map(({ path, client, shadow }) => ({ path, client, shadow })) : undefined;
+    this.#write(target, operationName ?? null, paths, count, values);
+  }
+
+  /** When the gateway stops: each difference seen since its last line, with its final count. */
+  flush(): void {
+    for (const [key, count] of this.#seen) {
+      if ((count & (count - 1)) === 0) continue;
+      const [target, operationName, paths] = JSON.parse(key) as [string, string | null, string[]];
+      this.#write(target, operationName, paths, count, undefined);
+    }
+  }
+
+  #write(target: string, operationName: string | null, paths: string[], count: number, values: unknown): void {
     this.logger.warn(
-      { shadow: { target, operationName: operationName ?? null, paths, count, ...(values && { values }) } },
+      { shadow: { target, operationName, paths, count, ...(values !== undefined && { values }) } },
       DIFFERS_MESSAGE,
     );
   }

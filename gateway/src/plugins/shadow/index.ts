@@ -98,7 +98,7 @@ export function shadow(options: ShadowOptions): ShadowPlugin {
       runner.mirror(query);
     },
     async close() {
-      await runner.settled();
+      await runner.close();
       await Promise.all(options.targets.map((target) => target.close?.()));
     },
   };

@@ -58,6 +58,12 @@ export class ShadowRunner {
     while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
   }
 
+  /** Waits for the shadows in flight, then logs each difference's final count (for `shadow:report`). */
+  async close(): Promise<void> {
+    await this.settled();
+    this.#differences.flush();
+  }
+
   async #run(target: ShadowTarget, query: MirroredQuery): Promise<void> {
     let outcome: Outcome = 'shadow_error';
     try {
