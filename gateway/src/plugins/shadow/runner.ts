@@ -29,6 +29,8 @@ export class ShadowRunner {
   readonly #failures = new LogThrottle(5, 60_000);
   /** Settles when every shadow in flight has (for `close` and tests). */
   readonly #running = new Set<Promise<void>>();
+  /** Aborted when the gateway stops: shadows in flight end at once, none starts. */
+  readonly #stopping = new AbortController();
 
   constructor(private readonly parts: RunnerParts) {
     this.#differences = new DifferenceLog(parts.logger, parts.logValues);
@@ -39,6 +41,7 @@ export class ShadowRunner {
   }
 
   mirror(query: MirroredQuery): void {
+    if (this.#stopping.signal.aborted) return;
     for (const target of this.parts.targets) {
       if (this.#inFlight >= this.parts.maxConcurrency) {
         this.#count(target, 'dropped');
@@ -60,6 +63,7 @@ export class ShadowRunner {
 
   /** Waits for the shadows in flight, then logs each difference's final count (for `shadow:report`). */
   async close(): Promise<void> {
+    this.#stopping.abort();
     await this.settled();
     this.#differences.flush();
   }
@@ -84,16 +88,19 @@ export class ShadowRunner {
     const timeout = new Promise<never>((_, reject) => {
       timedOut = () => reject(new ShadowFailure('timeout'));
     });
-    const timer = this.parts.clock.after(this.parts.timeoutMs, () => {
+    const giveUp = () => {
       controller.abort();
       timedOut();
-    });
+    };
+    const timer = this.parts.clock.after(this.parts.timeoutMs, giveUp);
+    this.#stopping.signal.addEventListener('abort', giveUp, { once: true });
     try {
       const sending = target.send(query, { maxResponseBytes: this.parts.maxResponseBytes, signal: controller.signal });
       sending.catch(() => undefined); // a late failure after the timeout is not unhandled
       return await Promise.race([sending, timeout]);
     } finally {
       timer.cancel();
+      this.#stopping.signal.removeEventListener('abort', giveUp);
       controller.abort();
     }
   }

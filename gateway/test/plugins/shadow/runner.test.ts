@@ -75,6 +75,17 @@ describe('the shadow runner', () => {
     expect(pending).toHaveLength(2);
   });
 
+  it('ends the shadows in flight when the gateway stops, and starts none after', async () => {
+    const { target, pending } = manualTarget();
+    const { plugin, outcomes } = setUp(target, { timeoutMs: 60_000 });
+    plugin.runner.mirror(QUERY);
+    await plugin.close?.();
+    expect(pending[0]?.limits.signal.aborted).toBe(true);
+    expect(outcomes()).toEqual(['shadow_error']);
+    plugin.runner.mirror(QUERY);
+    expect(pending).toHaveLength(1);
+  });
+
   it('logs a distinct difference at its 1st, 2nd, 4th… occurrence, paths only unless told', async () => {
     const lying: ShadowTarget = { name: 'url', send: async () => ({ data: { product: { name: 'secret' } } }) };
     const { plugin, log, outcomes } = setUp(lying);
