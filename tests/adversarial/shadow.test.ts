@@ -189,6 +189,13 @@ describe.each(['fastify', 'express'] as const)('a hostile shadow, on %s', (mount
     const [mirrored] = shadow.requests.slice(before);
     expect(JSON.parse(mirrored?.body ?? '')).toEqual({ query: QUERY, operationName: undefined });
     expect(mirrored?.headers['x-tenant']).toBe('acme');
+    // Marked, so a gateway receiving it (itself, or one mirroring back) never mirrors it again.
+    expect(mirrored?.headers['x-gateway-shadow']).toBe('1');
+    await askAndCheck(gateway, { ...key, 'x-gateway-shadow': '1' });
+    await askAndCheck(gateway, key);
+    // poll: the second query's shadow is sent once its answer was written; the marked one's never is
+    await eventually(() => expect(shadow.requests.length).toBe(before + 2));
+    expect(shadow.requests.slice(before + 1).map((request) => request.headers['x-gateway-shadow'])).toEqual(['1']);
     for (const name of ['authorization', 'cookie', 'x-api-key', 'x-user-id']) {
       expect(mirrored?.headers[name]).toBeUndefined();
     }

@@ -2,13 +2,13 @@ import type { GatewayPlugin, RequestScope } from '../../plugin-sdk/index.js';
 import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../plugin-sdk/index.js';
 import { PLUGIN_NAME, SHADOW_VALUES, type ShadowOptions } from './options.js';
 import { ShadowRunner } from './runner.js';
-import type { MirroredQuery } from './target.js';
+import { type MirroredQuery, SHADOW_HEADER } from './target.js';
 
 export { type Difference, type DiffRules, differences } from './diff.js';
 export { DIFFERS_MESSAGE } from './difference-log.js';
 export { SHADOW_VALUES, type ShadowOptions } from './options.js';
 export type { MirroredQuery, ShadowAnswer, ShadowLimits, ShadowTarget } from './target.js';
-export { ShadowFailure } from './target.js';
+export { SHADOW_HEADER, ShadowFailure } from './target.js';
 export { urlTarget } from './url-target.js';
 
 /** The shadow plugin, with its runner (tests wait on `settled()`). */
@@ -76,6 +76,8 @@ export function shadow(options: ShadowOptions): ShadowPlugin {
             if (operation?.operation !== 'query' || source === undefined) return;
             // One answer to compare (no @defer parts); a batch's operations are not mirrored.
             if (response.body.kind !== 'single' || contextValue.scope.batchOperations) return;
+            // A mirrored request is never mirrored again (a shadow that is this gateway, or mirrors back).
+            if (contextValue.scope.headers[SHADOW_HEADER] !== undefined) return;
             if (!(random() < sample)) return;
             const { data, errors } = response.body.singleResult;
             recorded.set(contextValue.scope, {

@@ -1,5 +1,11 @@
 import type { GatewayContext } from '../../plugin-sdk/index.js';
 
+/**
+ * Sent with every mirrored request: a gateway never mirrors a request that carries it, so a
+ * shadow that is itself (or mirrors back) cannot start an endless chain.
+ */
+export const SHADOW_HEADER = 'x-gateway-shadow';
+
 /** One sampled query, as its client sent it, with the answer the client got. */
 export interface MirroredQuery {
   readonly query: string;

@@ -1,5 +1,6 @@
 import {
   type MirroredQuery,
+  SHADOW_HEADER,
   type ShadowAnswer,
   ShadowFailure,
   type ShadowLimits,
@@ -21,7 +22,12 @@ export function urlTarget(url: string): ShadowTarget {
       try {
         response = await fetch(url, {
           method: 'POST',
-          headers: { ...query.headers, 'content-type': 'application/json', accept: 'application/json' },
+          headers: {
+            ...query.headers,
+            'content-type': 'application/json',
+            accept: 'application/json',
+            [SHADOW_HEADER]: '1',
+          },
           body: JSON.stringify({
             query: query.query,
             ...(query.variables && { variables: query.variables }),
