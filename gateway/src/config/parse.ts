@@ -108,6 +108,7 @@ export function parseConfig(given: Env, options: ParseConfigOptions = {}): Gatew
   if (issues.length > 0) throw new GatewayConfigError(issues);
 
   config.supergraph.path = resolve(cwd, config.supergraph.path);
+  if (config.shadow.supergraph) config.shadow.supergraph = resolve(cwd, config.shadow.supergraph);
   return Object.freeze({
     ...freezeGroups(config),
     subgraphs: Object.freeze(subgraphs),
