@@ -169,7 +169,7 @@ describe.each(['fastify', 'express'] as const)('a hostile shadow, on %s', (mount
     await eventually(async () => expect(await outcomes(gateway, 'shadow_error')).toBe(failed + 1));
   });
 
-  it('never mirrors a mutation, and sends no identity header it was not told to', async () => {
+  it('never mirrors a mutation or a query over SSE, and sends no identity header it was not told to', async () => {
     shadow.respondWith((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(expected));
     });
@@ -183,6 +183,14 @@ describe.each(['fastify', 'express'] as const)('a hostile shadow, on %s', (mount
       'x-tenant': 'acme',
     };
     await postGraphQL(gateway.url, { query: mutation }, identity);
+    // A query over SSE: its answer is written after the gateway's onResponse, so it is not mirrored.
+    const overSse = await fetch(gateway.url, {
+      method: 'POST',
+      headers: { ...key, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: QUERY }),
+    });
+    expect(overSse.headers.get('content-type')).toContain('text/event-stream');
+    expect(await overSse.text()).toContain('product-7');
     await askAndCheck(gateway, identity);
     // poll: the query's shadow is sent once its answer was written; the mutation's never is
     await eventually(() => expect(shadow.requests.length).toBe(before + 1));

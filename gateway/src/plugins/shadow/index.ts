@@ -1,5 +1,5 @@
 import type { GatewayPlugin, RequestScope } from '../../plugin-sdk/index.js';
-import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue } from '../../plugin-sdk/index.js';
+import { asOptionsObject, checkKnownKeys, OptionIssues, optionalValue, streamSinkOf } from '../../plugin-sdk/index.js';
 import { PLUGIN_NAME, SHADOW_VALUES, type ShadowOptions } from './options.js';
 import { ShadowRunner } from './runner.js';
 import { type MirroredQuery, SHADOW_HEADER } from './target.js';
@@ -76,6 +76,8 @@ export function shadow(options: ShadowOptions): ShadowPlugin {
             if (operation?.operation !== 'query' || source === undefined) return;
             // One answer to compare (no @defer parts); a batch's operations are not mirrored.
             if (response.body.kind !== 'single' || contextValue.scope.batchOperations) return;
+            // Over WebSocket and SSE the answer is written after onResponse: not mirrored.
+            if (streamSinkOf(contextValue) !== undefined) return;
             // A mirrored request is never mirrored again (a shadow that is this gateway, or mirrors back).
             if (contextValue.scope.headers[SHADOW_HEADER] !== undefined) return;
             if (!(random() < sample)) return;
