@@ -16,15 +16,11 @@ export interface ShadowPlugin extends GatewayPlugin {
   readonly runner: ShadowRunner;
 }
 
-const KNOWN = ['sample', 'timeoutMs', 'maxConcurrency', 'maxResponseBytes', 'forwardHeaders', 'logValues'].concat([
-  'unorderedPaths',
-  'ignorePaths',
-  'targets',
-  'random',
-  'clock',
-  'logger',
-  'plugins',
-]);
+/** The options a factory accepts: the SHADOW_* values but the targets' own, and what the gateway passes. */
+const KNOWN = [
+  ...Object.keys(SHADOW_VALUES).filter((key) => key !== 'url' && key !== 'supergraph'),
+  ...['targets', 'random', 'clock', 'logger', 'plugins'],
+];
 
 /** Each option read with its schema (the SHADOW_* settings' own), every bad one named at once. */
 function readOptions(options: ShadowOptions) {
