@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Logger, LogThrottle } from '../../plugin-sdk/index.js';
 import type { Difference } from './diff.js';
 
@@ -15,6 +16,8 @@ export const DIFFERS_MESSAGE = 'shadow answer differs';
 export class DifferenceLog {
   readonly #seen = new Map<string, number>();
   readonly #overflow = new LogThrottle(10, 60_000);
+  /** This process's counts, told apart from another replica's or an earlier run's in one log. */
+  readonly #run = randomUUID().slice(0, 8);
   constructor(
     private readonly logger: Logger,
     private readonly logValues: boolean,
@@ -42,7 +45,7 @@ export class DifferenceLog {
 
   #write(target: string, operationName: string | null, paths: string[], count: number, values: unknown): void {
     this.logger.warn(
-      { shadow: { target, operationName, paths, count, ...(values !== undefined && { values }) } },
+      { shadow: { target, operationName, paths, count, run: this.#run, ...(values !== undefined && { values }) } },
       DIFFERS_MESSAGE,
     );
   }

@@ -13,8 +13,9 @@ export interface ShadowReport {
 
 /**
  * Reads the gateway's pino lines (anything else is skipped). A distinct difference is logged at
- * its 1st, 2nd, 4th… occurrence with its count so far: its highest count is how often it was seen,
- * added to each of its paths.
+ * its 1st, 2nd, 4th… occurrence (and when the gateway stops) with its count so far in that process
+ * (`run`): its highest count in each run, summed over runs, is how often it was seen, added to each
+ * of its paths.
  */
 export function readShadowLog(lines: Iterable<string>): ShadowReport {
   const seen = new Map<string, { operation: string; target: string; paths: string[]; count: number }>();
@@ -23,11 +24,12 @@ export function readShadowLog(lines: Iterable<string>): ShadowReport {
     const entry = parse(line);
     const shadow = entry?.shadow;
     if (!entry || typeof shadow !== 'object' || shadow === null) continue;
-    const { target, operationName, paths, count, reason } = shadow as Record<string, unknown>;
+    const { target, operationName, paths, count, reason, run } = shadow as Record<string, unknown>;
     if (typeof target !== 'string') continue;
     if (entry.msg === DIFFERS_MESSAGE && Array.isArray(paths) && typeof count === 'number') {
       const operation = typeof operationName === 'string' ? operationName : '(anonymous)';
-      const key = JSON.stringify([operation, target, paths]);
+      // Counts are per process run: the highest of each run, summed over runs (replicas, restarts).
+      const key = JSON.stringify([operation, target, paths, typeof run === 'string' ? run : '']);
       const before = seen.get(key);
       if (!before || before.count < count) seen.set(key, { operation, target, paths: paths.map(String), count });
     } else if (entry.msg === FAILED_MESSAGE && typeof reason === 'string') {

@@ -95,14 +95,26 @@ describe('the shadow runner', () => {
     }
     const lines = log.lines.filter((line) => line.msg === 'shadow answer differs');
     expect(lines.map((line) => line.shadow)).toEqual(
-      [1, 2, 4].map((count) => ({ target: 'url', operationName: 'Product', paths: ['product.name'], count })),
+      [1, 2, 4].map((count) => ({
+        target: 'url',
+        operationName: 'Product',
+        paths: ['product.name'],
+        count,
+        run: expect.any(String),
+      })),
     );
     expect(log.raw.join('\n')).not.toContain('secret');
     expect(outcomes()).toEqual(Array(5).fill('differs'));
     // When the gateway stops, the 5th occurrence is logged too: the report's count is exact.
     await plugin.close?.();
     expect(log.lines.filter((line) => line.msg === 'shadow answer differs').map((line) => line.shadow)).toEqual(
-      [1, 2, 4, 5].map((count) => ({ target: 'url', operationName: 'Product', paths: ['product.name'], count })),
+      [1, 2, 4, 5].map((count) => ({
+        target: 'url',
+        operationName: 'Product',
+        paths: ['product.name'],
+        count,
+        run: expect.any(String),
+      })),
     );
 
     const told = setUp(lying, { logValues: true });
