@@ -272,6 +272,17 @@ describe.skipIf(!HELM)('deploy/helm/fedgw-gateway: bad values are refused, namin
     expect(gateway.env?.find((v) => v.name === 'SHUTDOWN_DELAY_MS')?.value).toBe('8000');
   });
 
+  it('Kubernetes 1.30 at least (the kubelet sleep preStop); an existing ConfigMap replaces the shipped supergraph', () => {
+    expect(helm(['template', RELEASE, CHART, '--kube-version', '1.30.0']).status).toBe(0);
+    expect(helm(['template', RELEASE, CHART, '--kube-version', '1.29.0']).stderr).toMatch(
+      /requires kubeVersion: >=1.30/,
+    );
+    const objects = render({ 'supergraph.existingConfigMap': 'my-graph' });
+    expect(find(objects, 'ConfigMap', 'gateway-supergraph')).toBeUndefined();
+    const volumes = deployment(objects).spec?.template.spec?.volumes ?? [];
+    expect(volumes.find((v) => v.name === 'supergraph')?.configMap?.name).toBe('my-graph');
+  });
+
   it('values.yaml holds no secret value: the Secret is named, never filled', () => {
     const text = readFileSync(join(CHART, 'values.yaml'), 'utf8');
     expect(text).not.toMatch(/^\s*(password|token|jwtSecret|apiKeys?|redisUrl|url):\s*\S/im);
