@@ -1,7 +1,7 @@
 // `pnpm helm:install`: the pinned Helm (test-support/src/helm.ts) for the chart's tests, built by
 // `go install` from the Go module proxy into ~/.cache/fedgw-helm/v<version>/bin (no binary
 // download: ADR 058). Nothing to do when HELM_BIN or the cached build already answers with the
-// pinned version. Measured on the 2-core CI machine: ~3.5 min with an empty Go cache (the modules
+// pinned version. Measured on the 2-core CI machine: 3.5–11 min (by load) with an empty Go cache (the modules
 // are downloaded and compiled), ~20 s once Go's build cache holds them, 0 s once the binary is cached.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';

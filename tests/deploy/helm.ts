@@ -27,6 +27,7 @@ export function helm(args: string[]): HelmRun {
   if (!bin) throw new Error('no helm: npx --yes pnpm@10.34.9 helm:install');
   const result = spawnSync(bin, args, {
     encoding: 'utf8',
+    // deadline: a hung helm fails its test rather than the run.
     timeout: 60_000,
     env: {
       PATH: process.env.PATH ?? '',
