@@ -1,15 +1,17 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENABLE, findRedisServer, type Program, SKIP_LOG_ENV } from '@fedgw/test-support';
+import { ENABLE, find, MISSING, type Program, SKIP_LOG_ENV } from '@fedgw/test-support';
 
-// Once per `pnpm test`: fail at once under CI=true when redis-server is missing, otherwise
-// collect the suites that skipped for want of it and list them, with the command that
-// enables them, after the run.
+// Once per `pnpm test`: fail at once under CI=true when a program some suites need (redis-server,
+// helm) is missing, otherwise collect the suites that skipped for want of it and list them, with
+// the command that enables them, after the run.
 
 export function setup(): () => void {
-  if (process.env.CI === 'true' && !findRedisServer()) {
-    throw new Error(`CI=true and redis-server is not on PATH: ${ENABLE['redis-server']}`);
+  for (const program of Object.keys(ENABLE) as Program[]) {
+    if (process.env.CI === 'true' && !find(program)) {
+      throw new Error(`CI=true and ${program} is ${MISSING[program]}: ${ENABLE[program]}`);
+    }
   }
   const dir = mkdtempSync(join(tmpdir(), 'fedgw-skips-'));
   const log = join(dir, 'skipped.tsv');
@@ -28,7 +30,7 @@ export function setup(): () => void {
     }
     for (const [program, files] of byProgram) {
       console.log(
-        `\nSkipped the tests that need ${program} (not on PATH) in ${files.size} file(s): ${[...files].sort().join(', ')}.\n` +
+        `\nSkipped the tests that need ${program} (${MISSING[program as Program]}) in ${files.size} file(s): ${[...files].sort().join(', ')}.\n` +
           `To run them: ${ENABLE[program as Program]}\n`,
       );
     }
