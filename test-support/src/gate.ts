@@ -12,6 +12,8 @@ export interface Gate {
   holding(): number;
   close(): void;
   release(how?: 'forward' | 'fail'): void;
+  /** Forwards the held requests whose body contains `text`, and stays closed for the others. */
+  releaseMatching(text: string): number;
 }
 
 /** A gate in front of `target` (a subgraph's GraphQL URL), open; it forwards `x-user-id`. */
@@ -46,6 +48,12 @@ export async function startGate(target: string): Promise<Gate> {
         else response.writeHead(500, { 'content-type': 'text/html' }).end('<html>down</html>');
       }
       held = [];
+    },
+    releaseMatching(text) {
+      const matching = held.filter(({ body }) => body.includes(text));
+      held = held.filter((request) => !matching.includes(request));
+      for (const { response, body, headers } of matching) forward(response, body, headers);
+      return matching.length;
     },
   };
 }

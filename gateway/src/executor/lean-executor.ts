@@ -20,12 +20,15 @@ import { streamSinkOf } from '../subscriptions/stream-sink.js';
 import type { ExecutionResult, Executor, GatewayInternals, RequestContext } from './apollo-internals.js';
 import { readInternals } from './apollo-internals.js';
 import { type CompiledPlan, compilePlan } from './compiled-plan.js';
-import { acceptsDeferSpec, deferNotAccepted, leaveDeferredParts } from './deferred-delivery.js';
+import { deferNotAccepted, leaveDeferredParts } from './deferred-delivery.js';
 import { compileDeferred, type DeferredDelivery } from './deferred-plan.js';
 import { runIncrementally } from './deferred-run.js';
+import { incrementalFormat } from './incremental-format.js';
 import { keyWithOverrides, type OverrideDecision, type ProgressiveOverride } from './override-decision.js';
 import { runPlan } from './plan-result.js';
 import { inSpan, markFailed, NO_SPAN, tracingOff } from './spans.js';
+import { streamedAnswer } from './stream-answer.js';
+import { streamSitesOf, withoutStream } from './stream-sites.js';
 
 /**
  * QUERY_PLAN_EXECUTOR=lean: @apollo/gateway's `executor`, step for step (the same spans,
@@ -66,11 +69,15 @@ function tracedExecute(
 
 async function execute(
   internals: GatewayInternals,
-  requestContext: RequestContext,
+  asked: RequestContext,
   span: Span,
   { compiled, deferred, overrides }: Compiled,
   logger: Logger,
 ): Promise<ExecutionResult> {
+  // Subgraphs do not speak @stream: the operation is planned without it, the gateway streams (ADR 060).
+  const streamSites = streamSitesOf(asked.document, asked.request.operationName);
+  const stripped = withoutStream(asked.document);
+  const requestContext = stripped === asked.document ? asked : { ...asked, document: stripped };
   const { request, document } = requestContext;
   // The progressive-override labels on for this request (ADR 054); none: @apollo/gateway's key and plan.
   const decision = overrides.decide(internals.queryPlanner, requestContext);
@@ -102,23 +109,34 @@ async function execute(
     // operations and those over graphql-ws or SSE (a stream sink) get the whole answer at once.
     const whole =
       requestContext.requestIsBatched || streamSinkOf(requestContext.context as GatewayContext) !== undefined;
-    const accepts = !whole && acceptsDeferSpec(requestContext.request.http?.headers.get('accept'));
-    if (!accepts && !whole) return { errors: [deferNotAccepted()] };
+    const format = whole ? undefined : incrementalFormat(requestContext.request.http?.headers.get('accept'));
+    if (!format && !whole) return { errors: [deferNotAccepted()] };
     let delivery = deferred.get(plan);
     if (delivery === undefined) {
       delivery = compileDeferred(plan);
       deferred.set(plan, delivery);
     }
-    if (delivery && accepts) {
-      const { initial, rest } = await runIncrementally(plan, delivery, {
+    if (delivery && format) {
+      const { initial, rest, pending } = await runIncrementally(plan, delivery, {
         serviceMap,
         requestContext,
         supergraphSchema: internals.supergraphSchema,
         telemetry: internals.config.telemetry,
       });
-      leaveDeferredParts(requestContext.context as GatewayContext, rest);
+      leaveDeferredParts(requestContext.context as GatewayContext, rest, { format, pending });
       if (initial.errors) markFailed(span, initial.errors as GraphQLError[], internals.config.telemetry);
       return initial;
+    }
+  } else if (plan && streamSites.length > 0) {
+    const streamed = await streamedAnswer(plan, streamSites, {
+      serviceMap,
+      requestContext,
+      supergraphSchema: internals.supergraphSchema,
+      telemetry: internals.config.telemetry,
+    });
+    if (streamed) {
+      if (streamed.errors) markFailed(span, streamed.errors as GraphQLError[], internals.config.telemetry);
+      return streamed;
     }
   }
   const captureTraces = !!requestContext.metrics?.captureTraces && !plan?.defers;
