@@ -94,6 +94,10 @@ describe.each(MOUNTS)('@stream on %s', (mount) => {
     SUBGRAPH_REVIEWS_URL: reviews.server.url,
     MAX_COST: '2000',
     MAX_DEPTH: '5',
+    GATEWAY_PLUGINS: 'jwt',
+    JWT_SECRET: 'stream-test-secret-long-enough-0123456789abcdef',
+    JWT_ALGORITHMS: 'HS256',
+    JWT_REQUIRED: 'false',
   }));
 
   for (const handler of ['Defer20220824Handler', 'GraphQL17Alpha9Handler'] as const) {
@@ -239,6 +243,23 @@ describe.each(MOUNTS)('@stream on %s', (mount) => {
     }
   });
 
+  it('authorization: every streamed item is patched as the unstreamed answer is; a refused field never leaks', async () => {
+    const query = '{ topProducts(first: 3) @stream(initialCount: 1) { id reviews { author { address } } } }';
+    const answer = await streamedAnswer(gateway().url, { query }, LEGACY);
+    const text = await answer.until(() => false);
+    expect(text).not.toContain('Main Street');
+    const [initial, ...rest] = partsIn(text);
+    const entries = rest.flatMap((part) => (part.incremental ?? []) as { items: unknown[] }[]);
+    const items = [
+      ...((initial?.data as { topProducts?: unknown[] } | undefined)?.topProducts ?? []),
+      ...entries.flatMap((entry) => entry.items),
+    ];
+    const whole = await postGraphQL(gateway().url, { query: plain(query) });
+    expect(items).toEqual((whole.body.data as { topProducts: unknown[] }).topProducts);
+    // As for @defer: the refusals are reported in the first part (their paths come from the operation).
+    expect(JSON.stringify(initial?.errors)).toContain('UNAUTHORIZED_FIELD_OR_TYPE');
+  });
+
   it('operation limits apply to the whole operation: too deep or too costly streamed is refused as unstreamed', async () => {
     const deep = '{ topProducts @stream { reviews { author { reviews { product { name } } } } } }';
     for (const query of [deep, plain(deep)]) {
@@ -252,5 +273,22 @@ describe.each(MOUNTS)('@stream on %s', (mount) => {
       expect(refused.status).toBe(400);
       expect(refused.body.errors?.[0]?.extensions?.code).toBe('COST_ESTIMATED_TOO_EXPENSIVE');
     }
+  });
+});
+
+describe.each(MOUNTS)('@stream and the response budget on %s', (mount) => {
+  const gateway = gatewayForBlock(mount, () => ({ ...subgraphUrlEnv(subgraphs()), MAX_RESPONSE_BYTES: '3000' }));
+
+  it('MAX_RESPONSE_BYTES is one budget for the whole operation: streamed, as unstreamed, it ends in RESPONSE_TOO_LARGE', async () => {
+    const query = '{ topProducts(first: 30) @stream(initialCount: 1) { id reviews { rating comment } } }';
+    const whole = await postGraphQL(gateway().url, { query: plain(query) });
+    expect(whole.body.errors?.[0]?.extensions?.code).toBe('RESPONSE_TOO_LARGE');
+    const answer = await streamedAnswer(gateway().url, { query }, LEGACY);
+    const text = await answer.until(() => false);
+    // The later batches fetch while the initial part is built: whichever spends the budget ends
+    // the answer, the initial part itself (a JSON error) or a last part.
+    const last = answer.contentType?.startsWith('multipart/mixed') ? partsIn(text).at(-1) : JSON.parse(text);
+    expect(JSON.stringify(last)).toContain('"code":"RESPONSE_TOO_LARGE"');
+    expect(last?.hasNext ?? false).toBe(false);
   });
 });

@@ -86,6 +86,7 @@ function placedItems<E extends StreamedItems>(entry: E, patch: AnswerPatch, loca
   const start = Number(entry.path.at(-1));
   const own = new Set(entry.errors ?? []);
   const refusals = new Set<GraphQLError>();
+  let changed = false;
   const items = entry.items.map((item, index) => {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
     const at: { data: Record<string, unknown> | null; path: (string | number)[]; errors?: readonly GraphQLError[] } = {
@@ -94,9 +95,10 @@ function placedItems<E extends StreamedItems>(entry: E, patch: AnswerPatch, loca
     };
     const patched = patchEntry(at, patch);
     for (const error of patched.errors ?? []) if (!own.has(error)) refusals.add(error);
+    if (patched.data !== item) changed = true;
     return patched.data;
   });
-  if (refusals.size === 0) return entry;
+  if (!changed) return entry;
   return placeRefusals({ ...entry, items } as E & { extensions?: Record<string, unknown> }, [...refusals], location);
 }
 
