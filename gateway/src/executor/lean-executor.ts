@@ -71,8 +71,10 @@ async function execute(
   logger: Logger,
 ): Promise<ExecutionResult> {
   // Subgraphs do not speak @stream: the operation is planned without it, the gateway streams (ADR 060).
-  const streamSites = streamSitesOf(asked.document, asked.request.operationName);
-  const stripped = withoutStream(asked.document);
+  // The text first: most operations have no @stream, and their document is not walked.
+  const mayStream = asked.source === undefined || asked.source.includes('@stream');
+  const streamSites = mayStream ? streamSitesOf(asked.document, asked.request.operationName) : [];
+  const stripped = mayStream ? withoutStream(asked.document) : asked.document;
   const requestContext = stripped === asked.document ? asked : { ...asked, document: stripped };
   const { request, document } = requestContext;
   // The progressive-override labels on for this request (ADR 054); none: @apollo/gateway's key and plan.
