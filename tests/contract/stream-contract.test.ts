@@ -1,7 +1,9 @@
 import { ApolloClient, type DocumentNode, gql, HttpLink, InMemoryCache, NetworkStatus } from '@apollo/client';
 import { Defer20220824Handler, GraphQL17Alpha9Handler } from '@apollo/client/incremental';
-import { eventually, type Gate, MOUNTS, postGraphQL, startGate, subgraphUrlEnv } from '@fedgw/test-support';
+import { addReview, eventually, type Gate, MOUNTS, postGraphQL, startGate, subgraphUrlEnv } from '@fedgw/test-support';
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { gatewayForBlock, subgraphsForFile } from '../support/lifecycle.js';
 import { hasParts, partsIn, streamedAnswer } from '../support/multipart-answer.js';
 
@@ -290,5 +292,39 @@ describe.each(MOUNTS)('@stream and the response budget on %s', (mount) => {
     const last = answer.contentType?.startsWith('multipart/mixed') ? partsIn(text).at(-1) : JSON.parse(text);
     expect(JSON.stringify(last)).toContain('"code":"RESPONSE_TOO_LARGE"');
     expect(last?.hasNext ?? false).toBe(false);
+  });
+});
+
+// The planner's side is the core's, the same on every mount: one mount shows it.
+describe.each(MOUNTS.slice(0, 1))('@stream(if: false) in a subscription on %s', (mount) => {
+  const gateway = gatewayForBlock(mount, () => ({ ...subgraphUrlEnv(subgraphs()) }));
+
+  it('is valid (streaming off), and the events arrive: the planner never sees the directive', async () => {
+    const client = createClient({ url: gateway().url.replace(/^http/, 'ws'), webSocketImpl: WebSocket });
+    const events: unknown[] = [];
+    const query =
+      'subscription { reviewAdded(productId: "product-9") { rating author { reviews @stream(if: false) { id } } } }';
+    const stop = client.subscribe(
+      { query },
+      { next: (event) => events.push(event), error: () => {}, complete: () => {} },
+    );
+    try {
+      // poll: a review added before the subscription reached the subgraph is not an event; add until one is.
+      await eventually(async () => {
+        await addReview(subgraphs().reviews.url, {
+          productId: 'product-9',
+          rating: 4,
+          comment: 'streamed',
+          author: 'user-3',
+        });
+        expect(events.length).toBeGreaterThan(0);
+      });
+      expect(events[0]).toEqual({
+        data: { reviewAdded: { rating: 4, author: { reviews: expect.arrayContaining([{ id: expect.any(String) }]) } } },
+      });
+    } finally {
+      stop();
+      await client.dispose();
+    }
   });
 });

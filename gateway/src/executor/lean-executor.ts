@@ -24,7 +24,7 @@ import { keyWithOverrides, type OverrideDecision, type ProgressiveOverride } fro
 import { runPlan } from './plan-result.js';
 import { inSpan, markFailed, NO_SPAN, tracingOff } from './spans.js';
 import { streamedAnswer } from './stream-answer.js';
-import { streamSitesOf, withoutStream } from './stream-sites.js';
+import { streamSitesOf, withStreamStripped } from './stream-sites.js';
 
 /**
  * QUERY_PLAN_EXECUTOR=lean: @apollo/gateway's `executor`, step for step (the same spans,
@@ -74,8 +74,7 @@ async function execute(
   // The text first: most operations have no @stream, and their document is not walked.
   const mayStream = asked.source === undefined || asked.source.includes('@stream');
   const streamSites = mayStream ? streamSitesOf(asked.document, asked.request.operationName) : [];
-  const stripped = mayStream ? withoutStream(asked.document) : asked.document;
-  const requestContext = stripped === asked.document ? asked : { ...asked, document: stripped };
+  const requestContext = withStreamStripped(asked);
   const { request, document } = requestContext;
   // The progressive-override labels on for this request (ADR 054); none: @apollo/gateway's key and plan.
   const decision = overrides.decide(internals.queryPlanner, requestContext);

@@ -66,6 +66,15 @@ export function withoutStream(document: DocumentNode): DocumentNode {
   return streamDocument(document)?.stripped ?? document;
 }
 
+/** A request context whose document has no `@stream` (itself when it had none). */
+export function withStreamStripped<R extends { readonly document: DocumentNode; readonly source?: string }>(
+  requestContext: R,
+): R {
+  if (requestContext.source !== undefined && !requestContext.source.includes('@stream')) return requestContext;
+  const document = withoutStream(requestContext.document);
+  return document === requestContext.document ? requestContext : { ...requestContext, document };
+}
+
 /** The `@stream` sites of the operation the request runs (none when the document has no @stream). */
 export function streamSitesOf(document: DocumentNode, operationName: string | null | undefined): readonly StreamSite[] {
   const streams = streamDocument(document);
