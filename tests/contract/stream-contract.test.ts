@@ -211,6 +211,18 @@ describe.each(MOUNTS)('@stream on %s', (mount) => {
     }
   });
 
+  it('an Accept that names only a multipart format is answered in it (no JSON needed)', async () => {
+    for (const [accept, spec] of [
+      ['multipart/mixed;deferSpec=20220824', 'deferSpec=20220824'],
+      ['multipart/mixed;incrementalSpec=v0.2', 'incrementalSpec=v0.2'],
+    ] as const) {
+      const answer = await streamedAnswer(gateway().url, { query: STREAMED }, accept);
+      expect(answer.status).toBe(200);
+      expect(answer.contentType).toBe(`multipart/mixed; boundary="-"; ${spec}`);
+      expect((await answer.all()).at(-1)?.hasNext).toBe(false);
+    }
+  });
+
   it('a client that reads no multipart format served here gets 406 NOT_ACCEPTABLE; nothing runs', async () => {
     for (const accept of ['application/json', 'multipart/mixed;incrementalSpec=v9, application/json']) {
       const refused = await postGraphQL(gateway().url, { query: STREAMED }, { accept });
