@@ -41,9 +41,11 @@ export function leaveDeferredParts(context: GatewayContext, parts: Parts, delive
 }
 
 /**
- * For a plugin's `aroundExecute`: an operation with @defer answers its initial part, and the
- * later parts come through the context. This maps each of them (authorization patches each
- * deferred block's data as it patches an answer).
+ * For a plugin's `aroundExecute`: an operation with @defer or @stream answers its initial part,
+ * and the later parts come through the context, in the 2022-08-24 shape whatever the client's
+ * format (`{data, path}` for a deferred fragment, `{items, path}` for a streamed list's items).
+ * This maps each of them (authorization patches each deferred block's data, and each streamed
+ * item, as it patches an answer).
  */
 export function mapDeferredParts(context: GatewayContext, map: (part: SubsequentPart) => SubsequentPart): void {
   const holder = context as { [PARTS]?: Parts };
