@@ -9,7 +9,7 @@ import { selectedOperationType } from './subscriptions/operation-type.js';
  * what the request can have) applied to the operation the request carries.
  *
  * - a query or a mutation can have JSON, or graphql-sse's distinct mode (`text/event-stream`)
- *   when the client asks for it first; with `@defer` in its text, Apollo's multipart too;
+ *   when the client asks for it first; with `@defer` or `@stream` in its text, Apollo's multipart too;
  * - a subscription can have graphql-sse's distinct mode or Apollo's multipart HTTP;
  * - an operation sent by id only (a persisted query) any of them.
  *
@@ -28,7 +28,7 @@ export const NOT_ACCEPTABLE_ANSWER = {
   status: 406,
   headers: { 'content-type': 'application/json; charset=utf-8' },
   body: errorBody(
-    "The request's Accept header refuses every answer this operation can have: accept application/json (or application/graphql-response+json), text/event-stream, or for a subscription or @defer multipart/mixed.",
+    "The request's Accept header refuses every answer this operation can have: accept application/json (or application/graphql-response+json), text/event-stream, or for a subscription, @defer or @stream multipart/mixed.",
     'NOT_ACCEPTABLE',
   ),
 } as const;
@@ -64,7 +64,7 @@ export function transportForOperation(
     // A document that does not lex, or names no known operation: plain HTTP answers its error.
     if (type === undefined) offers = QUERY;
     else if (type === 'subscription') offers = SUBSCRIPTION;
-    else offers = query.includes('@defer') ? DEFERRING_QUERY : QUERY;
+    else offers = query.includes('@defer') || query.includes('@stream') ? DEFERRING_QUERY : QUERY;
   }
   return endpoint.transportFor(req.headers.accept, offers);
 }

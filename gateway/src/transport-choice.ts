@@ -10,8 +10,9 @@
  *   `application/*` and `*\/*`.
  * - `event-stream`: graphql-sse's distinct connections mode. Only `text/event-stream` itself.
  * - `multipart-subscription`, `multipart-defer`: Apollo's multipart HTTP, for a subscription
- *   (`subscriptionSpec=1.0`) or for `@defer` (`deferSpec=20220824`); `multipart/mixed` without a
- *   spec parameter (urql) takes either. Another spec value is another format: not ours.
+ *   (`subscriptionSpec=1.0`) or for `@defer` and `@stream` (`deferSpec=20220824` or
+ *   `incrementalSpec=v0.2`); `multipart/mixed` without a spec parameter (urql) takes either.
+ *   Another spec value is another format: not ours.
  *
  * Wildcards stand for JSON only: a streaming transport is a protocol the client must name.
  * When nothing the request can have is acceptable, the answer is `json` if JSON is (plain HTTP
@@ -108,13 +109,15 @@ function specificity(range: MediaRange, transport: Transport): number {
       if (type !== 'multipart' || subtype !== 'mixed') return 0;
       const subscriptionSpec = parameters.get('subscriptionspec');
       const deferSpec = parameters.get('deferspec');
-      const otherSpec = [...parameters.keys()].some(
-        (name) => name.endsWith('spec') && name !== 'subscriptionspec' && name !== 'deferspec',
-      );
-      if (otherSpec) return 0;
-      if (subscriptionSpec === undefined && deferSpec === undefined) return 3;
-      if (transport === 'multipart-subscription') return subscriptionSpec === '1.0' && deferSpec === undefined ? 4 : 0;
-      return deferSpec === '20220824' && subscriptionSpec === undefined ? 4 : 0;
+      const incrementalSpec = parameters.get('incrementalspec');
+      const specs = [...parameters.keys()].filter((name) => name.endsWith('spec'));
+      const known = new Set(['subscriptionspec', 'deferspec', 'incrementalspec']);
+      if (specs.some((name) => !known.has(name))) return 0;
+      if (specs.length === 0) return 3;
+      if (specs.length > 1) return 0;
+      if (transport === 'multipart-subscription') return subscriptionSpec === '1.0' ? 4 : 0;
+      // @defer and @stream: the 2022-08-24 format or graphql-js 17 alpha 9's (executor/incremental-format.ts).
+      return deferSpec === '20220824' || incrementalSpec === 'v0.2' ? 4 : 0;
     }
   }
 }

@@ -109,8 +109,11 @@ describe('chooseTransport: multipart spec parameters', () => {
     ['multipart/mixed; deferspec="20220824"', 'multipart-defer', true],
     ['multipart/mixed;deferSpec=20220824', 'multipart-subscription', false],
     ['multipart/mixed;subscriptionSpec=1.0', 'multipart-defer', false],
-    // graphql-js 17's newer incremental format: not served.
-    ['multipart/mixed;incrementalSpec=v0.2', 'multipart-defer', false],
+    // graphql-js 17 alpha 9's incremental format (Apollo Client's GraphQL17Alpha9Handler), for @defer and @stream.
+    ['multipart/mixed;incrementalSpec=v0.2', 'multipart-defer', true],
+    ['multipart/mixed;incrementalSpec=v0.2', 'multipart-subscription', false],
+    ['multipart/mixed;incrementalSpec=v0.3', 'multipart-defer', false],
+    ['multipart/mixed;deferSpec=20220824;incrementalSpec=v0.2', 'multipart-defer', false],
   ] as const)('%s for %s: %s', (accept, transport, accepted) => {
     expect(chooseTransport(accept, [transport]) === transport).toBe(accepted);
   });

@@ -10,13 +10,18 @@ export interface Gate {
   readonly server: TestHttpServer;
   /** Requests held now: what `release` will forward or fail. */
   holding(): number;
+  /** Requests received so far, held or forwarded. */
+  received(): number;
   close(): void;
   release(how?: 'forward' | 'fail'): void;
+  /** Forwards the held requests whose body contains `text`, and stays closed for the others. */
+  releaseMatching(text: string): number;
 }
 
 /** A gate in front of `target` (a subgraph's GraphQL URL), open; it forwards `x-user-id`. */
 export async function startGate(target: string): Promise<Gate> {
   let open = true;
+  let received = 0;
   let held: { response: ServerResponse; body: string; headers: IncomingMessage['headers'] }[] = [];
   const forward = (response: ServerResponse, body: string, headers: IncomingMessage['headers']) => {
     const userId = headers['x-user-id'];
@@ -30,12 +35,14 @@ export async function startGate(target: string): Promise<Gate> {
     });
   };
   const server = await startTestHttpServer((request, response, body) => {
+    received += 1;
     if (open) forward(response, body, request.headers);
     else held.push({ response, body, headers: request.headers });
   });
   return {
     server,
     holding: () => held.length,
+    received: () => received,
     close: () => {
       open = false;
     },
@@ -46,6 +53,12 @@ export async function startGate(target: string): Promise<Gate> {
         else response.writeHead(500, { 'content-type': 'text/html' }).end('<html>down</html>');
       }
       held = [];
+    },
+    releaseMatching(text) {
+      const matching = held.filter(({ body }) => body.includes(text));
+      held = held.filter((request) => !matching.includes(request));
+      for (const { response, body, headers } of matching) forward(response, body, headers);
+      return matching.length;
     },
   };
 }

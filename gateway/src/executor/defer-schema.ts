@@ -10,14 +10,18 @@ type GatewayInterface = ApolloServerOptionsWithGateway<never>['gateway'];
  * without it (`Unknown directive "@defer"` otherwise).
  */
 const DEFER = parse('directive @defer(label: String, if: Boolean! = true) on FRAGMENT_SPREAD | INLINE_FRAGMENT');
+/** graphql-js 17's definition; the gateway streams lists itself (ADR 060), the planner never sees it. */
+const STREAM = parse('directive @stream(initialCount: Int! = 0, label: String, if: Boolean! = true) on FIELD');
 
-/** The schema with `@defer` declared (unchanged when it already is). */
+/** The schema with `@defer` and `@stream` declared (unchanged where they already are). */
 export function withDeferDirective(schema: GraphQLSchema): GraphQLSchema {
-  if (schema.getDirective('defer')) return schema;
-  return extendSchema(schema, DEFER, { assumeValidSDL: true });
+  let extended = schema;
+  if (!extended.getDirective('defer')) extended = extendSchema(extended, DEFER, { assumeValidSDL: true });
+  if (!extended.getDirective('stream')) extended = extendSchema(extended, STREAM, { assumeValidSDL: true });
+  return extended;
 }
 
-/** `gateway`, announcing its schemas with `@defer` declared. */
+/** `gateway`, announcing its schemas with `@defer` and `@stream` declared. */
 export function announcingDefer<G extends GatewayInterface>(gateway: G): G {
   return {
     ...gateway,

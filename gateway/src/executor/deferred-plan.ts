@@ -104,6 +104,17 @@ export interface IncrementalEntry {
   path: Path;
   label?: string;
   errors?: readonly GraphQLError[];
+  /** Which announced boundary it completes (the incrementalSpec=v0.2 format's `pending` id); never written. */
+  pendingKey?: string;
+}
+
+/** A streamed list's items in the 2022-08-24 format: `path` ends with the index of the first. */
+export interface StreamEntry {
+  items: unknown[] | null;
+  path: Path;
+  label?: string;
+  errors?: readonly GraphQLError[];
+  pendingKey?: string;
 }
 
 /**
@@ -128,7 +139,12 @@ export function entriesOf(
       const data: Json = {};
       for (const name of block.names) if (Object.hasOwn(object, name)) data[name] = object[name];
       if (Object.keys(data).length > 0)
-        entries.push({ data, path, ...(block.label !== undefined && { label: block.label }) });
+        entries.push({
+          data,
+          path,
+          ...(block.label !== undefined && { label: block.label }),
+          pendingKey: deferKey(block, path),
+        });
       return;
     }
     // `... on T` steps: the shaper already left out what a type condition excludes.
@@ -148,6 +164,42 @@ export function entriesOf(
       });
   }
   return entries;
+}
+
+/** A boundary announced in the initial part, for the incrementalSpec=v0.2 format's `pending`. */
+export interface Pending {
+  readonly key: string;
+  readonly path: Path;
+  readonly label?: string;
+}
+
+function deferKey(block: DeferredBlock, path: Path): string {
+  return `defer:${block.node.label}:${JSON.stringify(path)}`;
+}
+
+/** Where each block will land, from the initial part's data: one boundary per object its query path reaches. */
+export function deferPending(blocks: readonly DeferredBlock[], initial: Json | null | undefined): Pending[] {
+  const pending: Pending[] = [];
+  for (const block of blocks) {
+    const visit = (value: unknown, rest: readonly string[], path: Path) => {
+      if (value === null || value === undefined) return;
+      if (Array.isArray(value)) {
+        for (const [index, item] of value.entries()) visit(item, rest, [...path, index]);
+        return;
+      }
+      const [head, ...tail] = rest;
+      if (head === undefined)
+        pending.push({
+          key: deferKey(block, path),
+          path,
+          ...(block.label !== undefined && { label: block.label }),
+        });
+      else if (head.startsWith('...')) visit(value, tail, path);
+      else visit((value as Json)[head], tail, [...path, head]);
+    };
+    visit(initial, block.node.queryPath, []);
+  }
+  return pending;
 }
 
 /** Where a block that delivered nothing reports its errors: its query path's fields. */

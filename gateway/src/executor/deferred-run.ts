@@ -1,7 +1,14 @@
 import { GraphQLError } from 'graphql';
 import type { ExecutionResult } from './apollo-internals.js';
 import type { CompiledPlan } from './compiled-plan.js';
-import { type DeferredDelivery, entriesOf, type IncrementalEntry } from './deferred-plan.js';
+import {
+  type DeferredDelivery,
+  deferPending,
+  entriesOf,
+  type IncrementalEntry,
+  type Pending,
+  type StreamEntry,
+} from './deferred-plan.js';
 import { type PlanRun, rootCursor, runNode } from './run-plan.js';
 import type { Shaper } from './shape.js';
 
@@ -9,7 +16,7 @@ type Run = Omit<PlanRun, 'errors' | 'variableDefinitions'>;
 
 /** A part after the first, in the 2022-08-24 format (errors still GraphQLErrors: the HTTP layer formats them). */
 export interface SubsequentPart {
-  incremental?: IncrementalEntry[];
+  incremental?: (IncrementalEntry | StreamEntry)[];
   hasNext: boolean;
 }
 
@@ -18,6 +25,8 @@ export interface IncrementalRun {
   readonly initial: ExecutionResult;
   /** A part per deferred block as it completes (blocks that reach no data send none); the last has `hasNext: false`. */
   readonly rest: AsyncGenerator<SubsequentPart, void, undefined>;
+  /** The boundaries the later parts complete (announced in the initial part of the incrementalSpec=v0.2 format). */
+  readonly pending: readonly Pending[];
 }
 
 /**
@@ -70,11 +79,11 @@ export async function runIncrementally(
       }
     }
   }
-  return { initial, rest: rest() };
+  return { initial, rest: rest(), pending: deferPending(delivery.blocks, initial.data) };
 }
 
 /** The initial answer, as runPlan shapes one (value-completion errors in `extensions` when no fetch failed). */
-function shapeAnswer(
+export function shapeAnswer(
   shaper: Shaper,
   merged: Record<string, unknown>,
   variables: Record<string, unknown> | undefined,
@@ -90,7 +99,7 @@ function shapeAnswer(
   }
 }
 
-function asGraphQLError(error: unknown): GraphQLError {
+export function asGraphQLError(error: unknown): GraphQLError {
   if (error instanceof GraphQLError) return error;
   if (error instanceof Error) return new GraphQLError(error.message, { originalError: error });
   return new GraphQLError('Unexpected error during query plan execution');

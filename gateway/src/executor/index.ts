@@ -9,6 +9,7 @@ import { LABELS_OFF, type ProgressiveOverride, progressiveOverride, type RandomS
 
 export { deferredDeliveryPlugin } from './deferred-delivery.js';
 export type { ProgressiveOverride, RandomSource } from './override-decision.js';
+export { streamValidationRules } from './stream-rules.js';
 
 /**
  * The gateway Apollo Server runs, with the query-plan executor QUERY_PLAN_EXECUTOR chose:

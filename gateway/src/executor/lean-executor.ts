@@ -12,20 +12,19 @@ import {
 import { prettyFormatQueryPlan, type QueryPlan } from '@apollo/query-planner';
 import type { Span } from '@opentelemetry/api';
 import type { GraphQLError } from 'graphql';
-import type { GatewayContext } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from '../http-error.js';
 import type { Logger } from '../logger.js';
-import { streamSinkOf } from '../subscriptions/stream-sink.js';
 import type { ExecutionResult, Executor, GatewayInternals, RequestContext } from './apollo-internals.js';
 import { readInternals } from './apollo-internals.js';
 import { type CompiledPlan, compilePlan } from './compiled-plan.js';
-import { acceptsDeferSpec, deferNotAccepted, leaveDeferredParts } from './deferred-delivery.js';
-import { compileDeferred, type DeferredDelivery } from './deferred-plan.js';
-import { runIncrementally } from './deferred-run.js';
+import { deferredAnswer } from './deferred-answer.js';
+import type { DeferredDelivery } from './deferred-plan.js';
 import { keyWithOverrides, type OverrideDecision, type ProgressiveOverride } from './override-decision.js';
 import { runPlan } from './plan-result.js';
 import { inSpan, markFailed, NO_SPAN, tracingOff } from './spans.js';
+import { streamedAnswer } from './stream-answer.js';
+import { streamSitesOf, withStreamStripped } from './stream-sites.js';
 
 /**
  * QUERY_PLAN_EXECUTOR=lean: @apollo/gateway's `executor`, step for step (the same spans,
@@ -66,11 +65,16 @@ function tracedExecute(
 
 async function execute(
   internals: GatewayInternals,
-  requestContext: RequestContext,
+  asked: RequestContext,
   span: Span,
   { compiled, deferred, overrides }: Compiled,
   logger: Logger,
 ): Promise<ExecutionResult> {
+  // Subgraphs do not speak @stream: the operation is planned without it, the gateway streams (ADR 060).
+  // The text first: most operations have no @stream, and their document is not walked.
+  const mayStream = asked.source === undefined || asked.source.includes('@stream');
+  const streamSites = mayStream ? streamSitesOf(asked.document, asked.request.operationName) : [];
+  const requestContext = withStreamStripped(asked);
   const { request, document } = requestContext;
   // The progressive-override labels on for this request (ADR 054); none: @apollo/gateway's key and plan.
   const decision = overrides.decide(internals.queryPlanner, requestContext);
@@ -97,39 +101,26 @@ async function execute(
     compiled.set(queryPlan, plan);
   }
   // executeQueryPlan refuses @defer plans: those run lean even when a usage-reporting trace is asked for (none is made).
-  if (plan?.defers) {
-    // @defer: a multipart answer, or Apollo Router's 406 to a client that cannot read one. Batched
-    // operations and those over graphql-ws or SSE (a stream sink) get the whole answer at once.
-    const whole =
-      requestContext.requestIsBatched || streamSinkOf(requestContext.context as GatewayContext) !== undefined;
-    const accepts = !whole && acceptsDeferSpec(requestContext.request.http?.headers.get('accept'));
-    if (!accepts && !whole) return { errors: [deferNotAccepted()] };
-    let delivery = deferred.get(plan);
-    if (delivery === undefined) {
-      delivery = compileDeferred(plan);
-      deferred.set(plan, delivery);
-    }
-    if (delivery && accepts) {
-      const { initial, rest } = await runIncrementally(plan, delivery, {
-        serviceMap,
-        requestContext,
-        supergraphSchema: internals.supergraphSchema,
-        telemetry: internals.config.telemetry,
-      });
-      leaveDeferredParts(requestContext.context as GatewayContext, rest);
-      if (initial.errors) markFailed(span, initial.errors as GraphQLError[], internals.config.telemetry);
-      return initial;
-    }
+  // @defer and @stream: a multipart answer (or a 406); undefined when answered whole.
+  const run = {
+    serviceMap,
+    requestContext,
+    supergraphSchema: internals.supergraphSchema,
+    telemetry: internals.config.telemetry,
+  };
+  const incremental = plan?.defers
+    ? await deferredAnswer(plan, deferred, run)
+    : plan && streamSites.length > 0
+      ? await streamedAnswer(plan, streamSites, run)
+      : undefined;
+  if (incremental) {
+    if (incremental.errors) markFailed(span, incremental.errors as GraphQLError[], internals.config.telemetry);
+    return incremental;
   }
   const captureTraces = !!requestContext.metrics?.captureTraces && !plan?.defers;
   const response =
     plan && !captureTraces
-      ? await runPlan(plan, {
-          serviceMap,
-          requestContext,
-          supergraphSchema: internals.supergraphSchema,
-          telemetry: internals.config.telemetry,
-        })
+      ? await runPlan(plan, run)
       : await executeQueryPlan(
           queryPlan,
           serviceMap,

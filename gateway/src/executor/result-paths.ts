@@ -8,6 +8,8 @@ export interface Cursor {
   readonly path: Path;
   readonly data: unknown;
   readonly fullResult: Json;
+  /** Each entity's path in the result, where a streamed batch's cursor holds only some (stream-window.ts). */
+  readonly paths?: readonly Path[];
 }
 
 /** The cursor moved to `pathInCursor` within its data (flattened at each list), or none when nothing is there. */

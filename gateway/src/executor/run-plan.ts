@@ -4,13 +4,20 @@ import type { GraphQLDataSource } from '@apollo/gateway/dist/datasources/types.j
 import { GraphQLDataSourceRequestKind } from '@apollo/gateway/dist/datasources/types.js';
 import { generateHydratedPaths } from '@apollo/gateway/dist/executeQueryPlan.js';
 import { type OpenTelemetryConfig, OpenTelemetrySpanNames } from '@apollo/gateway/dist/utilities/opentelemetry.js';
-import { evaluateCondition, type FetchNode, type PlanNode, type QueryPlanSelectionNode } from '@apollo/query-planner';
+import {
+  evaluateCondition,
+  type FetchNode,
+  type FlattenNode,
+  type PlanNode,
+  type QueryPlanSelectionNode,
+} from '@apollo/query-planner';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from './apollo-internals.js';
 import { deepMerge } from './deep-merge.js';
 import { selectRepresentation } from './representations.js';
 import { type Cursor, moveIntoCursor } from './result-paths.js';
 import { inSpan, tracingOff } from './spans.js';
+import { crossesStream, moveIntoWindow, runShared, type StreamWindow } from './stream-window.js';
 
 type Path = (string | number)[];
 type Json = Record<string, unknown>;
@@ -23,6 +30,8 @@ export interface PlanRun {
   readonly variableDefinitions: VariableDefinitions;
   readonly telemetry: OpenTelemetryConfig | undefined;
   readonly errors: GraphQLError[];
+  /** A streamed operation's batch (stream-run.ts): its run fetches only for its own items. */
+  readonly window?: StreamWindow;
 }
 
 /**
@@ -40,9 +49,12 @@ export async function runNode(run: PlanRun, node: PlanNode, cursor: Cursor | und
       await Promise.all(runEach(run, node.nodes, cursor));
       return;
     case 'Flatten':
+      if (run.window) return runWindowed(run, run.window, node, cursor);
       await runNode(run, node.node, moveIntoCursor(cursor, node.path));
       return;
     case 'Fetch':
+      if (run.window && cursor.path.length === 0)
+        return runShared(run.window, node, () => runNode({ ...run, window: undefined }, node, cursor));
       try {
         await runFetch(run, node, cursor);
       } catch (error) {
@@ -62,6 +74,13 @@ export async function runNode(run: PlanRun, node: PlanNode, cursor: Cursor | und
       await Promise.all(node.deferred.map((deferred) => deferred.node && runNode(run, deferred.node, cursor)));
       return;
   }
+}
+
+/** A Flatten node in a streamed batch: its own items where a streamed list is on its path, else the initial run's. */
+function runWindowed(run: PlanRun, window: StreamWindow, node: FlattenNode, cursor: Cursor): Promise<void> {
+  if (crossesStream(cursor.path, node.path, window.streams))
+    return runNode(run, node.node, moveIntoWindow(cursor, node.path, window));
+  return runShared(window, node, () => runNode({ ...run, window: undefined }, node, cursor));
 }
 
 /** `nodes.map((child) => runNode(run, child, cursor))` without a closure (and its context) per Parallel node. */
@@ -204,6 +223,7 @@ function lazyErrorPaths(fetch: FetchNode, cursor: Cursor): (path: ErrorPath) => 
   let hydrated: Path[] | undefined;
   return (errorPath) => {
     if (fetch.requires && typeof errorPath?.[1] === 'number') {
+      if (cursor.paths) return [...(cursor.paths[errorPath[1]] ?? []), ...errorPath.slice(2)];
       if (!hydrated) {
         hydrated = [];
         generateHydratedPaths([], cursor.path, cursor.fullResult, hydrated);

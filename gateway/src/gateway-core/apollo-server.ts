@@ -9,7 +9,7 @@ import { apolloServerWithBatching } from '../batching/index.js';
 import type { GatewayContext, GatewayPlugin } from '../contract/index.js';
 import type { CoreSettings } from '../core-settings.js';
 import { withExecuteHooks } from '../execute-hooks.js';
-import { deferredDeliveryPlugin } from '../executor/index.js';
+import { deferredDeliveryPlugin, streamValidationRules } from '../executor/index.js';
 import type { Logger } from '../logger.js';
 import { stringifyResult } from '../serialize/shared-answer.js';
 import type { DataSourceRetirement } from '../supergraph/retire.js';
@@ -40,6 +40,8 @@ export function createApolloServer(parts: ApolloServerParts): ApolloServer<Gatew
     // graphql-js stops validating after this many errors (its default is 100): an invalid
     // document's work and answer stay small.
     validationOptions: { maxErrors: 10 },
+    // graphql-js 17's rules for @stream (graphql 16 has none): a misuse is refused before anything runs.
+    validationRules: [...streamValidationRules],
     includeStacktraceInErrorResponses: !config.maskErrors,
     // main.ts owns SIGTERM/SIGINT, so the HTTP server closes before Apollo Server stops.
     stopOnTerminationSignals: false,

@@ -16,6 +16,7 @@ import { planFor, planStoreKey } from '../executor/lean-executor.js';
 import { keyWithOverrides, type ProgressiveOverride } from '../executor/override-decision.js';
 import { runPlan } from '../executor/plan-result.js';
 import { inSpan } from '../executor/spans.js';
+import { withStreamStripped } from '../executor/stream-sites.js';
 import { httpError } from '../http-error.js';
 import type { Logger } from '../logger.js';
 import { ResponseBudget, responseTooLarge } from '../response-budget.js';
@@ -63,8 +64,10 @@ export function subscriptionExecutor(
   const subscribe = options.settings.deduplicate
     ? (socket: SubgraphSocketOptions) => upstreams.subscribe(socket)
     : subscribeToSubgraph;
-  return async (requestContext) => {
-    if (requestContext.operation?.operation !== 'subscription') return next(requestContext);
+  return async (asked) => {
+    if (asked.operation?.operation !== 'subscription') return next(asked);
+    // `@stream(if: false)` is valid in a subscription; the planner and subgraphs never see @stream (ADR 060).
+    const requestContext = withStreamStripped(asked);
     const context = requestContext.context as unknown as GatewayContext;
     const sink = streamSinkOf(context);
     if (!sink)

@@ -56,7 +56,14 @@ export async function executeVariant(
   // So are an operation's deferred parts, each at its path.
   mapDeferredParts(request.context as GatewayContext, (part) =>
     part.incremental
-      ? { ...part, incremental: part.incremental.map((entry) => placedEntry(entry, variant.patch, errorLocation)) }
+      ? {
+          ...part,
+          incremental: part.incremental.map((entry) =>
+            'items' in entry
+              ? placedItems(entry, variant.patch, errorLocation)
+              : placedEntry(entry, variant.patch, errorLocation),
+          ),
+        }
       : part,
   );
   const patched = patchedResult(result.data, variant.patch);
@@ -68,6 +75,31 @@ function patchedResult(data: unknown, patch: AnswerPatch) {
   return data && typeof data === 'object'
     ? patchAnswer(data as Record<string, unknown>, patch)
     : { data: data as null | undefined, errors: [] };
+}
+
+type StreamedItems = { items: unknown[] | null; path: (string | number)[]; errors?: readonly GraphQLError[] };
+
+/** A streamed list's items (@stream), each patched as the entry at its index would be, their refusals placed once. */
+function placedItems<E extends StreamedItems>(entry: E, patch: AnswerPatch, location: AuthorizationErrorLocation): E {
+  if (!entry.items) return entry;
+  const list = entry.path.slice(0, -1);
+  const start = Number(entry.path.at(-1));
+  const own = new Set(entry.errors ?? []);
+  const refusals = new Set<GraphQLError>();
+  let changed = false;
+  const items = entry.items.map((item, index) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+    const at: { data: Record<string, unknown> | null; path: (string | number)[]; errors?: readonly GraphQLError[] } = {
+      data: item as Record<string, unknown>,
+      path: [...list, start + index],
+    };
+    const patched = patchEntry(at, patch);
+    for (const error of patched.errors ?? []) if (!own.has(error)) refusals.add(error);
+    if (patched.data !== item) changed = true;
+    return patched.data;
+  });
+  if (!changed) return entry;
+  return placeRefusals({ ...entry, items } as E & { extensions?: Record<string, unknown> }, [...refusals], location);
 }
 
 /** A deferred entry patched, its refusals (those patchEntry added) placed as the answer's are. */
