@@ -27,6 +27,8 @@ import {
   transportForOperation,
 } from './transport-choice.js';
 import { refusedForUnreadBytes, UNREAD_BYTES_REFUSAL } from './unread-bytes.js';
+import { UploadRefusedError } from './uploads.js';
+import { parseUploads } from './fastify-uploads.js';
 
 /**
  * The encapsulated plugin everything GraphQL lives in: its body parsing and error answers, each
@@ -71,7 +73,12 @@ function parseBodiesAndAnswerErrors<TContext extends BaseContext>(
   graphql.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
     done(null, body);
   });
+  parseUploads(graphql, gateway);
   graphql.setErrorHandler(async (error, _request, reply) => {
+    if (error instanceof UploadRefusedError) {
+      const { status, headers, body } = error.refusal;
+      return reply.code(status).headers(headers).send(body);
+    }
     const { status, body } = httpErrorResponse(error, gateway.bodyLimitBytes);
     return reply.code(status).type('application/json; charset=utf-8').send(body);
   });

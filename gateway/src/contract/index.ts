@@ -40,6 +40,7 @@ export type {
   SchemeFacts,
 } from './mountable-gateway.js';
 export type { OriginPolicy, PreflightAnswer, Refusal, Scheme } from './origin-policy.js';
+export type { ReceivedUpload, UploadReceiver, UploadRequest } from './uploads.js';
 export type {
   ExecutionRequest,
   ExecutionResult,

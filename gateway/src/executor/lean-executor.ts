@@ -10,6 +10,7 @@ import {
   requestContextSpanAttributes,
 } from '@apollo/gateway/dist/utilities/opentelemetry.js';
 import { prettyFormatQueryPlan, type QueryPlan } from '@apollo/query-planner';
+import { isUploadRequest, uploadPlanRefusal } from '../uploads/plan-check.js';
 import type { Span } from '@opentelemetry/api';
 import type { GraphQLError } from 'graphql';
 import type { GatewayContext } from '../contract/index.js';
@@ -88,6 +89,9 @@ async function execute(
     return { errors: validationErrors };
   }
   const queryPlan = await planFor(internals, requestContext, storeKey, logger, decision);
+  // Files (uploads/) go to one root fetch: any other plan is refused before a subgraph is asked.
+  const refused = isUploadRequest(request.http?.headers) ? uploadPlanRefusal(queryPlan, request.variables) : undefined;
+  if (refused) return { errors: [refused] };
   const serviceMap = Object.create(null);
   for (const [name, { dataSource }] of Object.entries(internals.serviceMap)) serviceMap[name] = dataSource;
 

@@ -16,6 +16,7 @@ import { type OutgoingRequest, SubgraphHttp } from './http-attempt.js';
 import type { SubgraphDataSourceOptions } from './options.js';
 import type { Failure, Fetched, Report, SubgraphAnswer } from './outcomes.js';
 import { type Attempter, RetryingFetch } from './retrying-fetch.js';
+import { multipartBodyFor } from '../uploads/multipart-body.js';
 import { redactSubgraphErrors } from './subgraph-errors.js';
 import { SubgraphHooks } from './subgraph-hooks.js';
 
@@ -184,7 +185,11 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       fetched = await shared.result;
     } else {
       const readLimit = Math.min(this.#maxResponseBytes, (context?.responseBudget.remaining ?? Infinity) + 1);
-      const send = { headers, body, readLimit, keepText: false, context };
+      // A mutation's files (uploads/): a multipart body, its files streamed from the client's request.
+      const upload = isQueryFetch(options) ? undefined : multipartBodyFor(body, variables);
+      const send = upload
+        ? { headers: { ...headers, ...upload.headers }, body: upload.body, readLimit, keepText: false, context }
+        : { headers, body, readLimit, keepText: false, context };
       fetched = await this.#fetches.run(isQueryFetch(options), this.#attempts, send);
     }
     // 5. This caller's answer: its response hooks and budget (deliver.ts).
