@@ -14,6 +14,7 @@ import { clientAddressOf, schemeOf } from './client-address.js';
 import { compressResponse } from './compression/compress-response.js';
 import { BodyCodingError, decodeBody, requestCoding } from './compression/decode-request.js';
 import { answerHeaders, crossOriginStreamRefusal, preflightAnswer } from './cross-origin.js';
+import { parseUploads } from './fastify-uploads.js';
 import { getBodyRefusal } from './get-body.js';
 import { isUsableHost } from './host-header.js';
 import { errorBody, httpErrorResponse } from './http-errors.js';
@@ -28,7 +29,6 @@ import {
 } from './transport-choice.js';
 import { refusedForUnreadBytes, UNREAD_BYTES_REFUSAL } from './unread-bytes.js';
 import { UploadRefusedError } from './uploads.js';
-import { parseUploads } from './fastify-uploads.js';
 
 /**
  * The encapsulated plugin everything GraphQL lives in: its body parsing and error answers, each

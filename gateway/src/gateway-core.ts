@@ -110,7 +110,10 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     context,
     ...(streaming && { subscriptions: streaming }),
     ...(config.uploads.enabled && {
-      uploads: uploadReceiver({ ...config.uploads, bodyLimitBytes: config.http.bodyLimitBytes }, options.clock ?? realClock),
+      uploads: uploadReceiver(
+        { ...config.uploads, bodyLimitBytes: config.http.bodyLimitBytes },
+        options.clock ?? realClock,
+      ),
     }),
     adminRoutes: plugins.flatMap((plugin) => plugin.adminRoutes ?? []),
     isReady: lifecycle.isReady,

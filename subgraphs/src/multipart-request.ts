@@ -39,7 +39,9 @@ export const UploadScalar = new GraphQLScalarType({
 });
 
 /** The bytes of an upload, counted and hashed as they stream: the answer proves what arrived. */
-export async function digestOf(upload: PendingUpload): Promise<{ filename: string; mimetype: string; size: number; sha256: string }> {
+export async function digestOf(
+  upload: PendingUpload,
+): Promise<{ filename: string; mimetype: string; size: number; sha256: string }> {
   const { filename, mimetype, stream } = await upload.file;
   const hash = createHash('sha256');
   let size = 0;
@@ -95,7 +97,11 @@ export function readMultipart(req: IncomingMessage): Promise<Record<string, unkn
   });
 }
 
-function placeFiles(operations: Record<string, unknown>, map: Record<string, unknown> | undefined, pending: Map<string, PendingUpload>): boolean {
+function placeFiles(
+  operations: Record<string, unknown>,
+  map: Record<string, unknown> | undefined,
+  pending: Map<string, PendingUpload>,
+): boolean {
   if (!map) return false;
   for (const [key, paths] of Object.entries(map)) {
     if (!Array.isArray(paths)) return false;
@@ -106,7 +112,8 @@ function placeFiles(operations: Record<string, unknown>, map: Record<string, unk
       if (steps.some((step) => step === '__proto__' || step === 'constructor' || step === 'prototype')) return false;
       const last = steps.pop() as string;
       let at: unknown = operations;
-      for (const step of steps) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[step] : undefined;
+      for (const step of steps)
+        at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[step] : undefined;
       if (typeof at !== 'object' || at === null) return false;
       (at as Record<string, unknown>)[last] = upload;
     }
@@ -117,7 +124,9 @@ function placeFiles(operations: Record<string, unknown>, map: Record<string, unk
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -40,7 +40,6 @@ export type {
   SchemeFacts,
 } from './mountable-gateway.js';
 export type { OriginPolicy, PreflightAnswer, Refusal, Scheme } from './origin-policy.js';
-export type { ReceivedUpload, UploadReceiver, UploadRequest } from './uploads.js';
 export type {
   ExecutionRequest,
   ExecutionResult,
@@ -63,3 +62,4 @@ export type {
   SubscriptionLimits,
   Transport,
 } from './subscriptions.js';
+export type { ReceivedUpload, UploadReceiver, UploadRequest } from './uploads.js';

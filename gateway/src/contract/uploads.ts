@@ -14,9 +14,7 @@ export interface UploadRequest {
  * the operation to hand to Apollo Server as a JSON body would be, and `end`, to call once the
  * response is over; or the refusal to send (its `Connection: close` lets the unread body go).
  */
-export type ReceivedUpload =
-  | { readonly body: Record<string, unknown>; end(): void }
-  | { readonly refusal: Refusal };
+export type ReceivedUpload = { readonly body: Record<string, unknown>; end(): void } | { readonly refusal: Refusal };
 
 /** File uploads (UPLOADS): reads `multipart/form-data` requests on the GraphQL path. */
 export interface UploadReceiver {

@@ -10,7 +10,6 @@ import {
   requestContextSpanAttributes,
 } from '@apollo/gateway/dist/utilities/opentelemetry.js';
 import { prettyFormatQueryPlan, type QueryPlan } from '@apollo/query-planner';
-import { isUploadRequest, uploadPlanRefusal } from '../uploads/plan-check.js';
 import type { Span } from '@opentelemetry/api';
 import type { GraphQLError } from 'graphql';
 import type { GatewayContext } from '../contract/index.js';
@@ -18,6 +17,7 @@ import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from '../http-error.js';
 import type { Logger } from '../logger.js';
 import { streamSinkOf } from '../subscriptions/stream-sink.js';
+import { isUploadRequest, uploadPlanRefusal } from '../uploads/plan-check.js';
 import type { ExecutionResult, Executor, GatewayInternals, RequestContext } from './apollo-internals.js';
 import { readInternals } from './apollo-internals.js';
 import { type CompiledPlan, compilePlan } from './compiled-plan.js';

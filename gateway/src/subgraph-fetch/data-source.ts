@@ -9,6 +9,7 @@ import { failedFetchErrors } from '../fetch-error-paths.js';
 import { REQUEST_ID_HEADER } from '../header-names.js';
 import { isQueryFetch } from '../resilience/retry-policy.js';
 import type { SubgraphErrors } from '../subgraph-overrides.js';
+import { multipartBodyFor } from '../uploads/multipart-body.js';
 import { ObservedAttempts } from './attempt-observers.js';
 import { deliver } from './deliver.js';
 import { FetchReports } from './fetch-reports.js';
@@ -16,7 +17,6 @@ import { type OutgoingRequest, SubgraphHttp } from './http-attempt.js';
 import type { SubgraphDataSourceOptions } from './options.js';
 import type { Failure, Fetched, Report, SubgraphAnswer } from './outcomes.js';
 import { type Attempter, RetryingFetch } from './retrying-fetch.js';
-import { multipartBodyFor } from '../uploads/multipart-body.js';
 import { redactSubgraphErrors } from './subgraph-errors.js';
 import { SubgraphHooks } from './subgraph-hooks.js';
 

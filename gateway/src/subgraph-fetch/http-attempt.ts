@@ -71,7 +71,13 @@ export class SubgraphHttp implements Attempter<OutgoingRequest> {
     this.#pool.dispatch(
       // Not for a streamed body (uploads): `Connection: close` would have the subgraph close with the
       // file unread, its reset racing its answer; undici drops the socket itself if it answers early.
-      { path: this.#path, method: 'POST', headers: request.headers, body, reset: typeof body === 'string' && closesAfter(body) },
+      {
+        path: this.#path,
+        method: 'POST',
+        headers: request.headers,
+        body,
+        reset: typeof body === 'string' && closesAfter(body),
+      },
       reader,
     );
     const end = await reader.ended;

@@ -13,8 +13,8 @@ import {
 import type { GatewayContext } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpAnswerOf, httpError } from '../http-error.js';
-import { uploadsIn } from './uploaded-file.js';
 import { isUploadRequest } from './plan-check.js';
+import { uploadsIn } from './uploaded-file.js';
 
 /**
  * The checks Apollo Server's pipeline makes possible: once the operation is resolved, each file
@@ -33,7 +33,10 @@ export function uploadsApolloPlugin(): ApolloServerPlugin<GatewayContext> {
             throw httpError(ClientErrorCode.UPLOAD_NOT_ALLOWED, 'Files are accepted with mutations only.');
           for (const { path } of files) {
             if (!isUploadTyped(schema, operation, path.split('.').slice(1)))
-              throw httpError(ClientErrorCode.UPLOAD_NOT_ALLOWED, `A file was sent at ${path}, which is not an Upload.`);
+              throw httpError(
+                ClientErrorCode.UPLOAD_NOT_ALLOWED,
+                `A file was sent at ${path}, which is not an Upload.`,
+              );
           }
         },
         async willSendResponse({ response }) {

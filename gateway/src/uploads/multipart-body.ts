@@ -24,7 +24,10 @@ export function multipartBodyFor(
   if (found.length === 0) return undefined;
   const files: UploadedFile[] = [...new Set(found.map(({ file }) => file))].sort((a, b) => a.order - b.order);
   const map: Record<string, string[]> = {};
-  for (const { path, file } of found) (map[String(files.indexOf(file))] ??= []).push(path);
+  for (const { path, file } of found) {
+    const key = String(files.indexOf(file));
+    map[key] = [...(map[key] ?? []), path];
+  }
   const boundary = `----fedgw-upload-${randomBytes(12).toString('hex')}`;
   return {
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'apollo-require-preflight': 'true' },

@@ -71,7 +71,13 @@ function placeAt(operations: Record<string, unknown>, path: string, file: Upload
     at = (at as Record<string, unknown>)[step];
   }
   const last = steps[steps.length - 1] as string;
-  if (!isContainer(at) || at instanceof UploadedFile || !Object.hasOwn(at, last) || (at as Record<string, unknown>)[last] !== null) return false;
+  if (
+    !isContainer(at) ||
+    at instanceof UploadedFile ||
+    !Object.hasOwn(at, last) ||
+    (at as Record<string, unknown>)[last] !== null
+  )
+    return false;
   (at as Record<string, unknown>)[last] = file;
   return true;
 }

@@ -25,7 +25,10 @@ export function uploadPlanRefusal(
   let entityFetch = false;
   const visit = (node: unknown, depth: number): void => {
     if (depth > 64 || typeof node !== 'object' || node === null) return;
-    if (Array.isArray(node)) return node.forEach((inner) => visit(inner, depth + 1));
+    if (Array.isArray(node)) {
+      for (const inner of node) visit(inner, depth + 1);
+      return;
+    }
     const { kind } = node as { kind?: unknown };
     if (kind === 'Fetch') {
       const fetch = node as { variableUsages?: string[]; requires?: unknown };

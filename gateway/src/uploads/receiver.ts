@@ -28,7 +28,10 @@ export function uploadReceiver(limits: UploadLimits, clock: Clock): UploadReceiv
         session = new UploadSession(request.headers, request.body, limits, clock);
       } catch {
         // busboy throws on a Content-Type without a boundary.
-        const error = httpError(ClientErrorCode.BAD_REQUEST, 'Upload refused: the multipart Content-Type has no boundary.');
+        const error = httpError(
+          ClientErrorCode.BAD_REQUEST,
+          'Upload refused: the multipart Content-Type has no boundary.',
+        );
         return { refusal: refusalOf(error) };
       }
       const opened = await session.opened;

@@ -145,13 +145,18 @@ export class UploadSession implements UploadOwner {
   }
 
   #field(name: string, value: string, truncated: boolean): void {
-    if (truncated) return this.fail(tooLarge(`the \`${name}\` field is over ${this.#limits.bodyLimitBytes} bytes.`));
+    if (truncated) {
+      this.fail(tooLarge(`the \`${name}\` field is over ${this.#limits.bodyLimitBytes} bytes.`));
+      return;
+    }
     if (name === 'operations' && this.#fields.operations === undefined) {
       this.#fields.operations = value;
       return;
     }
-    if (name !== 'map' || this.#fields.operations === undefined || this.#files.length > 0)
-      return this.fail(badRequest('the body must start with the `operations` field, then `map`.'));
+    if (name !== 'map' || this.#fields.operations === undefined || this.#files.length > 0) {
+      this.fail(badRequest('the body must start with the `operations` field, then `map`.'));
+      return;
+    }
     const placed = placeUploads(this.#fields.operations, value, this.#limits.maxFiles, this);
     if ('files' in placed) {
       this.#files = placed.files;
@@ -164,7 +169,8 @@ export class UploadSession implements UploadOwner {
     const expected = this.#files[this.#nextFile];
     if (!expected || expected.key !== key) {
       stream.resume();
-      return this.fail(badRequest(`file part "${key}" is not the next file of the \`map\`.`));
+      this.fail(badRequest(`file part "${key}" is not the next file of the \`map\`.`));
+      return;
     }
     this.#nextFile += 1;
     this.#streams.add(stream);
