@@ -1,6 +1,6 @@
 import type { MountableGateway } from '@fedgw/gateway/contract';
 import type { RequestHandler } from 'express';
-import { endUploadWithResponse, isMultipartFormData, uploadRefusedUnread } from './uploads.js';
+import { endUploadWithResponse, isMultipartFormData, lingerAfterResponse, uploadRefusedUnread } from './uploads.js';
 
 /**
  * `multipart/form-data` on the gateway's path: the gateway's upload receiver reads `operations`
@@ -10,6 +10,7 @@ import { endUploadWithResponse, isMultipartFormData, uploadRefusedUnread } from 
 export function readUploads(gateway: Pick<MountableGateway, 'uploads'>, apollo: RequestHandler): RequestHandler {
   return (req, res, next) => {
     if (!isMultipartFormData(req.headers)) return next();
+    lingerAfterResponse(req, res);
     const refused = uploadRefusedUnread(gateway, req.headers);
     if (refused) return void res.status(refused.status).set(refused.headers).send(refused.body);
     gateway.uploads?.receive({ headers: req.headers, body: req }).then((received) => {
@@ -18,7 +19,7 @@ export function readUploads(gateway: Pick<MountableGateway, 'uploads'>, apollo: 
         return void res.status(status).set(headers).send(body);
       }
       req.body = received.body;
-      endUploadWithResponse(req, res, received.end);
+      endUploadWithResponse(res, received.end);
       return apollo(req, res, next);
     }, next);
   };

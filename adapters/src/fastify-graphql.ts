@@ -77,6 +77,8 @@ function parseBodiesAndAnswerErrors<TContext extends BaseContext>(
   graphql.setErrorHandler(async (error, _request, reply) => {
     if (error instanceof UploadRefusedError) {
       const { status, headers, body } = error.refusal;
+      // Fastify closes after a parser's error; the upload's rest is dropped by lingerAfterResponse instead.
+      reply.removeHeader('connection');
       return reply.code(status).headers(headers).send(body);
     }
     const { status, body } = httpErrorResponse(error, gateway.bodyLimitBytes);

@@ -1,6 +1,12 @@
 import type { MountableGateway } from '@fedgw/gateway/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { endUploadWithResponse, UploadRefusedError, uploadRefusedUnread } from './uploads.js';
+import {
+  endUploadWithResponse,
+  isMultipartFormData,
+  lingerAfterResponse,
+  UploadRefusedError,
+  uploadRefusedUnread,
+} from './uploads.js';
 
 /**
  * `multipart/form-data` on the gateway's path: a body parser that hands the request's stream to
@@ -19,8 +25,11 @@ export function parseUploads(graphql: FastifyInstance, gateway: Pick<MountableGa
       done(null, received.body);
     }, done);
   });
+  graphql.addHook('onRequest', async (request, reply) => {
+    if (isMultipartFormData(request.headers)) lingerAfterResponse(request.raw, reply.raw);
+  });
   graphql.addHook('preHandler', async (request, reply) => {
     const end = ends.get(request);
-    if (end) endUploadWithResponse(request.raw, reply.raw, end);
+    if (end) endUploadWithResponse(reply.raw, end);
   });
 }

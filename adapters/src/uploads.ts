@@ -7,12 +7,11 @@ export function isMultipartFormData(headers: IncomingHttpHeaders): boolean {
   return /^\s*multipart\/form-data\s*(?:;|$)/i.test(headers['content-type'] ?? '');
 }
 
-const REFUSED_UNREAD = { 'content-type': 'application/json; charset=utf-8', connection: 'close' } as const;
+const REFUSED_UNREAD = { 'content-type': 'application/json; charset=utf-8' } as const;
 
 /**
- * Refused before a byte is read, with `Connection: close` (so Node drops the socket rather than
- * read the rest): uploads off (UPLOADS), or a compressed multipart body (the upload limits count
- * the bytes as they come, so its files are not inflated first).
+ * Refused before a byte is read: uploads off (UPLOADS), or a compressed multipart body (the
+ * upload limits count the bytes as they come, so its files are not inflated first).
  */
 export function uploadRefusedUnread(
   gateway: Pick<MountableGateway, 'uploads'>,
@@ -41,16 +40,38 @@ export class UploadRefusedError extends Error {
   }
 }
 
+/** What of an upload's unread body is discarded after its answer, at most, before its socket is closed. */
+const LINGER_MAX_BYTES = 8 * 1024 * 1024;
+const LINGER_MAX_MS = 5000;
+
 /**
- * Once the upload's operation is handed on: the response says `Connection: close` when the
- * request still has unread bytes as it starts (a file the operation never read, an upload cut at
- * a limit), and the upload is ended (its parser stopped) once the response is over.
+ * An upload answered before its body ended (refused, cut at a limit, a file nobody read): closing
+ * at once would have the client, still writing, get a reset that can beat the answer to it. So
+ * the rest is read and dropped (a "lingering close", as nginx does) for up to LINGER_MAX_BYTES or
+ * LINGER_MAX_MS, then the socket is closed; a body that ends within them leaves it reusable.
  */
-export function endUploadWithResponse(req: IncomingMessage, res: ServerResponse, end: () => void): void {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
-    if (!req.complete && !this.headersSent) this.setHeader('connection', 'close');
-    return writeHead.apply(this, args);
-  } as typeof writeHead;
+export function lingerAfterResponse(req: IncomingMessage, res: ServerResponse): void {
+  res.once('finish', () => {
+    if (req.complete) return;
+    let discarded = 0;
+    const cut = () => {
+      clearTimeout(timer);
+      req.socket?.destroy();
+    };
+    const timer = setTimeout(cut, LINGER_MAX_MS);
+    timer.unref();
+    req.unpipe();
+    req.on('data', (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > LINGER_MAX_BYTES) cut();
+    });
+    req.once('end', () => clearTimeout(timer));
+    req.resume();
+  });
+}
+
+/** Once the upload's operation is handed on: the upload ends (its parser stops) with the response. */
+export function endUploadWithResponse(res: ServerResponse, end: () => void): void {
+  res.once('finish', end);
   res.once('close', end);
 }

@@ -57,52 +57,49 @@ function clientFor(url: string) {
   return new ApolloClient({ link, cache: new InMemoryCache() });
 }
 
-describe.each(process.env.ONLY_MOUNT ? [process.env.ONLY_MOUNT as (typeof MOUNTS)[number]] : MOUNTS)(
-  'uploads with Apollo Client on %s',
-  (mount) => {
-    const gateway = gatewayForBlock(mount, () => ({
-      ...subgraphUrlEnv(subgraphs()),
-      UPLOADS: 'true',
-      BODY_LIMIT: String(BODY_LIMIT),
-      UPLOAD_MAX_FILE_BYTES: String(8 * BODY_LIMIT),
-    }));
+describe.each(MOUNTS)('uploads with Apollo Client on %s', (mount) => {
+  const gateway = gatewayForBlock(mount, () => ({
+    ...subgraphUrlEnv(subgraphs()),
+    UPLOADS: 'true',
+    BODY_LIMIT: String(BODY_LIMIT),
+    UPLOAD_MAX_FILE_BYTES: String(8 * BODY_LIMIT),
+  }));
 
-    it('a file four times BODY_LIMIT, with a multi-byte name, reaches the subgraph intact', async () => {
-      const bytes = randomBytes(4 * BODY_LIMIT + 123);
-      const photo = new File([bytes], MULTI_BYTE_NAME, { type: 'image/jpeg' });
-      const { data, error } = await clientFor(gateway().url).mutate({
-        mutation: ADD_PHOTO,
-        variables: { reviewId: 'review-3', photo },
-      });
-      expect(error).toBeUndefined();
-      expect(data?.addReviewPhoto).toEqual({
-        __typename: 'ReviewPhoto',
-        reviewId: 'review-3',
-        filename: MULTI_BYTE_NAME,
-        mimetype: 'image/jpeg',
-        size: bytes.length,
-        sha256: sha256(bytes),
-      });
+  it('a file four times BODY_LIMIT, with a multi-byte name, reaches the subgraph intact', async () => {
+    const bytes = randomBytes(4 * BODY_LIMIT + 123);
+    const photo = new File([bytes], MULTI_BYTE_NAME, { type: 'image/jpeg' });
+    const { data, error } = await clientFor(gateway().url).mutate({
+      mutation: ADD_PHOTO,
+      variables: { reviewId: 'review-3', photo },
     });
+    expect(error).toBeUndefined();
+    expect(data?.addReviewPhoto).toEqual({
+      __typename: 'ReviewPhoto',
+      reviewId: 'review-3',
+      filename: MULTI_BYTE_NAME,
+      mimetype: 'image/jpeg',
+      size: bytes.length,
+      sha256: sha256(bytes),
+    });
+  });
 
-    it('an empty file arrives as zero bytes', async () => {
-      const photo = new File([], 'empty.png', { type: 'image/png' });
-      const { data } = await clientFor(gateway().url).mutate({
-        mutation: ADD_PHOTO,
-        variables: { reviewId: 'review-4', photo },
-      });
-      expect(data?.addReviewPhoto).toMatchObject({ size: 0, sha256: sha256(Buffer.alloc(0)) });
+  it('an empty file arrives as zero bytes', async () => {
+    const photo = new File([], 'empty.png', { type: 'image/png' });
+    const { data } = await clientFor(gateway().url).mutate({
+      mutation: ADD_PHOTO,
+      variables: { reviewId: 'review-4', photo },
     });
+    expect(data?.addReviewPhoto).toMatchObject({ size: 0, sha256: sha256(Buffer.alloc(0)) });
+  });
 
-    it('two files in one mutation go to the one subgraph fetch, each to its field', async () => {
-      const [a, b] = [randomBytes(300_000), randomBytes(70_000)];
-      const { data, error } = await clientFor(gateway().url).mutate({
-        mutation: ADD_TWO,
-        variables: { a: new File([a], 'a.bin'), b: new File([b], 'b.bin') },
-      });
-      expect(error).toBeUndefined();
-      expect(data?.first).toMatchObject({ size: a.length, sha256: sha256(a) });
-      expect(data?.second).toMatchObject({ size: b.length, sha256: sha256(b) });
+  it('two files in one mutation go to the one subgraph fetch, each to its field', async () => {
+    const [a, b] = [randomBytes(300_000), randomBytes(70_000)];
+    const { data, error } = await clientFor(gateway().url).mutate({
+      mutation: ADD_TWO,
+      variables: { a: new File([a], 'a.bin'), b: new File([b], 'b.bin') },
     });
-  },
-);
+    expect(error).toBeUndefined();
+    expect(data?.first).toMatchObject({ size: a.length, sha256: sha256(a) });
+    expect(data?.second).toMatchObject({ size: b.length, sha256: sha256(b) });
+  });
+});

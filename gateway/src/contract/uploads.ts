@@ -12,7 +12,7 @@ export interface UploadRequest {
 /**
  * What the gateway made of a multipart request's `operations` and `map` (the files still to come):
  * the operation to hand to Apollo Server as a JSON body would be, and `end`, to call once the
- * response is over; or the refusal to send (its `Connection: close` lets the unread body go).
+ * response is over; or the refusal to send.
  */
 export type ReceivedUpload = { readonly body: Record<string, unknown>; end(): void } | { readonly refusal: Refusal };
 

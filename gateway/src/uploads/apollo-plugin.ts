@@ -54,7 +54,6 @@ function setFailure(response: GraphQLResponse, failure: GraphQLError): void {
   if (response.body.kind !== 'single') return;
   const { status, error } = httpAnswerOf(failure);
   response.http.status = status;
-  response.http.headers.set('connection', 'close');
   const result = response.body.singleResult;
   const shown = { message: error.message, extensions: error.extensions };
   response.body.singleResult = { ...result, errors: [shown, ...(result.errors ?? [])] };

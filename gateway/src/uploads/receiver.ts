@@ -44,12 +44,12 @@ export function uploadReceiver(limits: UploadLimits, clock: Clock): UploadReceiv
   };
 }
 
-/** The refusal as every mount sends it; `Connection: close`, so the unread rest of the body goes with the socket. */
+/** The refusal as every mount sends it (the adapters drop what of the body is still unread). */
 export function refusalOf(error: GraphQLError): Refusal {
   const { status, error: shown } = httpAnswerOf(error);
   return {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
+    headers: { 'content-type': 'application/json; charset=utf-8' },
     body: JSON.stringify({ errors: [{ message: shown.message, extensions: shown.extensions }] }),
   };
 }

@@ -59,12 +59,13 @@ export class UploadSession implements UploadOwner {
     this.#parser = busboy({
       headers,
       defParamCharset: 'utf8',
+      // busboy calls a value that reaches its limit truncated: one byte more lets the limit itself through.
       limits: {
-        fieldSize: limits.bodyLimitBytes,
+        fieldSize: limits.bodyLimitBytes + 1,
         fields: 2,
         files: limits.maxFiles,
         parts: limits.maxFiles + 2,
-        fileSize: limits.maxFileBytes,
+        fileSize: limits.maxFileBytes + 1,
       },
     });
     this.#listen();
