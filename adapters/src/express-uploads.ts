@@ -1,5 +1,6 @@
 import type { MountableGateway } from '@fedgw/gateway/contract';
 import type { RequestHandler } from 'express';
+import { compressResponse } from './compression/compress-response.js';
 import { endUploadWithResponse, isMultipartFormData, lingerAfterResponse, uploadRefusedUnread } from './uploads.js';
 
 /**
@@ -7,7 +8,10 @@ import { endUploadWithResponse, isMultipartFormData, lingerAfterResponse, upload
  * and `map` from the request as a stream, and the operation goes straight to `apollo` as a
  * parsed body would (past the body parsers, which would read the rest), its files still unread.
  */
-export function readUploads(gateway: Pick<MountableGateway, 'uploads'>, apollo: RequestHandler): RequestHandler {
+export function readUploads(
+  gateway: Pick<MountableGateway, 'uploads' | 'compression'>,
+  apollo: RequestHandler,
+): RequestHandler {
   return (req, res, next) => {
     if (!isMultipartFormData(req.headers)) return next();
     lingerAfterResponse(req, res);
@@ -19,6 +23,8 @@ export function readUploads(gateway: Pick<MountableGateway, 'uploads'>, apollo: 
         return void res.status(status).set(headers).send(body);
       }
       req.body = received.body;
+      // As the body parsers' first step does for every other answer.
+      if (gateway.compression) compressResponse(req, res, gateway.compression);
       endUploadWithResponse(res, received.end);
       return apollo(req, res, next);
     }, next);

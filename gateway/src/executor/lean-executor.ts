@@ -17,7 +17,7 @@ import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from '../http-error.js';
 import type { Logger } from '../logger.js';
 import { streamSinkOf } from '../subscriptions/stream-sink.js';
-import { isUploadRequest, uploadPlanRefusal } from '../uploads/plan-check.js';
+import { refuseUploadPlan } from '../uploads/plan-check.js';
 import type { ExecutionResult, Executor, GatewayInternals, RequestContext } from './apollo-internals.js';
 import { readInternals } from './apollo-internals.js';
 import { type CompiledPlan, compilePlan } from './compiled-plan.js';
@@ -89,9 +89,7 @@ async function execute(
     return { errors: validationErrors };
   }
   const queryPlan = await planFor(internals, requestContext, storeKey, logger, decision);
-  // Files (uploads/) go to one root fetch: any other plan is refused before a subgraph is asked.
-  const refused = isUploadRequest(request.http?.headers) ? uploadPlanRefusal(queryPlan, request.variables) : undefined;
-  if (refused) return { errors: [refused] };
+  refuseUploadPlan(queryPlan, request); // files (uploads/) go to one root fetch, else 400 UPLOAD_NOT_ALLOWED
   const serviceMap = Object.create(null);
   for (const [name, { dataSource }] of Object.entries(internals.serviceMap)) serviceMap[name] = dataSource;
 

@@ -13,13 +13,15 @@ export function isUploadRequest(headers: Headers): boolean {
 
 /**
  * Files go to one subgraph fetch, a root one: a plan that would use a file variable in an entity
- * fetch (`requires`), or in more than one fetch, is refused before any subgraph is asked.
+ * fetch (`requires`), or in more than one fetch, is refused before any subgraph is asked. Only a
+ * multipart request can hold files; any other costs one header lookup.
  */
 export function uploadPlanRefusal(
   plan: QueryPlan,
-  variables: Readonly<Record<string, unknown>> | undefined,
+  request: { http?: { headers: Headers } | undefined; variables?: Readonly<Record<string, unknown>> | undefined },
 ): GraphQLError | undefined {
-  const names = new Set(uploadsIn(variables).map(({ path }) => path.split('.')[1] as string));
+  if (!isUploadRequest(request.http?.headers)) return undefined;
+  const names = new Set(uploadsIn(request.variables).map(({ path }) => path.split('.')[1] as string));
   if (names.size === 0) return undefined;
   let fetches = 0;
   let entityFetch = false;
@@ -45,4 +47,10 @@ export function uploadPlanRefusal(
     ClientErrorCode.UPLOAD_NOT_ALLOWED,
     'Files are accepted only in arguments of root mutation fields that one subgraph fetch resolves.',
   );
+}
+
+/** Throws uploadPlanRefusal's error, if any: Apollo Server answers an executor's GraphQLError with its status. */
+export function refuseUploadPlan(plan: QueryPlan, request: Parameters<typeof uploadPlanRefusal>[1]): void {
+  const refused = uploadPlanRefusal(plan, request);
+  if (refused) throw refused;
 }
