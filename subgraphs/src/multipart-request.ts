@@ -54,7 +54,7 @@ export async function digestOf(
 }
 
 /** Files and bytes a subgraph takes in one request. */
-const LIMITS = { files: 10, fileSize: 256 * 1024 ** 2, fieldSize: 1024 ** 2, fields: 2 };
+const LIMITS = { files: 10, fileSize: 1024 ** 3, fieldSize: 1024 ** 2, fields: 2 };
 
 /**
  * A multipart request (the spec: `operations`, `map`, then the files) as the JSON body Apollo
