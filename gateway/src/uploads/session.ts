@@ -107,6 +107,7 @@ export class UploadSession implements UploadOwner {
 
   /** A byte came: the wait starts over. */
   #rearm(): void {
+    if (this.#ended) return;
     this.#timer?.cancel();
     this.#arm();
   }
