@@ -28,7 +28,7 @@ import {
   transportForOperation,
 } from './transport-choice.js';
 import { refusedForUnreadBytes, UNREAD_BYTES_REFUSAL } from './unread-bytes.js';
-import { UploadRefusedError } from './uploads.js';
+import { isMultipartFormData, UploadRefusedError } from './uploads.js';
 
 /**
  * The encapsulated plugin everything GraphQL lives in: its body parsing and error answers, each
@@ -134,6 +134,8 @@ function codeBodies<TContext extends BaseContext>(graphql: FastifyInstance, gate
     graphql.addHook('onRequest', async (request, reply) => compressResponse(request.raw, reply.raw, compression));
   // Bodies in gzip, deflate or br are decoded here, Fastify's bodyLimit counting decoded bytes.
   graphql.addHook('preParsing', async (request, _reply, payload) => {
+    // An upload is never decoded: a coded one is refused unread (parseUploads).
+    if (isMultipartFormData(request.headers)) return payload;
     const coding = requestCoding(request.headers);
     if (coding instanceof BodyCodingError) throw coding;
     return coding ? decodeBody(payload, coding, gateway.bodyLimitBytes) : payload;
