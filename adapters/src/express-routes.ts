@@ -32,6 +32,7 @@ import {
   transportForOperation,
 } from './transport-choice.js';
 import { refusedForUnreadBytes, UNREAD_BYTES_REFUSAL } from './unread-bytes.js';
+import { isMultipartFormData } from './uploads.js';
 
 /** Each request's scope, set by the tracking middleware. */
 export type Scopes = WeakMap<Request, RequestScope>;
@@ -227,6 +228,7 @@ export function addSseRoute<TContext extends BaseContext>(
   if (!sse) return;
   // graphql-sse's requests (Accept: text/event-stream, its PUT/DELETE) before the body parsers: it reads its own body.
   router.all(gateway.path, (req, res, next) => {
+    if (isMultipartFormData(req.headers)) return next(); // an upload: read by readUploads
     if (!isSseRequest(req.method, req.headers, req.originalUrl)) {
       if (!prefersEventStream(gateway.subscriptions, req.headers.accept)) return next();
       asEventStreamRequest(req);
@@ -259,7 +261,7 @@ export function addMultipartRoute<TContext extends BaseContext>(
   const readJson = express.json({ limit: gateway.bodyLimitBytes });
   const endpoint = gateway.subscriptions as NonNullable<typeof gateway.subscriptions>;
   router.all(gateway.path, (req, res, next) => {
-    if (!mayNeedOperation(endpoint, req.headers.accept)) return next();
+    if (!mayNeedOperation(endpoint, req.headers.accept) || isMultipartFormData(req.headers)) return next();
     readJson(req, res, (error?: unknown) => {
       if (error) return answerParseErrors(error, req, res, next);
       // The client's preferred transport among those this operation can have (a subscription after a JSON type in its Accept: graphql-sse).

@@ -17,6 +17,7 @@ import {
   requestTracker,
   type Scopes,
 } from './express-routes.js';
+import { readUploads } from './express-uploads.js';
 import { closeGracefully } from './graceful-close.js';
 import { listenUrl } from './listen-url.js';
 import { createServer } from './node-http.js';
@@ -53,7 +54,7 @@ export function mountExpress<TContext extends BaseContext>(
   router
     .route(gateway.path)
     .get(trackRequest, ...parseBody, apollo, answerParseErrors)
-    .post(trackRequest, ...parseBody, apollo, answerParseErrors);
+    .post(trackRequest, readUploads(gateway, apollo), ...parseBody, apollo, answerParseErrors);
   app.use(router);
   spareGatewayPath(app, gateway.path);
   // Nothing to gain from telling clients the framework; an Express app sends it by default.

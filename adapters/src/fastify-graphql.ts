@@ -14,6 +14,7 @@ import { clientAddressOf, schemeOf } from './client-address.js';
 import { compressResponse } from './compression/compress-response.js';
 import { BodyCodingError, decodeBody, requestCoding } from './compression/decode-request.js';
 import { answerHeaders, crossOriginStreamRefusal, preflightAnswer } from './cross-origin.js';
+import { parseUploads } from './fastify-uploads.js';
 import { getBodyRefusal } from './get-body.js';
 import { isUsableHost } from './host-header.js';
 import { errorBody, httpErrorResponse } from './http-errors.js';
@@ -27,6 +28,7 @@ import {
   transportForOperation,
 } from './transport-choice.js';
 import { refusedForUnreadBytes, UNREAD_BYTES_REFUSAL } from './unread-bytes.js';
+import { isMultipartFormData, UploadRefusedError } from './uploads.js';
 
 /**
  * The encapsulated plugin everything GraphQL lives in: its body parsing and error answers, each
@@ -71,7 +73,14 @@ function parseBodiesAndAnswerErrors<TContext extends BaseContext>(
   graphql.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
     done(null, body);
   });
+  parseUploads(graphql, gateway);
   graphql.setErrorHandler(async (error, _request, reply) => {
+    if (error instanceof UploadRefusedError) {
+      const { status, headers, body } = error.refusal;
+      // Fastify closes after a parser's error; the upload's rest is dropped by lingerAfterResponse instead.
+      reply.removeHeader('connection');
+      return reply.code(status).headers(headers).send(body);
+    }
     const { status, body } = httpErrorResponse(error, gateway.bodyLimitBytes);
     return reply.code(status).type('application/json; charset=utf-8').send(body);
   });
@@ -125,6 +134,8 @@ function codeBodies<TContext extends BaseContext>(graphql: FastifyInstance, gate
     graphql.addHook('onRequest', async (request, reply) => compressResponse(request.raw, reply.raw, compression));
   // Bodies in gzip, deflate or br are decoded here, Fastify's bodyLimit counting decoded bytes.
   graphql.addHook('preParsing', async (request, _reply, payload) => {
+    // An upload is never decoded: a coded one is refused unread (parseUploads).
+    if (isMultipartFormData(request.headers)) return payload;
     const coding = requestCoding(request.headers);
     if (coding instanceof BodyCodingError) throw coding;
     return coding ? decodeBody(payload, coding, gateway.bodyLimitBytes) : payload;

@@ -5,6 +5,7 @@ import { boolean, byteSize, integer, type SettingsOf, withDefault } from './sett
 import type { SUBGRAPH_FETCH_VALUES, SubgraphOverride } from './subgraph-overrides.js';
 import type { SubscriptionConfig } from './subscriptions/settings.js';
 import type { SUPERGRAPH_VALUES } from './supergraph/settings.js';
+import type { UploadConfig } from './uploads/settings.js';
 
 // The groups the core reads are typed from the schemas the config parses them with (SettingsOf),
 // kept beside their readers (SUBSCRIPTION_VALUES, SUBGRAPH_FETCH_VALUES…): one place each, and
@@ -50,6 +51,8 @@ export interface CoreSettings extends ClientAddressSettings {
   readonly limits: SettingsOf<typeof CORE_LIMIT_VALUES>;
   /** SUBSCRIPTIONS and SUBSCRIPTION_*: graphql-ws, graphql-sse and multipart at the GraphQL path. */
   readonly subscriptions: SubscriptionConfig;
+  /** UPLOADS and UPLOAD_*: file uploads, streamed to the subgraph (uploads/). */
+  readonly uploads: UploadConfig;
   /** APOLLO_TELEMETRY: let @apollo/gateway send its usage metrics to Apollo (off: no outbound connection). */
   readonly apolloTelemetry: boolean;
 }

@@ -21,6 +21,13 @@ export const CLIENT_ERRORS = {
   /** A client header a header rule would forward is over GATEWAY_HEADER_RULES_MAX_VALUE_BYTES / _TOTAL_BYTES. */
   REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, clientSafe: true },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, clientSafe: true },
+  /**
+   * Files sent with a query or subscription, at a variable that is not typed `Upload`, or with an
+   * operation whose plan would send a file to an entity fetch or to more than one subgraph fetch.
+   */
+  UPLOAD_NOT_ALLOWED: { status: 400, clientSafe: true },
+  /** The client sent no byte of its upload for UPLOAD_IDLE_TIMEOUT_MS while the gateway waited for one. */
+  UPLOAD_IDLE_TIMEOUT: { status: 408, clientSafe: true },
   /** A batch (a JSON array of operations) holds more than BATCHING_MAX_OPERATIONS: none of it ran. */
   BATCH_TOO_LARGE: { status: 400, clientSafe: true },
   GRAPHQL_PARSE_FAILED: { status: 400, clientSafe: true },

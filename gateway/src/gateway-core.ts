@@ -1,5 +1,5 @@
 import { clientAddressResolver, clientKeyResolver, requestSchemeResolver } from './client-address/index.js';
-import type { Clock } from './clock.js';
+import { type Clock, realClock } from './clock.js';
 import type { CostOf } from './context.js';
 import type { GatewayContext, GatewayPlugin, MountableGateway } from './contract/index.js';
 import type { CoreSettings } from './core-settings.js';
@@ -21,6 +21,7 @@ import { createOriginPolicy } from './origin-policy/policy.js';
 import type { SubgraphDataSource } from './subgraph-fetch/data-source.js';
 import { DataSourceRetirement } from './supergraph/retire.js';
 import type { SupergraphSource } from './supergraph/source.js';
+import { uploadReceiver } from './uploads/receiver.js';
 
 export interface CoreOptions {
   logger: Logger;
@@ -108,6 +109,12 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
     ...(config.http.compression && { compression: { minBytes: config.http.compressionMinBytes } }),
     context,
     ...(streaming && { subscriptions: streaming }),
+    ...(config.uploads.enabled && {
+      uploads: uploadReceiver(
+        { ...config.uploads, bodyLimitBytes: config.http.bodyLimitBytes },
+        options.clock ?? realClock,
+      ),
+    }),
     adminRoutes: plugins.flatMap((plugin) => plugin.adminRoutes ?? []),
     isReady: lifecycle.isReady,
     isDraining: lifecycle.isDraining,

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type ApolloServer, HeaderMap, type HTTPGraphQLResponse } from '@apollo/server';
 import type { SubgraphContext } from './context.js';
 import type { HeaderCounter } from './header-counter.js';
+import { readMultipart } from './multipart-request.js';
 
 /** Bodies larger than this are refused with 413; real operations are a few KB. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -53,7 +54,11 @@ async function handle(
   }
 
   let body: unknown;
-  if (req.method === 'POST') {
+  if (req.method === 'POST' && isMultipart(headers.get('content-type'))) {
+    // An upload: `operations` and `map` now, the files as the resolvers read them.
+    body = await readMultipart(req);
+    if (body === undefined) return sendJson(res, 400, graphqlError('Malformed multipart request', 'BAD_REQUEST'));
+  } else if (req.method === 'POST') {
     const raw = await readBody(req);
     if (raw === null) {
       // The rest of the body is never read: close the connection, or a client reusing it
@@ -85,6 +90,9 @@ async function handle(
   });
   // The `delayMs` knob: a slow subgraph, for gateway timeout tests and bench scenarios.
   if (delayMs > 0) await sleep(delayMs);
+  // A file no resolver read: the rest of the request is drained (closing instead could cut the
+  // answer off while the gateway still writes the file).
+  if (!req.complete) req.unpipe().resume();
   await writeResponse(res, response);
 }
 
@@ -110,6 +118,10 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function isMultipart(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^\s*multipart\/form-data\b/i.test(contentType);
 }
 
 function isJson(contentType: string | undefined): boolean {

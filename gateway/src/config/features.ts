@@ -17,6 +17,7 @@ export interface FeatureSwitches {
     readonly exporterOtlpTracesEndpoint?: string;
   };
   readonly subscriptions: { readonly enabled: boolean };
+  readonly uploads: { readonly enabled: boolean };
   readonly http: { readonly compression: boolean };
   readonly supergraph: { readonly url?: string };
   readonly subgraphDefaults: { readonly retries: number; readonly circuitBreaker: boolean };
@@ -54,6 +55,7 @@ export const FEATURES = {
     enabledBy: 'SUBSCRIPTIONS=true (the default)',
     isOn: (config) => config.subscriptions.enabled,
   },
+  uploads: { enabledBy: 'UPLOADS=true', isOn: (config) => config.uploads.enabled },
   compression: { enabledBy: 'COMPRESSION=true (the default)', isOn: (config) => config.http.compression },
   'supergraph-url': { enabledBy: 'SUPERGRAPH_URL', isOn: (config) => config.supergraph.url !== undefined },
   retries: {

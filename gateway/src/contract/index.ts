@@ -63,3 +63,4 @@ export type {
   SubscriptionLimits,
   Transport,
 } from './subscriptions.js';
+export type { ReceivedUpload, UploadReceiver, UploadRequest } from './uploads.js';

@@ -4,6 +4,7 @@ import type { Identity } from './identity.js';
 import type { OriginPolicy, Refusal, Scheme } from './origin-policy.js';
 import type { RequestScope } from './request-scope.js';
 import type { SubscriptionEndpoint } from './subscriptions.js';
+import type { UploadReceiver } from './uploads.js';
 
 /** Who a request comes from, from its socket's peer and its headers (`client-address/` decides it). */
 export type ClientAddressOf = (socketAddress: string | undefined, headers: IncomingHttpHeaders) => string;
@@ -74,6 +75,8 @@ export interface MountableGateway<TContext extends BaseContext = BaseContext> {
   admit?(scope: RequestScope): Promise<Refusal | undefined>;
   /** graphql-ws and graphql-sse at `path` (SUBSCRIPTIONS); absent when they are off. */
   readonly subscriptions?: SubscriptionEndpoint;
+  /** File uploads, `multipart/form-data` at `path` (UPLOADS); absent when they are off: adapters refuse such bodies unread. */
+  readonly uploads?: UploadReceiver;
   /** Prometheus metrics (METRICS_ENABLED); absent when they are off. */
   readonly metrics?: MetricsEndpoint;
   /** The plugins' operator routes (`GatewayPlugin.adminRoutes`): served on the metrics listener only. */

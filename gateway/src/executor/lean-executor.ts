@@ -15,6 +15,7 @@ import type { GraphQLError } from 'graphql';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from '../http-error.js';
 import type { Logger } from '../logger.js';
+import { refuseUploadPlan } from '../uploads/plan-check.js';
 import type { ExecutionResult, Executor, GatewayInternals, RequestContext } from './apollo-internals.js';
 import { readInternals } from './apollo-internals.js';
 import { type CompiledPlan, compilePlan } from './compiled-plan.js';
@@ -92,6 +93,7 @@ async function execute(
     return { errors: validationErrors };
   }
   const queryPlan = await planFor(internals, requestContext, storeKey, logger, decision);
+  refuseUploadPlan(queryPlan, request); // files (uploads/) go to one root fetch, else 400 UPLOAD_NOT_ALLOWED
   const serviceMap = Object.create(null);
   for (const [name, { dataSource }] of Object.entries(internals.serviceMap)) serviceMap[name] = dataSource;
 

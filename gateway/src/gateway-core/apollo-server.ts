@@ -13,6 +13,7 @@ import { deferredDeliveryPlugin, streamValidationRules } from '../executor/index
 import type { Logger } from '../logger.js';
 import { stringifyResult } from '../serialize/shared-answer.js';
 import type { DataSourceRetirement } from '../supergraph/retire.js';
+import { uploadsApolloPlugin } from '../uploads/apollo-plugin.js';
 
 type GatewayInterface = ApolloServerOptionsWithGateway<GatewayContext>['gateway'];
 
@@ -58,6 +59,7 @@ export function createApolloServer(parts: ApolloServerParts): ApolloServer<Gatew
       // Apollo Server adds inline tracing (ftv1) only for a subgraph's schema, never a gateway's; said
       // here, it does not load the plugin and its protobuf code (~400 KB of source) to find that out.
       ApolloServerPluginInlineTraceDisabled(),
+      ...(config.uploads.enabled ? [uploadsApolloPlugin()] : []),
       ...plugins.flatMap((plugin) => (plugin.apollo ? [plugin.apollo] : [])),
     ],
   });

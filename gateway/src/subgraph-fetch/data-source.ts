@@ -9,6 +9,7 @@ import { failedFetchErrors } from '../fetch-error-paths.js';
 import { REQUEST_ID_HEADER } from '../header-names.js';
 import { isQueryFetch } from '../resilience/retry-policy.js';
 import type { SubgraphErrors } from '../subgraph-overrides.js';
+import { multipartBodyFor } from '../uploads/multipart-body.js';
 import { ObservedAttempts } from './attempt-observers.js';
 import { deliver } from './deliver.js';
 import { FetchReports } from './fetch-reports.js';
@@ -184,7 +185,11 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       fetched = await shared.result;
     } else {
       const readLimit = Math.min(this.#maxResponseBytes, (context?.responseBudget.remaining ?? Infinity) + 1);
-      const send = { headers, body, readLimit, keepText: false, context };
+      // A mutation's files (uploads/): a multipart body, its files streamed from the client's request.
+      const upload = isQueryFetch(options) ? undefined : multipartBodyFor(body, variables);
+      const send = upload
+        ? { headers: { ...headers, ...upload.headers }, body: upload.body, readLimit, keepText: false, context }
+        : { headers, body, readLimit, keepText: false, context };
       fetched = await this.#fetches.run(isQueryFetch(options), this.#attempts, send);
     }
     // 5. This caller's answer: its response hooks and budget (deliver.ts).

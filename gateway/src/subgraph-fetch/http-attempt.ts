@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { GatewayContext } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { isRetryableConnectionError } from '../resilience/retry-policy.js';
@@ -23,7 +24,8 @@ function closesAfter(body: string): boolean {
 /** One request to the subgraph, the same for every attempt. */
 export interface OutgoingRequest {
   readonly headers: Record<string, string>;
-  readonly body: string;
+  /** JSON, or a multipart body streamed as it is read (uploads: never retried). */
+  readonly body: string | Readable;
   /** Longer answers are abandoned mid-read. */
   readonly readLimit: number;
   /** Keep the body text on the answer (a shared fetch: each further caller parses its own copy). */
@@ -67,7 +69,15 @@ export class SubgraphHttp implements Attempter<OutgoingRequest> {
     const { body } = request;
     const reader = new AnswerReader(request.readLimit, control);
     this.#pool.dispatch(
-      { path: this.#path, method: 'POST', headers: request.headers, body, reset: closesAfter(body) },
+      // Not for a streamed body (uploads): `Connection: close` would have the subgraph close with the
+      // file unread, its reset racing its answer; undici drops the socket itself if it answers early.
+      {
+        path: this.#path,
+        method: 'POST',
+        headers: request.headers,
+        body,
+        reset: typeof body === 'string' && closesAfter(body),
+      },
       reader,
     );
     const end = await reader.ended;

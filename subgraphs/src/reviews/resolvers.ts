@@ -1,6 +1,8 @@
 import type { GraphQLResolverMap } from '@apollo/subgraph';
 import { identityOf, type SubgraphContext } from '../context.js';
 import { reviewsUrl } from '../dataset.js';
+import { badUserInput } from '../errors.js';
+import { digestOf, type PendingUpload, UploadScalar } from '../multipart-request.js';
 import { PubSub } from '../pubsub.js';
 import { type ReviewRecord, type ReviewStore, reviewStore } from './data.js';
 import { type AddReviewArgs, validateNewReview } from './validation.js';
@@ -28,6 +30,7 @@ export function createReviewsResolvers(
   added: PubSub<ReviewRecord> = new PubSub(),
 ): GraphQLResolverMap<SubgraphContext> {
   return {
+    Upload: UploadScalar,
     Query: {
       review: (_root, args: { id: string }) => store.get(args.id),
     },
@@ -45,6 +48,11 @@ export function createReviewsResolvers(
           { kind: 'type', subgraph: 'reviews', type: 'Query' },
         );
         return review;
+      },
+      // The photo is hashed as it streams in, never stored: the answer proves the bytes arrived intact.
+      addReviewPhoto: async (_root, args: { reviewId: string; photo: PendingUpload }) => {
+        if (!store.get(args.reviewId)) throw badUserInput('No review has this id.', 'reviewId');
+        return { reviewId: args.reviewId, ...(await digestOf(args.photo)) };
       },
     },
     Subscription: {

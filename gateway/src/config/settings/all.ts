@@ -11,6 +11,7 @@ import type { ConfigOf, FieldSpec, FlatConfigOf } from './spec.js';
 import { SUBGRAPH_FETCH_FIELDS } from './subgraphs.js';
 import { SUBSCRIPTION_FIELDS } from './subscriptions.js';
 import { SUPERGRAPH_FIELDS } from './supergraph.js';
+import { UPLOAD_FIELDS } from './uploads.js';
 
 export type { ConfigOf, FieldSpec } from './spec.js';
 export { SUBGRAPH_ENV, SUBGRAPH_FIELDS } from './subgraphs.js';
@@ -27,6 +28,7 @@ const FIELDS = [
   ...HTTP_FIELDS,
   ...CORS_FIELDS,
   ...SUBSCRIPTION_FIELDS,
+  ...UPLOAD_FIELDS,
   ...OBSERVABILITY_FIELDS,
   ...PLUGIN_FIELDS,
   ...ENTITY_CACHE_FIELDS,

@@ -1,0 +1,32 @@
+import type { MountableGateway } from '@fedgw/gateway/contract';
+import type { RequestHandler } from 'express';
+import { compressResponse } from './compression/compress-response.js';
+import { endUploadWithResponse, isMultipartFormData, lingerAfterResponse, uploadRefusedUnread } from './uploads.js';
+
+/**
+ * `multipart/form-data` on the gateway's path: the gateway's upload receiver reads `operations`
+ * and `map` from the request as a stream, and the operation goes straight to `apollo` as a
+ * parsed body would (past the body parsers, which would read the rest), its files still unread.
+ */
+export function readUploads(
+  gateway: Pick<MountableGateway, 'uploads' | 'compression'>,
+  apollo: RequestHandler,
+): RequestHandler {
+  return (req, res, next) => {
+    if (!isMultipartFormData(req.headers)) return next();
+    lingerAfterResponse(req, res);
+    const refused = uploadRefusedUnread(gateway, req.headers);
+    if (refused) return void res.status(refused.status).set(refused.headers).send(refused.body);
+    gateway.uploads?.receive({ headers: req.headers, body: req }).then((received) => {
+      if ('refusal' in received) {
+        const { status, headers, body } = received.refusal;
+        return void res.status(status).set(headers).send(body);
+      }
+      req.body = received.body;
+      // As the body parsers' first step does for every other answer.
+      if (gateway.compression) compressResponse(req, res, gateway.compression);
+      endUploadWithResponse(res, received.end);
+      return apollo(req, res, next);
+    }, next);
+  };
+}

@@ -1,0 +1,55 @@
+import type { GraphQLError } from 'graphql';
+import type { Clock, ReceivedUpload, Refusal, UploadReceiver, UploadRequest } from '../contract/index.js';
+import { ClientErrorCode } from '../error-registry.js';
+import { httpAnswerOf, httpError } from '../http-error.js';
+import { type UploadLimits, UploadSession } from './session.js';
+
+/** Apollo Server's own CSRF headers (csrfPrevention: true): a browser sends one only after a preflight. */
+const PREFLIGHT_HEADERS = ['x-apollo-operation-name', 'apollo-require-preflight'] as const;
+
+/** Apollo Server's words for the same refusal, so a multipart body is refused as any other simple request is. */
+const CSRF_MESSAGE =
+  "This operation has been blocked as a potential Cross-Site Request Forgery (CSRF). Please either specify a 'content-type' header (with a type that is not one of application/x-www-form-urlencoded, multipart/form-data, text/plain) or provide a non-empty value for one of the following headers: x-apollo-operation-name, apollo-require-preflight\n";
+
+/**
+ * UPLOADS=true: each multipart request gets an UploadSession. A body without a preflight-forcing
+ * header is refused before a byte of it is read (a form on any site could post one).
+ */
+export function uploadReceiver(limits: UploadLimits, clock: Clock): UploadReceiver {
+  return {
+    async receive(request: UploadRequest): Promise<ReceivedUpload> {
+      const preflighted = PREFLIGHT_HEADERS.some((name) => {
+        const value = request.headers[name];
+        return typeof value === 'string' && value !== '';
+      });
+      if (!preflighted) return { refusal: refusalOf(httpError(ClientErrorCode.BAD_REQUEST, CSRF_MESSAGE)) };
+      let session: UploadSession;
+      try {
+        session = new UploadSession(request.headers, request.body, limits, clock);
+      } catch {
+        // busboy throws on a Content-Type without a boundary.
+        const error = httpError(
+          ClientErrorCode.BAD_REQUEST,
+          'Upload refused: the multipart Content-Type has no boundary.',
+        );
+        return { refusal: refusalOf(error) };
+      }
+      const opened = await session.opened;
+      if ('refused' in opened) {
+        session.end();
+        return { refusal: refusalOf(opened.refused) };
+      }
+      return { body: opened.body, end: () => session.end() };
+    },
+  };
+}
+
+/** The refusal as every mount sends it (the adapters drop what of the body is still unread). */
+export function refusalOf(error: GraphQLError): Refusal {
+  const { status, error: shown } = httpAnswerOf(error);
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ errors: [{ message: shown.message, extensions: shown.extensions }] }),
+  };
+}

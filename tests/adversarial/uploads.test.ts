@@ -1,0 +1,302 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { closedPortUrl, MOUNTS } from '@fedgw/test-support';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { gatewayForBlock } from '../support/lifecycle.js';
+
+/**
+ * Hostile uploads (the GraphQL multipart request spec), on every mount, against a reviews
+ * subgraph of the test's own that records how each request to it ended: a file that never ends
+ * (cut at UPLOAD_MAX_FILE_BYTES, 413, the subgraph sees its upload aborted), too many files, a
+ * `map` naming what is not there or not an `Upload`, no preflight header (CSRF), a subgraph that
+ * answers without reading the file, a client that stalls mid-file (UPLOAD_IDLE_TIMEOUT_MS, the
+ * test waits on the stall's answer, no sleep), files with a query, and uploads while off (415,
+ * answered while the endless body is still being sent). Nothing may hang: each wait has a deadline.
+ */
+const MAX_FILE_BYTES = 256 * 1024;
+const IDLE_TIMEOUT_MS = 1000;
+const BOUNDARY = 'hostile-boundary';
+const PHOTO = 'mutation Photo($p: Upload!) { addReviewPhoto(reviewId: "review-1", photo: $p) { size } }';
+const CHUNK = Buffer.alloc(16 * 1024, 7);
+
+type Ending = 'complete' | 'aborted';
+/** What the test's subgraph does with an upload: read it all and answer, or answer at once and never read. */
+let mode: 'read' | 'ignore' = 'read';
+/** Requests the subgraph received in this test. */
+let arrived = 0;
+let ended: ((ending: Ending) => void) | undefined;
+let subgraph: Server;
+let subgraphUrl = '';
+
+beforeAll(async () => {
+  subgraph = createServer((req, res) => {
+    // The ending reported is this request's: a late close of an earlier test's request reports nothing.
+    const report = ended;
+    ended = undefined;
+    arrived += 1;
+    req.on('close', () => report?.(req.complete ? 'complete' : 'aborted'));
+    const answer = () => {
+      const body = JSON.stringify({ data: { addReviewPhoto: { size: 1 } } });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    if (mode === 'ignore') {
+      req.pause();
+      return answer();
+    }
+    req.resume();
+    req.on('end', answer);
+  });
+  subgraph.listen(0, '127.0.0.1');
+  await once(subgraph, 'listening');
+  subgraphUrl = `http://127.0.0.1:${(subgraph.address() as AddressInfo).port}/graphql`;
+});
+afterAll(async () => {
+  subgraph.closeAllConnections();
+  await new Promise((resolve) => subgraph.close(resolve));
+});
+beforeEach(() => {
+  mode = 'read';
+  arrived = 0;
+  ended = undefined;
+});
+
+/** How the next request the subgraph receives ends (read to its end, or aborted). */
+function nextEnding(): Promise<Ending> {
+  return new Promise((resolve) => {
+    ended = resolve;
+  });
+}
+
+const field = (name: string, value: string) =>
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+const fileHead = (key: string) =>
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${key}"; filename="f.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+const preamble = (query: string, variables: Record<string, null>, map: Record<string, string[]>) =>
+  field('operations', JSON.stringify({ query, variables })) + field('map', JSON.stringify(map));
+
+interface Answer {
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: { errors?: { extensions?: { code?: string } }[]; data?: unknown };
+  /** Bytes of the body the client had written when the answer came. */
+  written: number;
+}
+
+/**
+ * A multipart POST whose body `write` produces as the socket takes it, until it returns
+ * undefined (the end), `'stall'` (stop writing, keep the socket open) or the answer arrives.
+ */
+function upload(
+  url: string,
+  first: string,
+  next: (written: number) => Buffer | string | 'stall' | undefined,
+  headers: Record<string, string> = { 'apollo-require-preflight': 'true' },
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    let written = 0;
+    const req = request(url, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers },
+    });
+    req.on('response', (res) => {
+      answered = true;
+      const at = written;
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: JSON.parse(Buffer.concat(chunks).toString()),
+          written: at,
+        });
+        req.destroy();
+      });
+    });
+    // The gateway may close the socket on an answer sent while the body still comes.
+    req.on('error', (error) => (answered ? undefined : reject(error)));
+    const pump = () => {
+      while (!answered && !req.destroyed) {
+        const chunk = next(written);
+        if (chunk === 'stall') return;
+        if (chunk === undefined) return void req.end();
+        written += Buffer.byteLength(chunk);
+        if (!req.write(chunk)) return void req.once('drain', pump);
+      }
+    };
+    req.write(first);
+    pump();
+  });
+}
+
+/** A whole body: the preamble, then each file of `sizes`, then the closing boundary. */
+function finite(parts: (Buffer | string)[]): (written: number) => Buffer | string | undefined {
+  let at = 0;
+  return () => parts[at++];
+}
+const fileParts = (sizes: number[]) => [
+  ...sizes.flatMap((size, key) => [fileHead(String(key)), Buffer.alloc(size, 1), '\r\n']),
+  `--${BOUNDARY}--\r\n`,
+];
+const codeOf = (answer: Answer) => answer.body.errors?.[0]?.extensions?.code;
+
+describe.each(MOUNTS)('hostile uploads on %s', (mount) => {
+  const gateway = gatewayForBlock(mount, () => ({
+    SUBGRAPH_REVIEWS_URL: subgraphUrl,
+    UPLOADS: 'true',
+    UPLOAD_MAX_FILES: '2',
+    UPLOAD_MAX_FILE_BYTES: String(MAX_FILE_BYTES),
+    UPLOAD_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS),
+  }));
+  let unusedUrl = '';
+  beforeAll(async () => {
+    unusedUrl = await closedPortUrl();
+  });
+
+  it('a well-formed upload within the limits reaches the subgraph whole (the baseline)', async () => {
+    const ending = nextEnding();
+    const answer = await upload(
+      gateway().url,
+      preamble(PHOTO, { p: null }, { 0: ['variables.p'] }),
+      finite(fileParts([MAX_FILE_BYTES])),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual({ addReviewPhoto: { size: 1 } });
+    expect(await ending).toBe('complete');
+    expect(unusedUrl).not.toBe('');
+  });
+
+  it('a file that never ends is cut at UPLOAD_MAX_FILE_BYTES: 413, the subgraph sees its upload aborted', async () => {
+    const ending = nextEnding();
+    const body = [fileHead('0')];
+    const answer = await upload(
+      gateway().url,
+      preamble(PHOTO, { p: null }, { 0: ['variables.p'] }),
+      () => body.shift() ?? CHUNK,
+    );
+    expect(answer.status).toBe(413);
+    expect(codeOf(answer)).toBe('PAYLOAD_TOO_LARGE');
+    expect(await ending).toBe('aborted');
+  });
+
+  it('more files than UPLOAD_MAX_FILES: 413 from the map, before any file is read', async () => {
+    const map = { 0: ['variables.p'], 1: ['variables.p'], 2: ['variables.p'] };
+    const body = [fileHead('0')];
+    const answer = await upload(gateway().url, preamble(PHOTO, { p: null }, map), () => body.shift() ?? CHUNK);
+    expect(answer.status).toBe(413);
+    expect(codeOf(answer)).toBe('PAYLOAD_TOO_LARGE');
+    expect(arrived).toBe(0);
+  });
+
+  it('a map naming a variable the operation does not have: 400, nothing sent on', async () => {
+    const answer = await upload(
+      gateway().url,
+      preamble(PHOTO, { p: null }, { 0: ['variables.nope'] }),
+      finite(fileParts([10])),
+    );
+    expect(answer.status).toBe(400);
+    expect(codeOf(answer)).toBe('BAD_REQUEST');
+    expect(arrived).toBe(0);
+  });
+
+  it('a file at a variable that is not an Upload: 400 UPLOAD_NOT_ALLOWED, nothing sent on', async () => {
+    const query = 'mutation Photo($id: ID!, $p: Upload!) { addReviewPhoto(reviewId: $id, photo: $p) { size } }';
+    const map = { 0: ['variables.id'], 1: ['variables.p'] };
+    const answer = await upload(
+      gateway().url,
+      preamble(query, { id: null, p: null }, map),
+      finite(fileParts([10, 10])),
+    );
+    expect(answer.status).toBe(400);
+    expect(codeOf(answer)).toBe('UPLOAD_NOT_ALLOWED');
+    expect(arrived).toBe(0);
+  });
+
+  it('files with a query: 400 UPLOAD_NOT_ALLOWED before any file is read', async () => {
+    const query = 'query Q($p: Upload) { __typename }';
+    const body = [fileHead('0')];
+    const answer = await upload(
+      gateway().url,
+      preamble(query, { p: null }, { 0: ['variables.p'] }),
+      () => body.shift() ?? CHUNK,
+    );
+    expect(answer.status).toBe(400);
+    expect(codeOf(answer)).toBe('UPLOAD_NOT_ALLOWED');
+  });
+
+  it('a batch in `operations`, or a compressed multipart body, is refused before any file is read', async () => {
+    const batch = field('operations', JSON.stringify([{ query: PHOTO, variables: { p: null } }]));
+    const body = [fileHead('0')];
+    const batched = await upload(
+      gateway().url,
+      batch + field('map', '{"0":["0.variables.p"]}'),
+      () => body.shift() ?? CHUNK,
+    );
+    expect([batched.status, codeOf(batched)]).toEqual([400, 'BAD_REQUEST']);
+    const headers = { 'apollo-require-preflight': 'true', 'content-encoding': 'gzip' };
+    const coded = await upload(
+      gateway().url,
+      preamble(PHOTO, { p: null }, { 0: ['variables.p'] }),
+      () => CHUNK,
+      headers,
+    );
+    expect([coded.status, codeOf(coded)]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    expect(arrived).toBe(0);
+  });
+
+  it('an upload without a preflight-forcing header is refused as CSRF, unread', async () => {
+    const answer = await upload(gateway().url, preamble(PHOTO, { p: null }, { 0: ['variables.p'] }), () => CHUNK, {});
+    expect(answer.status).toBe(400);
+    expect(codeOf(answer)).toBe('BAD_REQUEST');
+    expect(JSON.stringify(answer.body)).toMatch(/Cross-Site Request Forgery/);
+    expect(arrived).toBe(0);
+  });
+
+  it('a subgraph that answers without reading the file: the gateway answers, nothing hangs', async () => {
+    mode = 'ignore';
+    const answer = await upload(
+      gateway().url,
+      preamble(PHOTO, { p: null }, { 0: ['variables.p'] }),
+      finite(fileParts([MAX_FILE_BYTES])),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual({ addReviewPhoto: { size: 1 } });
+  });
+
+  it('a client that stalls mid-file: 408 UPLOAD_IDLE_TIMEOUT, the subgraph sees its upload aborted', async () => {
+    const ending = nextEnding();
+    const body: (Buffer | string)[] = [fileHead('0'), CHUNK];
+    // deadline: the answer comes UPLOAD_IDLE_TIMEOUT_MS after the stall; vitest's own timeout bounds the wait.
+    const answer = await upload(
+      gateway().url,
+      preamble(PHOTO, { p: null }, { 0: ['variables.p'] }),
+      () => body.shift() ?? 'stall',
+    );
+    expect(answer.status).toBe(408);
+    expect(codeOf(answer)).toBe('UPLOAD_IDLE_TIMEOUT');
+    expect(await ending).toBe('aborted');
+  });
+});
+
+describe.each(MOUNTS)('uploads while off on %s', (mount) => {
+  const gateway = gatewayForBlock(mount, () => ({ SUBGRAPH_REVIEWS_URL: subgraphUrl }));
+
+  it('an endless upload is refused 415 before its body is read', async () => {
+    const answer = await upload(gateway().url, preamble(PHOTO, { p: null }, { 0: ['variables.p'] }), () => CHUNK);
+    expect(answer.status).toBe(415);
+    expect(codeOf(answer)).toBe('UNSUPPORTED_MEDIA_TYPE');
+    // Never decoded: one that is not gzip at all crashed a Fastify mount once, when decoded while its rest was dropped.
+    const headers = { 'content-encoding': 'gzip' };
+    const coded = await upload(
+      gateway().url,
+      preamble(PHOTO, { p: null }, { 0: ['variables.p'] }),
+      () => CHUNK,
+      headers,
+    );
+    expect([coded.status, codeOf(coded)]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    expect(arrived).toBe(0);
+  });
+});
