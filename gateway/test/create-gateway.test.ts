@@ -38,6 +38,15 @@ describe('createGateway', () => {
     expect(error.message).toContain('/nonexistent/supergraph.graphql');
   });
 
+  it('refuses a SHADOW_SUPERGRAPH it cannot read when built, naming the setting and the path', () => {
+    const build = () =>
+      createGateway(parseConfig({ SUPERGRAPH_PATH, SHADOW_SUPERGRAPH: '/nonexistent/candidate.graphql' }), {
+        logger: silent,
+      });
+    expect(build).toThrow(GatewayError);
+    expect(build).toThrow('cannot read SHADOW_SUPERGRAPH at /nonexistent/candidate.graphql');
+  });
+
   it('fails with ERR_GATEWAY_SUPERGRAPH_INVALID for a file that is not a supergraph', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gw-'));
     const path = join(dir, 'supergraph.graphql');

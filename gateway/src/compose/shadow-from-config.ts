@@ -1,6 +1,8 @@
+import { accessSync, constants } from 'node:fs';
 import { realClock } from '../clock.js';
 import type { GatewayConfig } from '../config/types.js';
 import type { GatewayPlugin } from '../contract/index.js';
+import { GatewayError, GatewayErrorCode } from '../errors.js';
 import type { Gateway } from '../gateway-core.js';
 import type { Logger } from '../logger.js';
 import {
@@ -51,6 +53,7 @@ function supergraphTarget(
   build: BuildGateway,
   logger: Logger,
 ): ShadowTarget {
+  assertReadable(path);
   let starting: Promise<Gateway> | undefined;
   const start = (): Promise<Gateway> => {
     starting ??= (async () => {
@@ -79,6 +82,17 @@ function supergraphTarget(
       await gateway?.stop();
     },
   };
+}
+
+/** A SHADOW_SUPERGRAPH that cannot be read stops the start (the candidate itself starts on the first mirrored query). */
+function assertReadable(path: string): void {
+  try {
+    accessSync(path, constants.R_OK);
+  } catch (cause) {
+    throw new GatewayError(GatewayErrorCode.SUPERGRAPH_UNREADABLE, `cannot read SHADOW_SUPERGRAPH at ${path}`, {
+      cause,
+    });
+  }
 }
 
 /** The query on the candidate, in a context of its own (its byte budget the shadow's) with the client's identity. */
