@@ -11,7 +11,7 @@ import {
 } from '@apollo/gateway/dist/utilities/opentelemetry.js';
 import { prettyFormatQueryPlan, type QueryPlan } from '@apollo/query-planner';
 import type { Span } from '@opentelemetry/api';
-import type { GraphQLError } from 'graphql';
+import { type GraphQLError, print } from 'graphql';
 import type { GatewayContext } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from '../http-error.js';
@@ -23,6 +23,7 @@ import { type CompiledPlan, compilePlan } from './compiled-plan.js';
 import { acceptsDeferSpec, deferNotAccepted, leaveDeferredParts } from './deferred-delivery.js';
 import { compileDeferred, type DeferredDelivery } from './deferred-plan.js';
 import { runIncrementally } from './deferred-run.js';
+import type { SecondPlanner } from './hive-plan/hive-planner.js';
 import { keyWithOverrides, type OverrideDecision, type ProgressiveOverride } from './override-decision.js';
 import { runPlan } from './plan-result.js';
 import { inSpan, markFailed, NO_SPAN, tracingOff } from './spans.js';
@@ -35,12 +36,17 @@ import { inSpan, markFailed, NO_SPAN, tracingOff } from './spans.js';
  * cover goes to `executeQueryPlan` itself, inside the same request: introspection fields,
  * @defer and subscription plans, and Apollo usage-reporting traces.
  */
-export function leanExecutor(gateway: ApolloGateway, logger: Logger, overrides: ProgressiveOverride): Executor {
+export function leanExecutor(
+  gateway: ApolloGateway,
+  logger: Logger,
+  overrides: ProgressiveOverride,
+  second?: SecondPlanner,
+): Executor {
   readInternals(gateway, true);
   // Compiled when a plan is first run; a supergraph update empties the plan store, so its plans go too.
   const compiled = new WeakMap<QueryPlan, CompiledPlan | null>();
   const deferred = new WeakMap<CompiledPlan, DeferredDelivery | null>();
-  const plans: Compiled = { compiled, deferred, overrides };
+  const plans: Compiled = { compiled, deferred, overrides, second };
   const internals = gateway as unknown as GatewayInternals;
   return (requestContext) =>
     tracingOff()
@@ -68,7 +74,7 @@ async function execute(
   internals: GatewayInternals,
   requestContext: RequestContext,
   span: Span,
-  { compiled, deferred, overrides }: Compiled,
+  { compiled, deferred, overrides, second }: Compiled,
   logger: Logger,
 ): Promise<ExecutionResult> {
   const { request, document } = requestContext;
@@ -87,7 +93,7 @@ async function execute(
     markFailed(span, validationErrors, internals.config.telemetry);
     return { errors: validationErrors };
   }
-  const queryPlan = await planFor(internals, requestContext, storeKey, logger, decision);
+  const queryPlan = await planFor(internals, requestContext, storeKey, logger, decision, second);
   const serviceMap = Object.create(null);
   for (const [name, { dataSource }] of Object.entries(internals.serviceMap)) serviceMap[name] = dataSource;
 
@@ -150,6 +156,8 @@ interface Compiled {
   readonly compiled: WeakMap<QueryPlan, CompiledPlan | null>;
   readonly deferred: WeakMap<CompiledPlan, DeferredDelivery | null>;
   readonly overrides: ProgressiveOverride;
+  /** QUERY_PLANNER=hive: plans first (ADR 061); absent, or `undefined` from it, Apollo's planner plans. */
+  readonly second: SecondPlanner | undefined;
 }
 
 /**
@@ -171,6 +179,7 @@ export async function planFor(
   storeKey: string,
   logger: Logger,
   overrides?: OverrideDecision,
+  second?: SecondPlanner,
 ): Promise<QueryPlan> {
   const stored = await internals.queryPlanStore.get(storeKey);
   if (stored) return stored;
@@ -183,6 +192,10 @@ export async function planFor(
     internals.config.telemetry,
     async () => {
       let operation = operationFromDocument(internals.apiSchema, document, { operationName: request.operationName });
+      const apolloOnly = operation.rootKind === 'subscription' || operation.selectionSet.hasDefer();
+      const text = requestContext.source ?? print(document);
+      const secondPlan = second?.plan(internals, { text, operationName: request.operationName, apolloOnly }, overrides);
+      if (secondPlan) return secondPlan;
       // Every @defer labelled before planning, so each deferred block of the plan names its fragment (deferred-plan.ts).
       if (operation.selectionSet.hasDefer()) {
         // The planner throws a plain Error (a 500) for this: it is the client's request that cannot be served.
