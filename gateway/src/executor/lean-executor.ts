@@ -11,7 +11,7 @@ import {
 } from '@apollo/gateway/dist/utilities/opentelemetry.js';
 import { prettyFormatQueryPlan, type QueryPlan } from '@apollo/query-planner';
 import type { Span } from '@opentelemetry/api';
-import { type GraphQLError, print } from 'graphql';
+import { BREAK, type DocumentNode, type GraphQLError, print, visit } from 'graphql';
 import type { GatewayContext } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from '../http-error.js';
@@ -192,7 +192,8 @@ export async function planFor(
     internals.config.telemetry,
     async () => {
       let operation = operationFromDocument(internals.apiSchema, document, { operationName: request.operationName });
-      const apolloOnly = operation.rootKind === 'subscription' || operation.selectionSet.hasDefer();
+      const apolloOnly =
+        operation.rootKind === 'subscription' || operation.selectionSet.hasDefer() || introspects(document);
       const text = requestContext.source ?? print(document);
       const secondPlan = second?.plan(internals, { text, operationName: request.operationName, apolloOnly }, overrides);
       if (secondPlan) return secondPlan;
@@ -215,6 +216,19 @@ export async function planFor(
     logger.warn(`Could not store queryPlan${(error as Error)?.message || error}`);
   }
   return plan;
+}
+
+/** The document selects `__schema` or `__type` (which only Apollo's planner leaves to the executor). */
+function introspects(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(field) {
+      if (field.name.value !== '__schema' && field.name.value !== '__type') return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
 }
 
 /** @apollo/gateway's debug output: the plan in the log (`debug`) or in `extensions` (a header, outside production). */
