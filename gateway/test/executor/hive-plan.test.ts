@@ -1,5 +1,5 @@
 import type { PlanNode as HivePlanNode } from '@graphql-hive/router-query-planner';
-import { print } from 'graphql';
+import { type DocumentNode, Kind, print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { hiveLabels } from '../../src/executor/hive-plan/override-labels.js';
 import { translateRewrites } from '../../src/executor/hive-plan/translate-fetch.js';
@@ -13,6 +13,7 @@ const catFetch = (typeCondition = 'Cat'): HivePlanNode => ({
   operation: ENTITIES,
   requires: [{ kind: 'InlineFragment', typeCondition, selections: [{ kind: 'Field', name: 'id' }] }],
 });
+const NO_DOCUMENT: DocumentNode = { kind: Kind.DOCUMENT, definitions: [] };
 const translated = (node: HivePlanNode) => translatePlan({ kind: 'QueryPlan', node }).node;
 
 describe('a Hive plan in Apollo notation (ADR 061)', () => {
@@ -113,7 +114,12 @@ describe('a Hive plan in Apollo notation (ADR 061)', () => {
     ]);
     expect(fetches[0]?.node.variableUsages).toEqual(['unit']);
     expect(fetches[1]?.node.variableUsages).toBeUndefined();
-    expect(print((fetches[1]?.node as unknown as { operationDocumentNode: never }).operationDocumentNode)).toBe(
+    expect(
+      print(
+        (fetches[1]?.node as unknown as { operationDocumentNode: DocumentNode } | undefined)?.operationDocumentNode ??
+          NO_DOCUMENT,
+      ),
+    ).toBe(
       'query ($representations: [_Any!]!) {\n  _entities(representations: $representations) {\n    ... on Item {\n      b\n    }\n  }\n}',
     );
   });
