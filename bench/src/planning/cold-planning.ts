@@ -1,0 +1,92 @@
+// Cold planning time of QUERY_PLANNER=apollo and =hive (ADR 061), measured through a running
+// gateway: each operation sent with a root alias never sent before (a new plan-store key, so a
+// plan is made: planner, translation, compiled shaping) and again as sent before (the plan
+// cached). The difference of the medians is what a cold plan cache costs per operation.
+import { performance } from 'node:perf_hooks';
+import { COMPLEX_QUERY, DASHBOARD_QUERY, GET_USER_WITH_PRODUCTS, TYPENAME_QUERY } from '@fedgw/subgraphs';
+import { type RunningSubgraph, startGateway, subgraphUrlEnv, token } from '@fedgw/test-support';
+
+export const PLANNERS = ['apollo', 'hive'] as const;
+export type Planner = (typeof PLANNERS)[number];
+
+const OPERATIONS = {
+  TypenameQuery: TYPENAME_QUERY,
+  GetUserWithProducts: GET_USER_WITH_PRODUCTS,
+  ComplexQuery: COMPLEX_QUERY,
+  Dashboard: DASHBOARD_QUERY,
+} as const;
+
+const SECRET = new TextEncoder().encode('cold-planning-bench-secret-0123456789abcdef');
+const GATEWAY_ENV = {
+  GATEWAY_PLUGINS: 'jwt',
+  JWT_SECRET: Buffer.from(SECRET).toString(),
+  JWT_ALGORITHMS: 'HS256',
+  AUTHORIZATION_POLICIES: 'support:role=support',
+  MAX_TOKENS: '100000',
+  MAX_COST: '1000000000',
+  SUPERGRAPH_POLL_INTERVAL_MS: '0',
+};
+
+export interface PlanningRow {
+  readonly planner: Planner;
+  readonly operation: string;
+  /** Median request time with the plan made for it, and with it cached (ms). */
+  readonly coldMs: number;
+  readonly warmMs: number;
+}
+
+/** `rounds` cold and warm requests per operation, interleaved, on a fresh gateway per planner. */
+export async function measureColdPlanning(
+  subgraphs: Record<'users' | 'products' | 'reviews', RunningSubgraph>,
+  rounds: number,
+): Promise<PlanningRow[]> {
+  const authorization = `Bearer ${await token(SECRET, { claims: { scope: 'orders:read audit:read', role: 'support' } })}`;
+  const rows: PlanningRow[] = [];
+  for (const planner of PLANNERS) {
+    const gateway = await startGateway('fastify', {
+      ...subgraphUrlEnv(subgraphs),
+      ...GATEWAY_ENV,
+      QUERY_PLANNER: planner,
+    });
+    try {
+      for (const [operation, text] of Object.entries(OPERATIONS)) {
+        const send = (alias: string) => timedPost(gateway.url, withRootAlias(text, alias), authorization);
+        await send('warm'); // the warm alias's plan, made once
+        const cold: number[] = [];
+        const warm: number[] = [];
+        for (let round = 0; round < rounds; round++) {
+          cold.push(await send(`cold${round}`));
+          warm.push(await send('warm'));
+        }
+        rows.push({ planner, operation, coldMs: median(cold), warmMs: median(warm) });
+      }
+    } finally {
+      await gateway.stop();
+    }
+  }
+  return rows;
+}
+
+/** The operation with `alias: __typename` first in its root selection: another text, the same plan work. */
+function withRootAlias(text: string, alias: string): string {
+  const open = text.indexOf('{');
+  return `${text.slice(0, open + 1)} ${alias}: __typename ${text.slice(open + 1)}`;
+}
+
+async function timedPost(url: string, query: string, authorization: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization },
+    body: JSON.stringify({ query, variables: { userId: 'user-1' } }),
+  });
+  const body = (await response.json()) as { errors?: { message: string }[] };
+  const took = performance.now() - started;
+  if (response.status !== 200 || body.errors) throw new Error(`${response.status}: ${JSON.stringify(body.errors)}`);
+  return took;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
