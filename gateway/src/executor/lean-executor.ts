@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { operationFromDocument } from '@apollo/federation-internals';
+import { type Operation, operationFromDocument } from '@apollo/federation-internals';
 import type { ApolloGateway } from '@apollo/gateway';
 import { executeQueryPlan } from '@apollo/gateway/dist/executeQueryPlan.js';
 import { buildOperationContext } from '@apollo/gateway/dist/operationContext.js';
@@ -192,10 +192,7 @@ export async function planFor(
     internals.config.telemetry,
     async () => {
       let operation = operationFromDocument(internals.apiSchema, document, { operationName: request.operationName });
-      const apolloOnly =
-        operation.rootKind === 'subscription' || operation.selectionSet.hasDefer() || introspects(document);
-      const text = requestContext.source ?? print(document);
-      const secondPlan = second?.plan(internals, { text, operationName: request.operationName, apolloOnly }, overrides);
+      const secondPlan = second && planBySecond(second, internals, requestContext, operation, overrides);
       if (secondPlan) return secondPlan;
       // Every @defer labelled before planning, so each deferred block of the plan names its fragment (deferred-plan.ts).
       if (operation.selectionSet.hasDefer()) {
@@ -216,6 +213,24 @@ export async function planFor(
     logger.warn(`Could not store queryPlan${(error as Error)?.message || error}`);
   }
   return plan;
+}
+
+/**
+ * QUERY_PLANNER=hive's plan, or undefined for Apollo's planner to make: subscriptions, @defer
+ * and introspection are Apollo's (ADR 061).
+ */
+function planBySecond(
+  second: SecondPlanner,
+  internals: GatewayInternals,
+  requestContext: RequestContext,
+  operation: Operation,
+  overrides: OverrideDecision | undefined,
+): QueryPlan | undefined {
+  const { request, document } = requestContext;
+  const apolloOnly =
+    operation.rootKind === 'subscription' || operation.selectionSet.hasDefer() || introspects(document);
+  const text = requestContext.source ?? print(document);
+  return second.plan(internals, { text, operationName: request.operationName, apolloOnly }, overrides);
 }
 
 /** The document selects `__schema` or `__type` (which only Apollo's planner leaves to the executor). */
