@@ -40,13 +40,15 @@ function loadPlannerClass(): PlannerClass {
   return plannerClass;
 }
 
+/** Loads the addon now, so a platform it does not ship for stops the gateway at startup, not at the first plan. */
 export function hivePlanner(logger: Logger): SecondPlanner {
+  const Planner = loadPlannerClass();
   // One Hive planner per loaded supergraph; null when it refused the supergraph (Apollo's plans it then).
   const planners = new WeakMap<GraphQLSchema, HiveQueryPlanner | null>();
   const plannerFor = (supergraph: SupergraphSource): HiveQueryPlanner | null => {
     let planner = planners.get(supergraph.supergraphSchema);
     if (planner === undefined) {
-      planner = buildPlanner(supergraph.supergraphSdl, logger);
+      planner = buildPlanner(Planner, supergraph.supergraphSdl, logger);
       planners.set(supergraph.supergraphSchema, planner);
     }
     return planner;
@@ -71,9 +73,8 @@ export function hivePlanner(logger: Logger): SecondPlanner {
   };
 }
 
-function buildPlanner(sdl: string | undefined, logger: Logger): HiveQueryPlanner | null {
+function buildPlanner(Planner: PlannerClass, sdl: string | undefined, logger: Logger): HiveQueryPlanner | null {
   if (!sdl) return null;
-  const Planner = loadPlannerClass();
   try {
     return new Planner(sdl);
   } catch (error) {
