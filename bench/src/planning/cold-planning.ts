@@ -5,11 +5,12 @@
 import { performance } from 'node:perf_hooks';
 import { COMPLEX_QUERY, DASHBOARD_QUERY, GET_USER_WITH_PRODUCTS, TYPENAME_QUERY } from '@fedgw/subgraphs';
 import { type RunningSubgraph, startGateway, subgraphUrlEnv, token } from '@fedgw/test-support';
+import { median, withRootAlias } from './planner-cpu.js';
 
 export const PLANNERS = ['apollo', 'hive'] as const;
 export type Planner = (typeof PLANNERS)[number];
 
-const OPERATIONS = {
+export const OPERATIONS = {
   TypenameQuery: TYPENAME_QUERY,
   GetUserWithProducts: GET_USER_WITH_PRODUCTS,
   ComplexQuery: COMPLEX_QUERY,
@@ -78,12 +79,6 @@ export async function measureColdPlanning(
   }
 }
 
-/** The operation with `alias: __typename` first in its root selection: another text, the same plan work. */
-function withRootAlias(text: string, alias: string): string {
-  const open = text.indexOf('{');
-  return `${text.slice(0, open + 1)} ${alias}: __typename ${text.slice(open + 1)}`;
-}
-
 async function timedPost(url: string, query: string, authorization: string): Promise<number> {
   const started = performance.now();
   const response = await fetch(url, {
@@ -95,9 +90,4 @@ async function timedPost(url: string, query: string, authorization: string): Pro
   const took = performance.now() - started;
   if (response.status !== 200 || body.errors) throw new Error(`${response.status}: ${JSON.stringify(body.errors)}`);
   return took;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
 }
