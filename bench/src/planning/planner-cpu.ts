@@ -12,7 +12,8 @@ const GATEWAY_DIR = fileURLToPath(new URL('../../../gateway/', import.meta.url))
 const fromGateway = createRequire(`${GATEWAY_DIR}package.json`);
 
 interface ApolloParts {
-  Supergraph: { build(sdl: string): { apiSchema(): unknown } };
+  Supergraph: { build(sdl: string, options: { supportedFeatures: unknown }): { apiSchema(): unknown } };
+  ROUTER_SUPPORTED_SUPERGRAPH_FEATURES: unknown;
   operationFromDocument(schema: unknown, document: unknown, options: object): unknown;
   QueryPlanner: new (supergraph: unknown, config?: object) => { buildQueryPlan(operation: unknown): unknown };
 }
@@ -37,7 +38,10 @@ export async function measurePlannerCpu(
   const { translatePlan } = (await import(`${GATEWAY_DIR}dist/executor/hive-plan/translate-plan.js`)) as {
     translatePlan(plan: object): unknown;
   };
-  const supergraph = internals.Supergraph.build(supergraphSdl);
+  // The demo links @authenticated, @requiresScopes and @policy `for: SECURITY`, which the gateway enforces.
+  const supergraph = internals.Supergraph.build(supergraphSdl, {
+    supportedFeatures: internals.ROUTER_SUPPORTED_SUPERGRAPH_FEATURES,
+  });
   const apiSchema = supergraph.apiSchema();
   const apollo = new QueryPlanner(supergraph, { incrementalDelivery: { enableDefer: true } });
   const hive = new HivePlanner(supergraphSdl);
