@@ -41,6 +41,8 @@ export interface CoreSettings extends ClientAddressSettings {
   readonly subgraphs: Readonly<Record<string, SubgraphOverride>>;
   /** Who runs a query plan: `lean` (ours, executor/) or `apollo` (@apollo/gateway's own executeQueryPlan). */
   readonly queryPlanExecutor: 'lean' | 'apollo';
+  /** Who plans queries and mutations on the lean path: `apollo` (@apollo/query-planner) or `hive` (ADR 061). */
+  readonly queryPlanner: 'apollo' | 'hive';
   /** BODY_LIMIT and COMPRESSION*: what the adapters are told of the request and answer bodies. */
   readonly http: SettingsOf<typeof CORE_HTTP_VALUES>;
   readonly introspection: boolean;

@@ -8,8 +8,10 @@ export const EXECUTORS = ['apollo', 'lean'] as const;
 export type Executor = (typeof EXECUTORS)[number];
 
 export interface ExecutorPair {
+  /** The two values of the setting the gateways differ in, in the order `ask` answers. */
+  readonly names: readonly [string, string];
   /** Sends the same request to both gateways at once. */
-  ask(payload: GraphQLPayload, headers?: Record<string, string>): Promise<Record<Executor, RawAnswer>>;
+  ask(payload: GraphQLPayload, headers?: Record<string, string>): Promise<[RawAnswer, RawAnswer]>;
 }
 
 /**
@@ -21,39 +23,49 @@ export interface ExecutorPair {
  * too, and more.
  */
 export function executorPairForBlock(env: (executor: Executor) => Record<string, string>): ExecutorPair {
-  const gateways: Partial<Record<Executor, RunningGateway>> = {};
+  return gatewayPairForBlock('QUERY_PLAN_EXECUTOR', EXECUTORS, env);
+}
+
+/** Two gateways that differ only in the setting `name` (its two `values`), as executorPairForBlock. */
+export function gatewayPairForBlock<V extends string>(
+  name: string,
+  values: readonly [V, V],
+  env: (value: V) => Record<string, string>,
+): ExecutorPair {
+  const gateways: Partial<Record<V, RunningGateway>> = {};
   beforeAll(async () => {
     await Promise.all(
-      EXECUTORS.map(async (executor) => {
-        gateways[executor] = await startGateway('fastify', {
+      values.map(async (value) => {
+        gateways[value] = await startGateway('fastify', {
           MASK_ERRORS: 'false',
           SUBGRAPH_ERRORS: 'all',
-          ...env(executor),
-          QUERY_PLAN_EXECUTOR: executor,
+          ...env(value),
+          [name]: value,
         });
       }),
     );
   });
   afterAll(async () => {
-    const codes = await Promise.all(EXECUTORS.map((executor) => gateways[executor]?.stop()));
+    const codes = await Promise.all(values.map((value) => gateways[value]?.stop()));
     for (const code of codes) if (code !== undefined) expect(code).toBe(0);
   });
-  const urlOf = (executor: Executor) => {
-    const gateway = gateways[executor];
+  const urlOf = (value: V) => {
+    const gateway = gateways[value];
     if (!gateway) throw new Error('the pair starts in beforeAll: ask it inside a test');
     return gateway.url;
   };
   return {
+    names: values,
     async ask(payload, headers) {
-      const [apollo, lean] = await Promise.all(EXECUTORS.map((executor) => askRaw(urlOf(executor), payload, headers)));
-      return { apollo: apollo as RawAnswer, lean: lean as RawAnswer };
+      const [first, second] = values;
+      return Promise.all([askRaw(urlOf(first), payload, headers), askRaw(urlOf(second), payload, headers)]);
     },
   };
 }
 
 /**
  * Asks both and fails, naming `context` (the case, its seed and operation), unless the answers
- * are the same bytes. Returns apollo's answer, for the checks that the case did what it meant.
+ * are the same bytes. Returns the first gateway's answer (apollo's), for the checks that the case did what it meant.
  */
 export async function expectSameAnswer(
   pair: ExecutorPair,
@@ -61,14 +73,14 @@ export async function expectSameAnswer(
   payload: GraphQLPayload,
   headers?: Record<string, string>,
 ): Promise<RawAnswer> {
-  const answers = await pair.ask(payload, headers);
-  const difference = differenceBetween(answers.apollo, answers.lean);
+  const [first, second] = await pair.ask(payload, headers);
+  const difference = differenceBetween(first, second, [...pair.names]);
   if (difference !== undefined) {
     const { query, variables, operationName } = payload;
     assert.fail(
-      `the executors answered differently (${context})\n${difference}\n` +
+      `the gateways (${pair.names.join(', ')}) answered differently (${context})\n${difference}\n` +
         `operation${operationName ? ` ${operationName}` : ''}:\n${query}\nvariables: ${JSON.stringify(variables ?? {})}`,
     );
   }
-  return answers.apollo;
+  return first;
 }

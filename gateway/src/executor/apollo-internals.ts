@@ -22,6 +22,8 @@ export interface GatewayInternals {
   readonly schema: GraphQLSchema;
   readonly apiSchema: Schema;
   readonly supergraphSchema: GraphQLSchema;
+  /** The loaded supergraph's SDL (QUERY_PLANNER=hive builds its planner from it). */
+  readonly supergraphSdl?: string;
   readonly queryPlanner: QueryPlanner;
   readonly queryPlanStore: {
     get(key: string): Promise<QueryPlan | undefined>;

@@ -3,6 +3,7 @@ import type { CoreSettings } from '../core-settings.js';
 import { replaceExecutor } from '../execute-hooks.js';
 import type { Logger } from '../logger.js';
 import { announcingDefer } from './defer-schema.js';
+import { hivePlanner } from './hive-plan/hive-planner.js';
 import { leanExecutor } from './lean-executor.js';
 import { warnOverrideLabelsOff } from './override-apollo.js';
 import { LABELS_OFF, type ProgressiveOverride, progressiveOverride, type RandomSource } from './override-decision.js';
@@ -23,12 +24,16 @@ export function withPlanExecutor(
   choice: CoreSettings['queryPlanExecutor'],
   logger: Logger,
   overrides: ProgressiveOverride = LABELS_OFF,
+  planner: CoreSettings['queryPlanner'] = 'apollo',
 ): ReturnType<typeof replaceExecutor> {
   if (choice === 'apollo') {
     warnOverrideLabelsOff(gateway, logger);
+    if (planner === 'hive')
+      logger.warn('QUERY_PLANNER=hive needs QUERY_PLAN_EXECUTOR=lean: Apollo plans every operation');
     return gateway;
   }
-  return announcingDefer(replaceExecutor(gateway, () => leanExecutor(gateway, logger, overrides)));
+  const second = planner === 'hive' ? hivePlanner(logger) : undefined;
+  return announcingDefer(replaceExecutor(gateway, () => leanExecutor(gateway, logger, overrides, second)));
 }
 
 /**

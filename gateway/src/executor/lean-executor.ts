@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { operationFromDocument } from '@apollo/federation-internals';
+import { type Operation, operationFromDocument } from '@apollo/federation-internals';
 import type { ApolloGateway } from '@apollo/gateway';
 import { executeQueryPlan } from '@apollo/gateway/dist/executeQueryPlan.js';
 import { buildOperationContext } from '@apollo/gateway/dist/operationContext.js';
@@ -11,7 +11,7 @@ import {
 } from '@apollo/gateway/dist/utilities/opentelemetry.js';
 import { prettyFormatQueryPlan, type QueryPlan } from '@apollo/query-planner';
 import type { Span } from '@opentelemetry/api';
-import type { GraphQLError } from 'graphql';
+import { BREAK, type DocumentNode, type GraphQLError, print, visit } from 'graphql';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from '../http-error.js';
 import type { Logger } from '../logger.js';
@@ -21,6 +21,7 @@ import { readInternals } from './apollo-internals.js';
 import { type CompiledPlan, compilePlan } from './compiled-plan.js';
 import { deferredAnswer } from './deferred-answer.js';
 import type { DeferredDelivery } from './deferred-plan.js';
+import type { SecondPlanner } from './hive-plan/hive-planner.js';
 import { keyWithOverrides, type OverrideDecision, type ProgressiveOverride } from './override-decision.js';
 import { runPlan } from './plan-result.js';
 import { inSpan, markFailed, NO_SPAN, tracingOff } from './spans.js';
@@ -35,12 +36,17 @@ import { streamSitesOf, withStreamStripped } from './stream-sites.js';
  * cover goes to `executeQueryPlan` itself, inside the same request: introspection fields,
  * @defer and subscription plans, and Apollo usage-reporting traces.
  */
-export function leanExecutor(gateway: ApolloGateway, logger: Logger, overrides: ProgressiveOverride): Executor {
+export function leanExecutor(
+  gateway: ApolloGateway,
+  logger: Logger,
+  overrides: ProgressiveOverride,
+  second?: SecondPlanner,
+): Executor {
   readInternals(gateway, true);
   // Compiled when a plan is first run; a supergraph update empties the plan store, so its plans go too.
   const compiled = new WeakMap<QueryPlan, CompiledPlan | null>();
   const deferred = new WeakMap<CompiledPlan, DeferredDelivery | null>();
-  const plans: Compiled = { compiled, deferred, overrides };
+  const plans: Compiled = { compiled, deferred, overrides, second };
   const internals = gateway as unknown as GatewayInternals;
   return (requestContext) =>
     tracingOff()
@@ -68,7 +74,7 @@ async function execute(
   internals: GatewayInternals,
   asked: RequestContext,
   span: Span,
-  { compiled, deferred, overrides }: Compiled,
+  { compiled, deferred, overrides, second }: Compiled,
   logger: Logger,
 ): Promise<ExecutionResult> {
   // Subgraphs do not speak @stream: the operation is planned without it, the gateway streams (ADR 060).
@@ -92,7 +98,7 @@ async function execute(
     markFailed(span, validationErrors, internals.config.telemetry);
     return { errors: validationErrors };
   }
-  const queryPlan = await planFor(internals, requestContext, storeKey, logger, decision);
+  const queryPlan = await planFor(internals, requestContext, storeKey, logger, decision, second);
   refuseUploadPlan(queryPlan, request); // files (uploads/) go to one root fetch, else 400 UPLOAD_NOT_ALLOWED
   const serviceMap = Object.create(null);
   for (const [name, { dataSource }] of Object.entries(internals.serviceMap)) serviceMap[name] = dataSource;
@@ -143,6 +149,8 @@ interface Compiled {
   readonly compiled: WeakMap<QueryPlan, CompiledPlan | null>;
   readonly deferred: WeakMap<CompiledPlan, DeferredDelivery | null>;
   readonly overrides: ProgressiveOverride;
+  /** QUERY_PLANNER=hive: plans first (ADR 061); absent, or `undefined` from it, Apollo's planner plans. */
+  readonly second: SecondPlanner | undefined;
 }
 
 /**
@@ -164,6 +172,7 @@ export async function planFor(
   storeKey: string,
   logger: Logger,
   overrides?: OverrideDecision,
+  second?: SecondPlanner,
 ): Promise<QueryPlan> {
   const stored = await internals.queryPlanStore.get(storeKey);
   if (stored) return stored;
@@ -176,6 +185,8 @@ export async function planFor(
     internals.config.telemetry,
     async () => {
       let operation = operationFromDocument(internals.apiSchema, document, { operationName: request.operationName });
+      const secondPlan = second && planBySecond(second, internals, requestContext, operation, overrides);
+      if (secondPlan) return secondPlan;
       // Every @defer labelled before planning, so each deferred block of the plan names its fragment (deferred-plan.ts).
       if (operation.selectionSet.hasDefer()) {
         // The planner throws a plain Error (a 500) for this: it is the client's request that cannot be served.
@@ -195,6 +206,39 @@ export async function planFor(
     logger.warn(`Could not store queryPlan${(error as Error)?.message || error}`);
   }
   return plan;
+}
+
+/**
+ * QUERY_PLANNER=hive's plan, or undefined for Apollo's planner to make: subscriptions, @defer
+ * and introspection are Apollo's (ADR 061).
+ */
+function planBySecond(
+  second: SecondPlanner,
+  internals: GatewayInternals,
+  requestContext: RequestContext,
+  operation: Operation,
+  overrides: OverrideDecision | undefined,
+): QueryPlan | undefined {
+  const { request, document } = requestContext;
+  const apolloOnly =
+    operation.rootKind === 'subscription' || operation.selectionSet.hasDefer() || introspects(document);
+  // The text as sent, unless the document was changed from it (@stream stripped: ADR 060).
+  const sentAsIs = requestContext.source !== undefined && !requestContext.source.includes('@stream');
+  const text = sentAsIs ? (requestContext.source as string) : print(document);
+  return second.plan(internals, { text, operationName: request.operationName, apolloOnly }, overrides);
+}
+
+/** The document selects `__schema` or `__type` (which only Apollo's planner leaves to the executor). */
+function introspects(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(field) {
+      if (field.name.value !== '__schema' && field.name.value !== '__type') return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
 }
 
 /** @apollo/gateway's debug output: the plan in the log (`debug`) or in `extensions` (a header, outside production). */

@@ -53,7 +53,7 @@ export interface ExecutorParts {
 export function operationExecutor(parts: ExecutorParts): ReturnType<typeof replaceExecutor> {
   const { config, gateway, apolloLogger, settings, registry, clientKey, plugins, formatError, logger } = parts;
   const overrides = overridesFor(config.queryPlanExecutor, parts.overrideRandom);
-  const planned = withPlanExecutor(gateway, config.queryPlanExecutor, apolloLogger, overrides);
+  const planned = withPlanExecutor(gateway, config.queryPlanExecutor, apolloLogger, overrides, config.queryPlanner);
   return withSubscriptions(planned, gateway, {
     overrides,
     settings,

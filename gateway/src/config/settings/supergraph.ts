@@ -53,4 +53,11 @@ export const SUPERGRAPH_FIELDS = defineFields([
     meaning:
       "who runs each query plan: `lean`, the gateway's own executor (compiled result shaping per cached plan), or `apollo`, @apollo/gateway's `executeQueryPlan`. Both answer byte for byte the same; `apollo` is there to compare and as a way back, and cannot run `@defer` (with it `@defer` is an unknown directive). See [ADR 025](adr/025-lean-plan-executor.md)",
   },
+  {
+    key: 'queryPlanner',
+    env: 'QUERY_PLANNER',
+    parse: withDefault(oneOf(['apollo', 'hive'] as const), 'apollo'),
+    meaning:
+      "who plans each query and mutation: `apollo` (@apollo/query-planner) or `hive`, Hive Router's planner (`@graphql-hive/router-query-planner`, a native addon for Linux and macOS on x64 and arm64, glibc only), its plans translated into the ones the lean executor runs. `@defer`, subscriptions and the few plans with no exact translation are planned by `apollo` either way. Only with `QUERY_PLAN_EXECUTOR=lean`. See [ADR 061](adr/061-second-query-planner.md) and [the federation audit](federation-audit.md)",
+  },
 ]);
