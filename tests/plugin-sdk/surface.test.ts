@@ -107,6 +107,7 @@ const TYPES = [
   'Supergraph',
   'SupergraphLoadEvent',
   'TraceSpansDroppedEvent',
+  'LoadShedEvent',
   'TrustedDocumentsLoadEvent',
   'ValueParser',
 ];

@@ -21,6 +21,7 @@ export interface FeatureSwitches {
   readonly supergraph: { readonly url?: string };
   readonly subgraphDefaults: { readonly retries: number; readonly circuitBreaker: boolean };
   readonly entityCache: { readonly store: string };
+  readonly shedding: { readonly classes: Readonly<Record<string, number>> };
   readonly trustedProxies?: unknown;
 }
 
@@ -62,6 +63,10 @@ export const FEATURES = {
   'entity-cache': {
     enabledBy: 'ENTITY_CACHE=memory or redis',
     isOn: (config) => config.entityCache.store !== 'off',
+  },
+  'load-shedding': {
+    enabledBy: 'SHED_CLASSES',
+    isOn: (config) => Object.keys(config.shedding.classes).length > 0,
   },
   'trusted-proxies': { enabledBy: 'TRUSTED_PROXIES', isOn: (config) => config.trustedProxies !== undefined },
   'circuit-breaker': {

@@ -17,7 +17,8 @@ export type GatewayEvent =
   | SubscriptionEventEvent
   | EntityCacheEvent
   | EntityCacheInvalidationEvent
-  | TraceSpansDroppedEvent;
+  | TraceSpansDroppedEvent
+  | LoadShedEvent;
 
 /** One subgraph fetch finished (after any retries), whatever its outcome. */
 export interface SubgraphFetchEvent {
@@ -141,4 +142,13 @@ export interface TraceSpansDroppedEvent {
   readonly type: 'trace-spans-dropped';
   readonly reason: 'queue_full' | 'export_failed';
   readonly count: number;
+}
+
+/**
+ * Load shedding refused a new request of `className` (one of the operator's SHED_CLASSES: a
+ * bounded set) because the gateway was past its bound for that class.
+ */
+export interface LoadShedEvent {
+  readonly type: 'load-shed';
+  readonly className: string;
 }

@@ -78,6 +78,8 @@ export type { SubscriptionEventEvent } from '../contract/index.js';
 export type { EntityCacheInvalidationEvent } from '../contract/index.js';
 /** Spans the tracing SDK lost instead of exporting. */
 export type { TraceSpansDroppedEvent } from '../contract/index.js';
+/** Load shedding refused a request of a class (`load-shed`). */
+export type { LoadShedEvent } from '../contract/index.js';
 /** The clock a plugin's timers take from its options (tests pass one they move). */
 export type { Clock } from '../contract/index.js';
 

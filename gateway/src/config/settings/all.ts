@@ -6,6 +6,7 @@ import { LIMIT_FIELDS } from './limits.js';
 import { OBSERVABILITY_FIELDS } from './observability.js';
 import { PLUGIN_FIELDS } from './plugins.js';
 import { PROCESS_FIELDS } from './process.js';
+import { SHEDDING_FIELDS } from './shedding.js';
 import type { ConfigOf, FieldSpec, FlatConfigOf } from './spec.js';
 import { SUBGRAPH_FETCH_FIELDS } from './subgraphs.js';
 import { SUBSCRIPTION_FIELDS } from './subscriptions.js';
@@ -30,6 +31,7 @@ const FIELDS = [
   ...PLUGIN_FIELDS,
   ...ENTITY_CACHE_FIELDS,
   ...LIMIT_FIELDS,
+  ...SHEDDING_FIELDS,
   ...AUTHORIZATION_FIELDS,
 ] as const satisfies readonly FieldSpec[];
 export const CONFIG_FIELDS: readonly FieldSpec<ScalarKey>[] = FIELDS;
