@@ -19,7 +19,7 @@ import { subgraphsForFile } from '../support/lifecycle.js';
 /**
  * A client must not get a higher load-shedding class than the operator gives it. The classes
  * here are checkout (0), web (1, the default) and batch (2), SHED_MAX_IN_FLIGHT=1 and a step of
- * 100%: batch is shed from 1 operation executing, web from 2, checkout from 3. Overload is a
+ * 100%: batch is shed from 1 operation in flight, web from 2, checkout from 3. Overload is a
  * real signal: products sits behind a gate holding checkout's `topProducts` queries.
  * Attacks: a self-declared client name (`apollographql-client-name`, anyone sets it) naming a
  * better class, a JWT claim the gateway did not verify (forged, unsigned, or with no JWT plugin

@@ -20,9 +20,10 @@ import { parseMetrics } from './metrics-scrape.js';
 /**
  * Load shedding by client priority (SHED_*) over real HTTP on every mount. Overload is driven by
  * a real signal, never by CPU: products sits behind a gate that holds its requests, so each
- * `topProducts` query held there is an operation executing, and SHED_MAX_IN_FLIGHT=2 is crossed
+ * `topProducts` query held there is an operation in flight, and SHED_MAX_IN_FLIGHT=2 is crossed
  * by holding two. Classes come from the API key's consumer (verified): checkout (0) and batch (1);
- * with SHED_STEP_PERCENT=100, batch is shed from 2 operations executing, checkout from 4.
+ * with SHED_STEP_PERCENT=100, batch is shed from 2 operations in flight, checkout from 4. The open
+ * subscription never counts (only until its stream starts): holding 4 would shed the 4th otherwise.
  */
 const CHECKOUT = { 'x-api-key': 'checkout-key-0123456789abcdef' };
 const BATCH = { 'x-api-key': 'batch-key-0123456789abcdef012' };

@@ -34,7 +34,7 @@ export const SHEDDING_FIELDS = defineFields([
     env: 'SHED_MAX_IN_FLIGHT',
     parse: SHEDDING_VALUES.maxInFlight,
     meaning:
-      'a bound: operations executing at once (queries and mutations being planned or fetched; not subscriptions) at which the least important class is shed; 0: not a bound',
+      'a bound: GraphQL operations in flight (from parsing to their answer; a subscription until its stream starts) at which the least important class is shed; 0: not a bound',
     feature: 'load-shedding',
   },
   {

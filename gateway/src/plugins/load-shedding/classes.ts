@@ -95,10 +95,8 @@ export function classIssues(
   defaultClass: string | undefined,
 ): [option: 'classes' | 'rules' | 'defaultClass', message: string][] {
   const issues: ['classes' | 'rules' | 'defaultClass', string][] = [];
-  if (Object.keys(classes).length === 0) {
-    if (rules.length > 0 || defaultClass !== undefined) issues.push(['classes', 'required by the class rules']);
-    return issues;
-  }
+  // No classes: shedding is off, and a rule set anyway is only a warning (ADR 016).
+  if (Object.keys(classes).length === 0) return issues;
   if (defaultClass !== undefined && !(defaultClass in classes)) {
     issues.push(['defaultClass', `${defaultClass} is not one of the classes (${Object.keys(classes).join(', ')})`]);
     return issues;

@@ -11,7 +11,7 @@ export { type DelayHistogram, type EventLoopDelay, sampleEventLoopDelay } from '
 
 /**
  * Refuses new requests of the least important class first when the gateway is past a bound
- * (operations executing, mean event-loop delay), and more important ones only as the overload
+ * (operations in flight in the GraphQL pipeline, mean event-loop delay), and more important ones only as the overload
  * grows: priority p is shed once the pressure (the reading over its bound, the larger of the
  * two) reaches 1 + (least − p) × step. It decides in `authenticate`, after the auth plugins
  * (their verified identity is what classes are given by) and before anything charges the
@@ -34,10 +34,10 @@ export function loadShedding(options: LoadSheddingOptions): GatewayPlugin {
       ? sampleEventLoopDelay(settings.eventLoopSampleMs, options.clock ?? unrefClock)
       : undefined;
   const eventLoopDelay = options.eventLoopDelay ?? monitor?.delayMs ?? (() => 0);
-  let executing = 0;
+  let inFlight = 0;
   const pressure = (): number =>
     Math.max(
-      maxInFlight > 0 ? executing / maxInFlight : 0,
+      maxInFlight > 0 ? inFlight / maxInFlight : 0,
       maxEventLoopDelayMs > 0 ? eventLoopDelay() / maxEventLoopDelayMs : 0,
     );
   const retryAfter = String(settings.retryAfterSec);
@@ -54,15 +54,20 @@ export function loadShedding(options: LoadSheddingOptions): GatewayPlugin {
         { 'retry-after': retryAfter },
       );
     },
-    async aroundExecute(request, execute) {
-      // A subscription lives on after its start: counting it would be an overload that never ends.
-      if (request.operation?.operation === 'subscription') return execute();
-      executing += 1;
-      try {
-        return await execute();
-      } finally {
-        executing -= 1;
-      }
+    apollo: {
+      // From the start of its pipeline to its answer: Apollo Server ends every pipeline with
+      // `willSendResponse` (refusals and errors too), so the count never leaks. A subscription
+      // counts until its stream starts, not for its whole life.
+      async requestDidStart() {
+        inFlight += 1;
+        let counted = true;
+        return {
+          async willSendResponse() {
+            if (counted) inFlight -= 1;
+            counted = false;
+          },
+        };
+      },
     },
     async close() {
       monitor?.close();

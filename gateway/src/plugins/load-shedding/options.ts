@@ -43,7 +43,7 @@ export interface LoadSheddingOptions {
   readonly rules?: readonly (string | ShedRule)[];
   /** The class of a request no rule matches. Default: the least important class. */
   readonly defaultClass?: string;
-  /** Operations executing (queries and mutations) at which the least important class is shed; 0: not a bound. */
+  /** Operations in flight (from the start of their pipeline to their answer) at which the least important class is shed; 0: not a bound. */
   readonly maxInFlight?: number;
   /** Mean event-loop delay (ms, per sampling window) at which the least important class is shed; 0: not a bound. */
   readonly maxEventLoopDelayMs?: number;

@@ -87,22 +87,22 @@ describe('loadShedding', () => {
     expect(await outcome(plugin, {}, { 'apollographql-client-name': 'checkout-svc' })).toBe(SHED);
   });
 
-  it('counts operations executing (not subscriptions) against maxInFlight', async () => {
+  it('counts operations in flight, from the start of their pipeline to their answer, against maxInFlight', async () => {
     const plugin = loadShedding({ classes: { checkout: 0, batch: 1 }, maxInFlight: 1, stepPercent: 100 });
-    const execute = plugin.aroundExecute;
-    if (!execute) throw new Error('no aroundExecute');
-    let finish = () => {};
-    const running = execute({ operation: { operation: 'query' } } as never, () => {
-      return new Promise((resolve) => {
-        finish = () => resolve({} as never);
-      });
-    });
-    // The default class is the least important one (batch): shed at 1 executing; checkout at 2.
+    const start = async () => {
+      const listener = await plugin.apollo?.requestDidStart?.({} as never);
+      return () => listener?.willSendResponse?.({} as never);
+    };
+    const answer = await start();
+    // The default class is the least important one (batch): shed at 1 in flight; checkout at 2.
     expect(await outcome(plugin, {})).toBe(SHED);
-    const subscription = execute({ operation: { operation: 'subscription' } } as never, async () => ({}) as never);
-    await subscription;
-    finish();
-    await running;
+    await answer();
+    await answer(); // counted once, however often it is called
+    expect(await outcome(plugin, {})).toBe('passed');
+    const [first, second] = [await start(), await start()];
+    expect(await outcome(plugin, {}, {})).toBe(SHED);
+    await first();
+    await second();
     expect(await outcome(plugin, {})).toBe('passed');
   });
 
