@@ -3,9 +3,9 @@ import type { Setup, SetupKey } from './setup-types.js';
 
 /** §H: checkout's steady stream, and batch's overload beside it (requests per second, open loop). */
 export const CHECKOUT_RATE = 50;
-export const BATCH_RATE = 2000;
+export const BATCH_RATE = 800;
 /** Our gateway's bound: operations in flight; checkout is shed only at 3× that. */
-export const SHED_MAX_IN_FLIGHT = 16;
+export const SHED_MAX_IN_FLIGHT = 48;
 const SHED_STEP_PERCENT = 200;
 
 /**
