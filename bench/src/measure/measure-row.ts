@@ -45,7 +45,13 @@ export async function measureRow(
   };
   const latencyMs = summarize(load.samples);
   if (load.ok === 0 || !latencyMs) {
-    return { ...base, status: 'failed', errors: load.errors, message: `no successful request (${load.errors} errors)` };
+    return {
+      ...base,
+      status: 'failed',
+      errors: load.errors,
+      message: `no successful request (${load.errors} errors)`,
+      ...(competed ? { competing: competed } : {}),
+    };
   }
   const cpu = cpuUsage(groups, before, after);
   const targetCpu = target.group ? cpu[target.group] : undefined;

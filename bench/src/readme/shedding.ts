@@ -9,9 +9,14 @@ export function sectionH(scenario: ScenarioResult): string {
   const notes = new Footnotes();
   const rows = scenario.rows.map((row) => {
     const measured = row.status === 'ok' ? row : undefined;
+    const batch = row.competing;
     const sent = (measured?.requests ?? 0) + (measured?.errors ?? 0);
-    const errorShare = measured && sent > 0 ? `${num(((measured.errors ?? 0) / sent) * 100, 1)}%` : '—';
-    const batch = measured?.competing;
+    const errorShare =
+      row.status === 'failed' && row.errors
+        ? '100%'
+        : measured && sent > 0
+          ? `${num(((measured.errors ?? 0) / sent) * 100, 1)}%`
+          : '—';
     return [
       `${row.target}${notes.mark(row)}`,
       row.variant,

@@ -34,7 +34,8 @@ export function planH(context: PlanContext): ScenarioPlan {
       `${CHECKOUT_RATE} req/s (the row: latency from each request's intended start, a failure counted at its ` +
       `10 s timeout) and batch at ${BATCH_RATE} req/s, more than the gateway serves, from the start of the ` +
       `${context.warmupSec} s warm-up to the end of the ${context.fixedSec} s window. Our first mount with ` +
-      `GATEWAY_PLUGINS=api-key and load shedding off, then on (SHED_CLASSES=checkout=0,batch=1 by consumer, ` +
+      `GATEWAY_PLUGINS=api-key, both clients on one address as behind a proxy (UNREAD_ANSWERS_MAX_PER_CLIENT ` +
+      `raised, as for a proxy), and load shedding off, then on (SHED_CLASSES=checkout=0,batch=1 by consumer, ` +
       `SHED_MAX_IN_FLIGHT=${SHED_MAX_IN_FLIGHT}: batch is refused with 503 from ${SHED_MAX_IN_FLIGHT} operations ` +
       `in flight, checkout only from ${SHED_MAX_IN_FLIGHT * 3}); Apollo Router as it ships, which serves every ` +
       `client alike. "batch ok/s" and "batch refused" are the competing stream's over its whole run.`,

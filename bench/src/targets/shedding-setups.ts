@@ -3,10 +3,11 @@ import type { Setup, SetupKey } from './setup-types.js';
 
 /** §H: checkout's steady stream, and batch's overload beside it (requests per second, open loop). */
 export const CHECKOUT_RATE = 50;
-export const BATCH_RATE = 800;
+export const BATCH_RATE = 300;
 /** Our gateway's bound: operations in flight; checkout is shed only at 3× that. */
 export const SHED_MAX_IN_FLIGHT = 48;
 const SHED_STEP_PERCENT = 200;
+const SHARED_ADDRESS = { UNREAD_ANSWERS_MAX_PER_CLIENT: '100000', UNREAD_BYTES_MAX_PER_CLIENT: '128mb' };
 
 /**
  * §H: our first mount with two API-key consumers, checkout-svc (the row's measured stream) and
@@ -15,7 +16,14 @@ const SHED_STEP_PERCENT = 200;
  */
 export function sheddingSetups(checkoutKey: string): Record<'shedding-off' | 'shedding-on', Setup> {
   const batchKey = randomBytes(16).toString('hex');
-  const keys = { GATEWAY_PLUGINS: 'api-key', GATEWAY_API_KEYS: `checkout-svc:${checkoutKey},batch-svc:${batchKey}` };
+  const keys = {
+    GATEWAY_PLUGINS: 'api-key',
+    GATEWAY_API_KEYS: `checkout-svc:${checkoutKey},batch-svc:${batchKey}`,
+    // Both clients reach us from one address (the harness), as behind a proxy that hides client
+    // addresses: raised as the docs say for that case, so the per-address limit on unfinished
+    // answers (8) does not queue checkout behind batch before any class is known.
+    ...SHARED_ADDRESS,
+  };
   const competing = { label: 'batch', headers: { 'x-api-key': batchKey }, rate: BATCH_RATE };
   const setup = (key: SetupKey, env: Record<string, string>, router: Setup['router']): Setup => ({
     key,
