@@ -11,9 +11,9 @@ export { type DelayHistogram, type EventLoopDelay, sampleEventLoopDelay } from '
 
 /**
  * Refuses new requests of the least important class first when the gateway is past a bound
- * (operations in flight in the GraphQL pipeline, mean event-loop delay), and more important ones only as the overload
- * grows: priority p is shed once the pressure (the reading over its bound, the larger of the
- * two) reaches 1 + (least − p) × step. It decides in `authenticate`, after the auth plugins
+ * (operations in flight in the GraphQL pipeline, mean event-loop delay), and more important
+ * ones only as the overload grows: priority p is shed once the pressure (the reading over its
+ * bound, the larger of the two) reaches 1 + (least − p) × step. It decides in `authenticate`, after the auth plugins
  * (their verified identity is what classes are given by) and before anything charges the
  * request: no rate-limit hit, no parse, no plan, no subgraph. A shed request is 503
  * REQUEST_CONCURRENCY_LIMITED (Apollo Router's code for its own overload refusal) with
