@@ -153,7 +153,7 @@ describe('scenario plans', () => {
     for (const row of h?.rows ?? []) {
       expect(row.skip).toBeUndefined();
       // Two clients: checkout's key on the row, batch's on the competing stream.
-      expect(row.setup.competing?.rate).toBe(300);
+      expect(row.setup.competing?.rate).toBe(1500);
       expect(row.setup.competing?.headers['x-api-key']).not.toBe(row.setup.headers['x-api-key']);
     }
     expect(h?.rows[1]?.setup.gatewayEnv({})).toMatchObject({
