@@ -141,6 +141,28 @@ describe('scenario plans', () => {
     }
   });
 
+  it('runs §H on the first mount with shedding off and on, and the Router beside it, each with a batch stream', async () => {
+    const [h] = planScenarios(['H'], await context(['fastify', 'nest-express', 'apollo-router'], true));
+    expect(
+      h?.rows.map((row) => `${row.target.name} ${row.variant} (${row.setup.key}) ${JSON.stringify(row.load)}`),
+    ).toEqual([
+      'fastify checkout · shedding off (shedding-off) {"kind":"fixed","rate":50}',
+      'fastify checkout · shedding on (shedding-on) {"kind":"fixed","rate":50}',
+      'apollo-router checkout · every client alike (shedding-off) {"kind":"fixed","rate":50}',
+    ]);
+    for (const row of h?.rows ?? []) {
+      expect(row.skip).toBeUndefined();
+      // Two clients: checkout's key on the row, batch's on the competing stream.
+      expect(row.setup.competing?.rate).toBe(1500);
+      expect(row.setup.competing?.headers['x-api-key']).not.toBe(row.setup.headers['x-api-key']);
+    }
+    expect(h?.rows[1]?.setup.gatewayEnv({})).toMatchObject({
+      SHED_CLASSES: 'checkout=0,batch=1',
+      SHED_CLASS_RULES: 'consumer:checkout-svc=checkout,consumer:batch-svc=batch',
+    });
+    expect(h?.rows[0]?.setup.gatewayEnv({}).SHED_CLASSES).toBeUndefined();
+  });
+
   it('plans every section in full mode, plugins on the first mount only', async () => {
     const plans = planScenarios(SCENARIO_IDS, await context(['nest-fastify', 'fastify', 'apollo-router'], true));
     const count = (id: string) => plans.find((plan) => plan.id === id)?.rows.length;

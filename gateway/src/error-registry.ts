@@ -103,6 +103,11 @@ export const CLIENT_ERRORS = {
   UNREAD_ANSWERS_LIMIT_EXCEEDED: { status: 429, clientSafe: true },
   /** The rate-limit store is down and the limiter fails closed. */
   RATE_LIMIT_UNAVAILABLE: { status: 503, clientSafe: true },
+  /**
+   * Load shedding: the gateway is past its bound for the request's class (SHED_CLASSES); refused
+   * before any work, with `Retry-After` (Apollo Router's code for its own overload refusal).
+   */
+  REQUEST_CONCURRENCY_LIMITED: { status: 503, clientSafe: true },
   // On fields of a partial answer.
   /** The subgraph did not answer within its timeout (Apollo Router's code for it; was SUBGRAPH_TIMEOUT). */
   GATEWAY_TIMEOUT: { status: 200, clientSafe: true },

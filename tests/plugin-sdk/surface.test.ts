@@ -108,6 +108,7 @@ const TYPES = [
   'SupergraphLoadEvent',
   'TraceSpansDroppedEvent',
   'ShadowEvent',
+  'LoadShedEvent',
   'TrustedDocumentsLoadEvent',
   'ValueParser',
 ];

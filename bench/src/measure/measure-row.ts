@@ -1,7 +1,9 @@
 import { runLoad } from '../load/load.js';
 import type { LiveTick } from '../load/load-result.js';
+import { runOpenLoop } from '../load/open-loop.js';
+import { requestBody } from '../load/queries.js';
 import type { RowPlan } from '../run/plan.js';
-import type { LatencySummary, RowResult } from '../run/results.js';
+import type { CompetingStream, LatencySummary, RowResult } from '../run/results.js';
 import type { RunningTarget } from '../targets/start-target.js';
 import { cpuUsage, findSaturated, type ProcessGroup, snapshot, wallSeconds } from './cpu-groups.js';
 import { readPeakRssMb, resetPeakRss } from './proc-stats.js';
@@ -21,6 +23,7 @@ export async function measureRow(
   onTick?: LiveTick,
   subgraphRequests?: () => Promise<Readonly<Record<string, number>>>,
 ): Promise<RowResult> {
+  const competing = startCompeting(row, target.url);
   if (row.warmupSec > 0) await runLoad(row, target.url, row.warmupSec, undefined, 'warmup');
   // A cluster's peak is the sum of its processes' peaks (each may peak at another moment: an upper bound).
   const pids = target.pids();
@@ -31,6 +34,7 @@ export async function measureRow(
   const load = await runLoad(row, target.url, row.durationSec, onTick);
   const after = snapshot(groups);
   const subgraphsAfter = subgraphsBefore && (await subgraphRequests?.());
+  const competed = await competing;
   const gc = target.gcTrace && gcMark ? target.gcTrace.summarize(gcMark, load.ok) : null;
 
   const base = {
@@ -41,7 +45,13 @@ export async function measureRow(
   };
   const latencyMs = summarize(load.samples);
   if (load.ok === 0 || !latencyMs) {
-    return { ...base, status: 'failed', errors: load.errors, message: `no successful request (${load.errors} errors)` };
+    return {
+      ...base,
+      status: 'failed',
+      errors: load.errors,
+      message: `no successful request (${load.errors} errors)`,
+      ...(competed ? { competing: competed } : {}),
+    };
   }
   const cpu = cpuUsage(groups, before, after);
   const targetCpu = target.group ? cpu[target.group] : undefined;
@@ -73,6 +83,34 @@ export async function measureRow(
     ...(warnings.length > 0 ? { warnings } : {}),
     ...(load.schedule ? { schedule: load.schedule } : {}),
     ...(load.failedAtMs !== undefined ? { failedAtMs: load.failedAtMs } : {}),
+    ...(competed ? { competing: competed } : {}),
+  };
+}
+
+/**
+ * §H: the setup's competing client, open loop at its own rate, from before the warm-up to just
+ * past the measured window (a second more, so the window never runs without it).
+ */
+async function startCompeting(row: RowPlan, url: string): Promise<CompetingStream | undefined> {
+  const competing = row.setup.competing;
+  if (!competing) return undefined;
+  const durationSec = row.warmupSec + row.durationSec + 1;
+  const load = await runOpenLoop({
+    url,
+    rate: competing.rate,
+    durationSec,
+    body: () => requestBody(row.query),
+    headers: competing.headers,
+    // Refusals come back at once; a request the target never answers fails after this.
+    timeoutMs: 10_000,
+  });
+  return {
+    label: competing.label,
+    rate: competing.rate,
+    durationSec: round(load.durationSec, 2),
+    ok: load.ok,
+    errors: load.errors,
+    okRps: round(load.ok / load.durationSec, 1),
   };
 }
 

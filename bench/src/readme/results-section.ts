@@ -2,6 +2,7 @@ import type { BenchResults, ScenarioId, ScenarioResult } from '../run/results.js
 import { findingsG } from './entity-cache.js';
 import { findingsA, findingsB, findingsE, warningCount } from './findings.js';
 import { sectionA, sectionB, sectionC, sectionD, sectionE, sectionF, sectionG } from './sections.js';
+import { sectionH } from './shedding.js';
 import { findingsVersusRouter } from './versus-router.js';
 
 const SECTIONS: Readonly<Record<ScenarioId, (scenario: ScenarioResult) => string>> = {
@@ -12,6 +13,7 @@ const SECTIONS: Readonly<Record<ScenarioId, (scenario: ScenarioResult) => string
   E: sectionE,
   F: sectionF,
   G: sectionG,
+  H: sectionH,
 };
 
 const FINDINGS: Partial<Record<ScenarioId, (scenario: ScenarioResult) => string[]>> = {

@@ -39,7 +39,8 @@ reference answers, then measures. Results: bench/results/<timestamp>/{results.js
 
 Options:
   --quick                 only §A, short windows (10 s + 3 s warm-up per row): a few minutes
-  --scenarios A,B,...,G   which sections to run (A-E: the seed's; F: large answers; G: entity cache) (default: all; --quick: A)
+  --scenarios A,B,...,H   which sections to run (A-E: the seed's; F: large answers; G: entity cache;
+                          H: load shedding) (default: all; --quick: A)
   --targets <list>        ${BUILT_IN_TARGETS.join(', ')}
                           (default: all but nest-fastify-cluster, which wants several --gateway-cpus;
                           --quick: nest-fastify,apollo-router)

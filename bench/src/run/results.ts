@@ -30,7 +30,7 @@ export interface BenchEnvironment {
   readonly notes: readonly string[];
 }
 
-export type ScenarioId = 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G';
+export type ScenarioId = 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H';
 
 export interface ScenarioResult {
   readonly id: ScenarioId;
@@ -111,6 +111,22 @@ export interface RowResult {
   readonly keptPercent?: number;
   /** Fixed-rate rows: how well the open-loop generator kept its schedule. */
   readonly schedule?: SendSchedule;
+  /** §H: the competing stream sent beside the row's during its warm-up and measured window. */
+  readonly competing?: CompetingStream;
+}
+
+/** A second client's open-loop stream (§H's batch overload), counted over its whole run. */
+export interface CompetingStream {
+  readonly label: string;
+  /** Its intended arrival rate, req/s. */
+  readonly rate: number;
+  readonly durationSec: number;
+  /** Successful answers (2xx, no GraphQL errors). */
+  readonly ok: number;
+  /** Refusals (503 when shed), other errors and timeouts. */
+  readonly errors: number;
+  /** Successful answers per second. */
+  readonly okRps: number;
 }
 
 /** Late sends still count their latency from the intended start (no coordinated omission). */

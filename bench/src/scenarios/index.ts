@@ -7,8 +7,9 @@ import { planD } from './d-plugin-stacking.js';
 import { planE } from './e-fixed-rates.js';
 import { planF } from './f-large-answers.js';
 import { planG } from './g-entity-cache.js';
+import { planH } from './h-shedding.js';
 
-export const SCENARIO_IDS: readonly ScenarioId[] = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
+export const SCENARIO_IDS: readonly ScenarioId[] = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
 
 const PLANNERS: Readonly<Record<ScenarioId, (context: PlanContext) => ScenarioPlan>> = {
   A: planA,
@@ -18,6 +19,7 @@ const PLANNERS: Readonly<Record<ScenarioId, (context: PlanContext) => ScenarioPl
   E: planE,
   F: planF,
   G: planG,
+  H: planH,
 };
 
 export function planScenarios(ids: readonly ScenarioId[], context: PlanContext): ScenarioPlan[] {

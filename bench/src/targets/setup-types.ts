@@ -37,6 +37,15 @@ export interface Setup {
    * timing, `requests` requests must make the sink receive at least one export.
    */
   readonly traceCheck?: { readonly requests: number };
+  /**
+   * §H: a second open-loop stream sent during the warm-up and the measured window, as another
+   * client (its own credentials): what the row's stream competes with. Counted apart.
+   */
+  readonly competing?: {
+    readonly label: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly rate: number;
+  };
 }
 
 export interface Refusal {
@@ -79,6 +88,8 @@ export type SetupKey =
   | 'entity-cache-off'
   | 'entity-cache-memory'
   | 'entity-cache-redis'
-  | 'response-cache';
+  | 'response-cache'
+  | 'shedding-off'
+  | 'shedding-on';
 
 export type Setups = Readonly<Record<SetupKey, Setup>>;

@@ -12,6 +12,7 @@ import {
   soakSetups,
 } from './setup-rows.js';
 import type { Refusal, Setups } from './setup-types.js';
+import { sheddingSetups } from './shedding-setups.js';
 
 export { METRICS_PATH, STATIC_HEADER } from './setup-rows.js';
 export type { Refusal, Setup, SetupContext, SetupKey, Setups } from './setup-types.js';
@@ -37,6 +38,7 @@ export async function createSetups(): Promise<Setups> {
     ...dedupSetups(),
     ...cacheSetups(credentials),
     ...soakSetups(credentials),
+    ...sheddingSetups(credentials.apiKey),
   };
 }
 

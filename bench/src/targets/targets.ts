@@ -60,6 +60,9 @@ export const CREDENTIAL_SETUPS: readonly SetupKey[] = [
   'entity-cache-memory',
   'entity-cache-redis',
   'response-cache',
+  // §H: two API keys of this run's.
+  'shedding-off',
+  'shedding-on',
 ];
 /**
  * Setups proven on through something of the harness's own: the target's metrics port, the

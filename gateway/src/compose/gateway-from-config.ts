@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import { apiKeyAuth } from '../plugins/api-key/index.js';
 import { clientAwareness } from '../plugins/client-awareness/index.js';
 import { type HeaderRulesOptions, headerRules } from '../plugins/header-rules/index.js';
+import { loadShedding } from '../plugins/load-shedding/index.js';
 import { responseHeaders } from '../plugins/response-headers/index.js';
 import { tracingSettings } from '../plugins/tracing/settings.js';
 import { type CreateGatewayOptions, createGateway } from './create-gateway.js';
@@ -18,10 +19,19 @@ export async function createGatewayFromConfig(config: GatewayConfig, options: Cr
   let all: readonly GatewayPlugin[] = [];
   const configured = await pluginsFromConfig(config, options.logger, () => all);
   const metrics = config.metrics.enabled ? await metricsFromConfig(config) : undefined;
-  all = [...configured, ...(metrics ? [metrics] : []), ...(options.plugins ?? [])];
+  // After the auth plugins (it classes requests by what they verified), before any hook that charges.
+  const shedding = sheddingFromConfig(config, () => all);
+  all = [...configured, ...(shedding ? [shedding] : []), ...(metrics ? [metrics] : []), ...(options.plugins ?? [])];
   const gateway = createGateway(config, { ...options, plugins: all });
   // The adapters serve it (or, with METRICS_PORT, the server's own listener).
   return metrics ? Object.assign(gateway, { metrics: metrics.endpoint }) : gateway;
+}
+
+/** SHED_CLASSES set: the load-shedding plugin from its group of settings. */
+function sheddingFromConfig(config: GatewayConfig, plugins: () => readonly GatewayPlugin[]): GatewayPlugin | undefined {
+  const { defaultClass, ...options } = config.shedding;
+  if (Object.keys(options.classes).length === 0) return undefined;
+  return loadShedding({ ...options, ...(defaultClass !== undefined && { defaultClass }), plugins });
 }
 
 /** prom-client is imported only when metrics are on. */

@@ -22,6 +22,7 @@ export interface FeatureSwitches {
   readonly supergraph: { readonly url?: string };
   readonly subgraphDefaults: { readonly retries: number; readonly circuitBreaker: boolean };
   readonly entityCache: { readonly store: string };
+  readonly shedding: { readonly classes: Readonly<Record<string, number>> };
   readonly trustedProxies?: unknown;
   readonly shadow: { readonly url?: string; readonly supergraph?: string };
 }
@@ -65,6 +66,10 @@ export const FEATURES = {
   'entity-cache': {
     enabledBy: 'ENTITY_CACHE=memory or redis',
     isOn: (config) => config.entityCache.store !== 'off',
+  },
+  'load-shedding': {
+    enabledBy: 'SHED_CLASSES',
+    isOn: (config) => Object.keys(config.shedding.classes).length > 0,
   },
   'trusted-proxies': { enabledBy: 'TRUSTED_PROXIES', isOn: (config) => config.trustedProxies !== undefined },
   shadow: {

@@ -17,6 +17,7 @@ import { checkHttp } from './settings/http.js';
 import { fillInTrustedDocuments } from './settings/limits.js';
 import { checkPluginSettings } from './settings/plugins.js';
 import { checkWorkers } from './settings/process.js';
+import { checkSheddingSettings } from './settings/shedding.js';
 import type { Open } from './settings/spec.js';
 import { securityPluginsTurnedOff } from './turned-off.js';
 import { type GatewayConfig, type SubgraphOverride, subgraphKey } from './types.js';
@@ -96,6 +97,7 @@ export function parseConfig(given: Env, options: ParseConfigOptions = {}): Gatew
   for (const warning of settingsWithoutTheirFeature(CONFIG_FIELDS, explicit, config)) options.onWarning?.(warning);
   checkHttp(config, issues);
   checkPluginSettings(config, issues);
+  checkSheddingSettings(config, issues);
   fillInTrustedDocuments(config, cwd, issues);
   fillInEntityCacheRedis(config, issues);
   checkTracingConfig(config, issues);

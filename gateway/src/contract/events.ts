@@ -18,7 +18,8 @@ export type GatewayEvent =
   | EntityCacheEvent
   | EntityCacheInvalidationEvent
   | TraceSpansDroppedEvent
-  | ShadowEvent;
+  | ShadowEvent
+  | LoadShedEvent;
 
 /** One subgraph fetch finished (after any retries), whatever its outcome. */
 export interface SubgraphFetchEvent {
@@ -153,4 +154,13 @@ export interface ShadowEvent {
   readonly type: 'shadow';
   readonly target: 'url' | 'supergraph';
   readonly outcome: 'same' | 'differs' | 'shadow_error' | 'dropped';
+}
+
+/**
+ * Load shedding refused a new request of `className` (one of the operator's SHED_CLASSES: a
+ * bounded set) because the gateway was past its bound for that class.
+ */
+export interface LoadShedEvent {
+  readonly type: 'load-shed';
+  readonly className: string;
 }

@@ -11,6 +11,7 @@ export type {
   EntityCacheInvalidationEvent,
   GatewayEvent,
   InboundDedupEvent,
+  LoadShedEvent,
   QueryPlanCacheEvent,
   ShadowEvent,
   SubgraphFetchEvent,

@@ -133,7 +133,11 @@ export interface GatewayPlugin {
    * Returns identity facts to merge into `context.identity`, or throws an error made
    * with `httpError()` (401, 400...) to reject the request.
    */
-  authenticate?(scope: RequestScope): Promise<Partial<Identity> | undefined> | Partial<Identity> | undefined;
+  authenticate?(
+    scope: RequestScope,
+    /** The identity facts the plugins before this one established (load shedding classes by them). */
+    established?: Identity,
+  ): Promise<Partial<Identity> | undefined> | Partial<Identity> | undefined;
   /**
    * Charges a request on the GraphQL path that carries no operation (a CORS preflight, a
    * graphql-sse reservation) before it is answered, so no request is free. `scope.identity` is

@@ -20,7 +20,7 @@ export function contextBuilder(
   return async (scope: RequestScope) => {
     let identity: Identity = {};
     for (const plugin of authenticators) {
-      const found = await authenticateWith(plugin, scope, logger);
+      const found = await authenticateWith(plugin, scope, identity, logger);
       if (found) identity = { ...identity, ...found };
     }
     const context = createContext(scope, Object.freeze(identity), config.limits.maxResponseBytes, estimateCost);
@@ -59,10 +59,11 @@ export function responseHook(plugins: readonly GatewayPlugin[], runRequest: RunR
 async function authenticateWith(
   plugin: GatewayPlugin,
   scope: RequestScope,
+  established: Identity,
   logger: Logger,
 ): Promise<Partial<Identity> | undefined> {
   try {
-    return await plugin.authenticate?.(scope);
+    return await plugin.authenticate?.(scope, established);
   } catch (error) {
     if (error instanceof GraphQLError && error.extensions.http) throw error;
     logger.error({ err: error, plugin: plugin.name, requestId: scope.requestId }, 'plugin authenticate hook failed');

@@ -80,6 +80,8 @@ export type { EntityCacheInvalidationEvent } from '../contract/index.js';
 export type { TraceSpansDroppedEvent } from '../contract/index.js';
 /** A sampled query was mirrored to a shadow: same, differs, shadow_error or dropped. */
 export type { ShadowEvent } from '../contract/index.js';
+/** Load shedding refused a request of a class (`load-shed`). */
+export type { LoadShedEvent } from '../contract/index.js';
 /** The clock a plugin's timers take from its options (tests pass one they move). */
 export type { Clock } from '../contract/index.js';
 

@@ -93,6 +93,13 @@ const SAMPLE: Readonly<Record<string, string>> = {
   SUBSCRIPTION_SLOW_CLIENT: 'drop-oldest',
   CLIENT_ADDRESS_HEADER: 'forwarded',
   COMPRESSION_MIN_BYTES: '2048',
+  SHED_CLASS_RULES: 'client:nightly=batch',
+  SHED_DEFAULT_CLASS: 'web',
+  SHED_MAX_IN_FLIGHT: '10',
+  SHED_MAX_EVENT_LOOP_DELAY_MS: '50',
+  SHED_EVENT_LOOP_SAMPLE_MS: '200',
+  SHED_STEP_PERCENT: '50',
+  SHED_RETRY_AFTER_S: '5',
 };
 /** What turns each feature off where its default is on. */
 const OFF: Readonly<Record<string, Record<string, string>>> = {

@@ -23,6 +23,7 @@ export function scenarioCharts(scenario: ScenarioResult): string[] {
       return chartsA(scenario);
     // §G's finding is in its table (subgraph requests per request beside CPU and latency).
     case 'G':
+    case 'H':
       return [];
   }
 }

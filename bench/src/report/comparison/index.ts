@@ -25,6 +25,7 @@ export function comparisonTables(scenario: ScenarioResult): Table[] {
       return comparisonF(scenario);
     // §G is ours too, and has no published figures at all.
     case 'G':
+    case 'H':
       return [];
   }
 }

@@ -7,6 +7,7 @@ import { OBSERVABILITY_FIELDS } from './observability.js';
 import { PLUGIN_FIELDS } from './plugins.js';
 import { PROCESS_FIELDS } from './process.js';
 import { SHADOW_FIELDS } from './shadow.js';
+import { SHEDDING_FIELDS } from './shedding.js';
 import type { ConfigOf, FieldSpec, FlatConfigOf } from './spec.js';
 import { SUBGRAPH_FETCH_FIELDS } from './subgraphs.js';
 import { SUBSCRIPTION_FIELDS } from './subscriptions.js';
@@ -33,6 +34,7 @@ const FIELDS = [
   ...PLUGIN_FIELDS,
   ...ENTITY_CACHE_FIELDS,
   ...LIMIT_FIELDS,
+  ...SHEDDING_FIELDS,
   ...AUTHORIZATION_FIELDS,
   ...SHADOW_FIELDS,
 ] as const satisfies readonly FieldSpec[];

@@ -89,6 +89,8 @@ export function eventMetrics(series: Series): (event: GatewayEvent) => void {
         series.entityCacheInvalidations.labels(event.outcome).inc();
         series.entityCacheInvalidationsPending.set(event.pending);
         return;
+      case 'load-shed': // classes are the operator's SHED_CLASSES, never a client's words
+        return void series.shed.labels(event.className).inc();
       case 'trace-spans-dropped':
         series.traceSpansDropped.labels(event.reason).inc(event.count);
         return;

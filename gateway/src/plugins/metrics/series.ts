@@ -202,6 +202,12 @@ function entityCacheSeries(registers: Registry[]) {
 /** What the process lost instead of exporting: trace spans and log lines. */
 function droppedSeries(registers: Registry[]) {
   return {
+    shed: new Counter({
+      name: 'gateway_shed_total',
+      help: 'New requests refused by load shedding (503 REQUEST_CONCURRENCY_LIMITED), by the class SHED_CLASS_RULES gave them: the gateway was past its bound for that class.',
+      labelNames: ['class'] as const,
+      registers,
+    }),
     traceSpansDropped: new Counter({
       name: 'gateway_trace_spans_dropped_total',
       help: 'Spans the tracing SDK lost instead of exporting: its queue was full (queue_full) or an export failed or timed out (export_failed: the collector is down or refused them).',
