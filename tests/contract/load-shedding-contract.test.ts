@@ -122,7 +122,7 @@ describe.each(MOUNTS)('load shedding on %s', (mount) => {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-user-id': 'user-3' },
       body: JSON.stringify({
-        query: 'mutation { addReview(productId: "' + productId + '", rating: 4, comment: "during overload") { id } }',
+        query: `mutation { addReview(productId: "${productId}", rating: 4, comment: "during overload") { id } }`,
       }),
     });
     expect(response.status).toBe(200);
