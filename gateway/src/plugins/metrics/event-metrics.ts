@@ -1,4 +1,4 @@
-import type { CircuitState, GatewayEvent } from '../../plugin-sdk/index.js';
+import type { CircuitState, GatewayEvent, SubgraphFetchEvent } from '../../plugin-sdk/index.js';
 import { codeLabel } from './codes.js';
 import type { Series } from './series.js';
 
@@ -34,27 +34,8 @@ export function eventMetrics(series: Series): (event: GatewayEvent) => void {
   };
   return (event) => {
     switch (event.type) {
-      case 'subgraph-fetch': {
-        const subgraph = subgraphSeries(event.subgraph);
-        const seconds = event.durationMs / 1000;
-        if (event.outcome === 'ok') {
-          subgraph.ok.observe(seconds);
-          return;
-        }
-        const code = codeLabel(event.outcome);
-        let failures = subgraph.errors.get(code);
-        if (!failures) {
-          failures = {
-            duration: series.fetchDuration.labels(event.subgraph, code),
-            count: series.fetchErrors.labels(event.subgraph, code),
-          };
-          subgraph.errors.set(code, failures);
-        }
-        failures.duration.observe(seconds);
-        failures.count.inc();
-        if (event.outcome === 'GATEWAY_TIMEOUT') subgraph.timeouts.inc();
-        return;
-      }
+      case 'subgraph-fetch':
+        return observeFetch(series, subgraphSeries(event.subgraph), event);
       case 'subgraph-retry':
         series.retries.labels(event.subgraph, codeLabel(event.code)).inc();
         return;
@@ -99,4 +80,25 @@ export function eventMetrics(series: Series): (event: GatewayEvent) => void {
         return;
     }
   };
+}
+
+/** One subgraph fetch: its duration by outcome, failures counted by code, timeouts apart. */
+function observeFetch(series: Series, subgraph: SubgraphSeries, event: SubgraphFetchEvent): void {
+  const seconds = event.durationMs / 1000;
+  if (event.outcome === 'ok') {
+    subgraph.ok.observe(seconds);
+    return;
+  }
+  const code = codeLabel(event.outcome);
+  let failures = subgraph.errors.get(code);
+  if (!failures) {
+    failures = {
+      duration: series.fetchDuration.labels(event.subgraph, code),
+      count: series.fetchErrors.labels(event.subgraph, code),
+    };
+    subgraph.errors.set(code, failures);
+  }
+  failures.duration.observe(seconds);
+  failures.count.inc();
+  if (event.outcome === 'GATEWAY_TIMEOUT') subgraph.timeouts.inc();
 }
