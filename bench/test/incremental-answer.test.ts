@@ -100,7 +100,9 @@ describe('incremental answers', () => {
       const first = result.firstPartSamples?.sorted() ?? new Float64Array();
       const whole = result.samples.sorted();
       expect(first.length).toBe(result.ok);
-      expect(whole[0]).toBeGreaterThanOrEqual(30_000);
+      // The last part is held 30 ms; libuv's timers count whole milliseconds of a loop time read once
+      // per turn, so the hold can measure a few microseconds short of 30 ms (29.976 ms seen).
+      expect(whole[0]).toBeGreaterThanOrEqual(29_000);
       // Medians: the first request of each connection also pays for its connection.
       expect(first[first.length >> 1]).toBeLessThan(whole[whole.length >> 1] as number);
     } finally {

@@ -105,7 +105,7 @@ describe.each(MOUNTS)('uploads with Apollo Client on %s', (mount) => {
     });
   });
 
-  it('a 256 MB file streams through: the gateway’s peak memory grows by far less than the file', async () => {
+  it('a 256 MB file streams through: the gateway’s peak memory grows by less than the file (held whole: twice it)', async () => {
     const pid = gateway().child.pid as number;
     const before = resetPeakRss(pid);
     const photo = await openAsBlob(large.path, { type: 'application/octet-stream' });
@@ -114,8 +114,8 @@ describe.each(MOUNTS)('uploads with Apollo Client on %s', (mount) => {
       variables: { reviewId: 'review-5', photo },
     });
     expect(data?.addReviewPhoto).toMatchObject({ size: LARGE_FILE_BYTES, sha256: large.sha256 });
-    // Held whole, the file alone would add 256 MB: streamed, what grows is chunks in flight and garbage not yet collected.
-    expect(peakRss(pid) - before).toBeLessThan(LARGE_FILE_BYTES / 2);
+    // Held whole, the gateway grew 520–544 MB; streamed, 30–150 MB by load (GC runs late on a busy machine).
+    expect(peakRss(pid) - before).toBeLessThan(LARGE_FILE_BYTES);
   });
 
   it('an empty file arrives as zero bytes', async () => {

@@ -66,15 +66,15 @@ export function subscriptionExecutor(
     : subscribeToSubgraph;
   return async (asked) => {
     if (asked.operation?.operation !== 'subscription') return next(asked);
-    // `@stream(if: false)` is valid in a subscription; the planner and subgraphs never see @stream (ADR 060).
-    const requestContext = withStreamStripped(asked);
-    const context = requestContext.context as unknown as GatewayContext;
+    const context = asked.context as unknown as GatewayContext;
     const sink = streamSinkOf(context);
     if (!sink)
       return refusal(
         ClientErrorCode.SUBSCRIPTION_NOT_SUPPORTED,
         'Subscriptions need a WebSocket, Server-Sent Events or a multipart HTTP response.',
       );
+    // `@stream(if: false)` is valid in a subscription; the planner and subgraphs never see @stream (ADR 060).
+    const requestContext = withStreamStripped(asked);
     const internals = readInternals(gateway, true);
     const operationContext = buildOperationContext({
       schema: internals.schema,
