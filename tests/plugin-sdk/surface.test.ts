@@ -28,6 +28,7 @@ const VALUES = [
   'clientKey',
   'custom',
   'defaultsOf',
+  'realClock',
   'describe',
   'droppedLogLines',
   'duration',

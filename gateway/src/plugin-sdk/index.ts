@@ -84,6 +84,8 @@ export type { ShadowEvent } from '../contract/index.js';
 export type { LoadShedEvent } from '../contract/index.js';
 /** The clock a plugin's timers take from its options (tests pass one they move). */
 export type { Clock } from '../contract/index.js';
+/** The gateway's own Clock (`performance.now()`, unref'd timers), for a plugin whose options give none. */
+export { realClock } from '../clock.js';
 
 // --- Answers and errors: coded client errors, refusals with an HTTP status, option errors ---
 

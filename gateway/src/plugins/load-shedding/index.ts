@@ -1,8 +1,8 @@
 import type { GatewayPlugin } from '../../plugin-sdk/index.js';
-import { ClientErrorCode, emitEvent, httpError } from '../../plugin-sdk/index.js';
+import { ClientErrorCode, emitEvent, httpError, realClock } from '../../plugin-sdk/index.js';
 import { classifier } from './classify.js';
 import { checkOptions, type LoadSheddingOptions, PLUGIN_NAME } from './options.js';
-import { sampleEventLoopDelay, unrefClock } from './pressure.js';
+import { sampleEventLoopDelay } from './pressure.js';
 
 export { classIssues, readClasses, readRule, type ShedClasses, type ShedRule } from './classes.js';
 export { CLIENT_NAME_HEADER } from './classify.js';
@@ -31,7 +31,7 @@ export function loadShedding(options: LoadSheddingOptions): GatewayPlugin {
   );
   const monitor =
     maxEventLoopDelayMs > 0 && !options.eventLoopDelay
-      ? sampleEventLoopDelay(settings.eventLoopSampleMs, options.clock ?? unrefClock)
+      ? sampleEventLoopDelay(settings.eventLoopSampleMs, options.clock ?? realClock)
       : undefined;
   const eventLoopDelay = options.eventLoopDelay ?? monitor?.delayMs ?? (() => 0);
   let inFlight = 0;

@@ -49,18 +49,3 @@ function startMonitor(): DelayHistogram {
   histogram.enable();
   return histogram;
 }
-
-/** Timers that do not keep the process alive (the gateway's real clock, for a plugin given none). */
-export const unrefClock: Clock = Object.freeze({
-  now: () => performance.now(),
-  every(ms: number, run: () => unknown) {
-    const timer = setInterval(run, ms);
-    timer.unref();
-    return { cancel: () => clearInterval(timer) };
-  },
-  after(ms: number, run: () => unknown) {
-    const timer = setTimeout(run, ms);
-    timer.unref();
-    return { cancel: () => clearTimeout(timer) };
-  },
-});
