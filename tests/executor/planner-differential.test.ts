@@ -83,14 +83,31 @@ describe('the apollo and hive planners give the same answers on the demo supergr
     }
   }, 60_000);
 
-  it(`to ${MUTATION_RUNS} generated mutations, signed in and not`, async () => {
+  it(`to ${MUTATION_RUNS} generated mutations with one root field, signed in and not`, async () => {
     const random = seededRandom(SEED + 2);
+    let compared = 0;
     for (let run = 0; run < MUTATION_RUNS; run++) {
       const signedIn = run % 2 === 0;
       const operation = generateOperation(SCHEMA, random, 'mutation');
+      // Two or more root fields: Apollo's planner may run them out of order (the next test).
+      if (rootMutationFields(operation.query) > 1) continue;
       await expectSameAnswer(pair, `mutation, seed ${SEED + 2}, run ${run}`, operation, signedIn ? fullRights : {});
+      compared++;
     }
+    expect(compared).toBeGreaterThanOrEqual(MUTATION_RUNS / 3);
   }, 60_000);
+
+  // The spec runs a mutation's root fields one after another in document order. Apollo's planner
+  // sends a root field reached through a fragment spread before one written earlier in an inline
+  // fragment; Hive's keeps the order. Anonymous, both fail: the error names the one that ran first.
+  // If this starts failing on `apollo`, Apollo fixed it: compare these in the generated runs too.
+  it('root mutation fields run in document order with hive; Apollo’s planner reorders them', async () => {
+    const query = `mutation { ... on Mutation { first: addReview(productId: "product-1", rating: 5, comment: "a") { id } } ...Second }
+      fragment Second on Mutation { second: addReview(productId: "product-2", rating: 4, comment: "b") { id } }`;
+    const [apollo, hive] = await pair.ask({ query });
+    expect(parsed(apollo).errors?.[0]?.path).toEqual(['second']);
+    expect(parsed(hive).errors?.[0]?.path).toEqual(['first']);
+  });
 
   for (const signedIn of [true, false]) {
     it.each(HAND_WRITTEN_CASES)(
@@ -102,3 +119,13 @@ describe('the apollo and hive planners give the same answers on the demo supergr
     );
   }
 });
+
+const MUTATION_FIELDS = Object.keys(SCHEMA.getMutationType()?.getFields() ?? {});
+
+/** How many root fields a mutation selects: a Mutation field can be selected nowhere else. */
+function rootMutationFields(query: string): number {
+  return MUTATION_FIELDS.reduce(
+    (count, name) => count + (query.match(new RegExp(`\\b${name}\\(`, 'g'))?.length ?? 0),
+    0,
+  );
+}
