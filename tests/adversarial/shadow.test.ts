@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import {
   closedPortUrl,
   eventually,
+  MOUNTS,
   postGraphQL,
   type RunningGateway,
   startGateway,
@@ -54,7 +55,7 @@ async function askAndCheck(gateway: RunningGateway, headers: Record<string, stri
   expect(result.body).toEqual(expected);
 }
 
-describe.each(['fastify', 'express'] as const)('a hostile shadow, on %s', (mount) => {
+describe.each(MOUNTS)('a hostile shadow, on %s', (mount) => {
   let shadow: TestHttpServer;
   let slowShadow: TestHttpServer;
   let gateway: RunningGateway;
