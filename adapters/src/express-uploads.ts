@@ -1,4 +1,4 @@
-import type { MountableGateway } from '@fedgw/gateway/contract';
+import type { MountableGateway, Refusal } from '@fedgw/gateway/contract';
 import type { RequestHandler } from 'express';
 import { compressResponse } from './compression/compress-response.js';
 import { endUploadWithResponse, isMultipartFormData, lingerAfterResponse, uploadRefusedUnread } from './uploads.js';
@@ -15,13 +15,11 @@ export function readUploads(
   return (req, res, next) => {
     if (!isMultipartFormData(req.headers)) return next();
     lingerAfterResponse(req, res);
+    const send = ({ status, headers, body }: Refusal) => void res.status(status).set(headers).send(body);
     const refused = uploadRefusedUnread(gateway, req.headers);
-    if (refused) return void res.status(refused.status).set(refused.headers).send(refused.body);
+    if (refused) return send(refused);
     gateway.uploads?.receive({ headers: req.headers, body: req }).then((received) => {
-      if ('refusal' in received) {
-        const { status, headers, body } = received.refusal;
-        return void res.status(status).set(headers).send(body);
-      }
+      if ('refusal' in received) return send(received.refusal);
       req.body = received.body;
       // As the body parsers' first step does for every other answer.
       if (gateway.compression) compressResponse(req, res, gateway.compression);

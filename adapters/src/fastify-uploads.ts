@@ -26,10 +26,10 @@ export function parseUploads(graphql: FastifyInstance, gateway: Pick<MountableGa
     }, done);
   });
   graphql.addHook('onRequest', async (request, reply) => {
-    if (isMultipartFormData(request.headers)) lingerAfterResponse(request.raw, reply.raw);
-  });
-  graphql.addHook('preHandler', async (request, reply) => {
-    const end = ends.get(request);
-    if (end) endUploadWithResponse(reply.raw, end);
+    if (!isMultipartFormData(request.headers)) return;
+    lingerAfterResponse(request.raw, reply.raw);
+    // Bound here, not in a later hook: a request refused after its body was parsed (a later hook
+    // answering) skips preHandler, and its upload would never end.
+    endUploadWithResponse(reply.raw, () => ends.get(request)?.());
   });
 }
