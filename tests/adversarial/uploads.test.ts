@@ -132,6 +132,15 @@ function upload(
   });
 }
 
+/**
+ * A file that keeps coming for 1 MiB, then stalls with the socket open: far more than a refusal
+ * may read, and less than the 8 MiB the gateway drains after answering before it resets the
+ * socket (an endless writer on a loaded machine could reach that before it reads the answer).
+ */
+function untilOneMebibyte(written: number): Buffer | 'stall' {
+  return written < 1024 * 1024 ? CHUNK : 'stall';
+}
+
 /** A whole body: the preamble, then each file of `sizes`, then the closing boundary. */
 function finite(parts: (Buffer | string)[]): (written: number) => Buffer | string | undefined {
   let at = 0;
@@ -221,7 +230,7 @@ describe.each(MOUNTS)('hostile uploads on %s', (mount) => {
     const answer = await upload(
       gateway().url,
       preamble(query, { p: null }, { 0: ['variables.p'] }),
-      () => body.shift() ?? CHUNK,
+      (written) => body.shift() ?? untilOneMebibyte(written),
     );
     expect(answer.status).toBe(400);
     expect(codeOf(answer)).toBe('UPLOAD_NOT_ALLOWED');
@@ -233,14 +242,14 @@ describe.each(MOUNTS)('hostile uploads on %s', (mount) => {
     const batched = await upload(
       gateway().url,
       batch + field('map', '{"0":["0.variables.p"]}'),
-      () => body.shift() ?? CHUNK,
+      (written) => body.shift() ?? untilOneMebibyte(written),
     );
     expect([batched.status, codeOf(batched)]).toEqual([400, 'BAD_REQUEST']);
     const headers = { 'apollo-require-preflight': 'true', 'content-encoding': 'gzip' };
     const coded = await upload(
       gateway().url,
       preamble(PHOTO, { p: null }, { 0: ['variables.p'] }),
-      () => CHUNK,
+      untilOneMebibyte,
       headers,
     );
     expect([coded.status, codeOf(coded)]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
