@@ -79,8 +79,16 @@ const env = (extra: Record<string, string> = {}) => ({
 });
 
 describe.each(MOUNTS)('authorization directives on %s', (mount) => {
-  describe('filter (the default), with inbound and subgraph deduplication on', () => {
-    const gateway = gatewayForBlock(mount, () => env({ INBOUND_DEDUPLICATE: 'true', SUBGRAPH_DEDUPLICATE: 'true' }));
+  // Filtering happens before planning, so each planner (ADR 061) must plan the filtered document:
+  // planning the text the client sent once sent every denied field to the subgraph.
+  describe.each([
+    [
+      'filter (the default), with inbound and subgraph deduplication on',
+      { INBOUND_DEDUPLICATE: 'true', SUBGRAPH_DEDUPLICATE: 'true' },
+    ],
+    ['filter, planned by QUERY_PLANNER=hive', { QUERY_PLANNER: 'hive' }],
+  ])('%s', (_name, extra: Record<string, string>) => {
+    const gateway = gatewayForBlock(mount, () => env(extra));
 
     it('anonymous: @authenticated is null, propagated to the nullable parent, one coded error; never sent', async () => {
       let result: Awaited<ReturnType<typeof postGraphQL>> | undefined;

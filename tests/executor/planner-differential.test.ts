@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import {
+  postGraphQL,
   type RunningSubgraph,
   SUPERGRAPH_PATH,
   seededRandom,
@@ -54,6 +55,30 @@ describe('QUERY_PLANNER', () => {
   it('is a setting the gateway reads: an unknown value stops it at startup', async () => {
     const env = { ...subgraphUrlEnv({ users, products, reviews: reviews.apollo }), QUERY_PLANNER: 'bogus' };
     await expect(startGateway('fastify', env)).rejects.toThrow(/QUERY_PLANNER: expected one of apollo \| hive/);
+  });
+});
+
+// Apollo's plan answers a root that selects only __typename itself; Hive's sent it to a subgraph,
+// so a health probe's `{ __typename }` failed while products was down. With every subgraph down,
+// both planners must answer these.
+describe.each(PLANNERS)('QUERY_PLANNER=%s, every subgraph down', (planner) => {
+  const closed = { url: 'http://127.0.0.1:1/graphql' }; // nothing listens on port 1
+  const down = { users: closed, products: closed, reviews: closed };
+  it.each([
+    ['{ __typename }', { __typename: 'Query' }],
+    [
+      '{ a: __typename ... on Query { b: __typename } ...Root } fragment Root on Query { c: __typename }',
+      { a: 'Query', b: 'Query', c: 'Query' },
+    ],
+    ['mutation { __typename }', { __typename: 'Mutation' }],
+  ])('answers %s itself', async (query, data) => {
+    const gateway = await startGateway('fastify', { ...subgraphUrlEnv(down), QUERY_PLANNER: planner });
+    try {
+      const answer = await postGraphQL(gateway.url, { query });
+      expect(answer.body).toEqual({ data });
+    } finally {
+      await gateway.stop();
+    }
   });
 });
 

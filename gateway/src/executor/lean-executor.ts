@@ -11,7 +11,7 @@ import {
 } from '@apollo/gateway/dist/utilities/opentelemetry.js';
 import { prettyFormatQueryPlan, type QueryPlan } from '@apollo/query-planner';
 import type { Span } from '@opentelemetry/api';
-import { BREAK, type DocumentNode, type GraphQLError, print, visit } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpError } from '../http-error.js';
 import type { Logger } from '../logger.js';
@@ -22,6 +22,7 @@ import { type CompiledPlan, compilePlan } from './compiled-plan.js';
 import { deferredAnswer } from './deferred-answer.js';
 import type { DeferredDelivery } from './deferred-plan.js';
 import type { SecondPlanner } from './hive-plan/hive-planner.js';
+import { secondPlannerQuery } from './hive-plan/second-query.js';
 import { keyWithOverrides, type OverrideDecision, type ProgressiveOverride } from './override-decision.js';
 import { runPlan } from './plan-result.js';
 import { inSpan, markFailed, NO_SPAN, tracingOff } from './spans.js';
@@ -208,10 +209,7 @@ export async function planFor(
   return plan;
 }
 
-/**
- * QUERY_PLANNER=hive's plan, or undefined for Apollo's planner to make: subscriptions, @defer
- * and introspection are Apollo's (ADR 061).
- */
+/** QUERY_PLANNER=hive's plan, or undefined for Apollo's planner to make it (ADR 061). */
 function planBySecond(
   second: SecondPlanner,
   internals: GatewayInternals,
@@ -219,26 +217,7 @@ function planBySecond(
   operation: Operation,
   overrides: OverrideDecision | undefined,
 ): QueryPlan | undefined {
-  const { request, document } = requestContext;
-  const apolloOnly =
-    operation.rootKind === 'subscription' || operation.selectionSet.hasDefer() || introspects(document);
-  // The text as sent, unless the document was changed from it (@stream stripped: ADR 060).
-  const sentAsIs = requestContext.source !== undefined && !requestContext.source.includes('@stream');
-  const text = sentAsIs ? (requestContext.source as string) : print(document);
-  return second.plan(internals, { text, operationName: request.operationName, apolloOnly }, overrides);
-}
-
-/** The document selects `__schema` or `__type` (which only Apollo's planner leaves to the executor). */
-function introspects(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    Field(field) {
-      if (field.name.value !== '__schema' && field.name.value !== '__type') return undefined;
-      found = true;
-      return BREAK;
-    },
-  });
-  return found;
+  return second.plan(internals, secondPlannerQuery(requestContext, operation), overrides);
 }
 
 /** @apollo/gateway's debug output: the plan in the log (`debug`) or in `extensions` (a header, outside production). */
