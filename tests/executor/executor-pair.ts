@@ -23,7 +23,13 @@ export interface ExecutorPair {
  * too, and more.
  */
 export function executorPairForBlock(env: (executor: Executor) => Record<string, string>): ExecutorPair {
-  return gatewayPairForBlock('QUERY_PLAN_EXECUTOR', EXECUTORS, env);
+  // QUERY_PLAN_EXECUTOR=apollo plans with Apollo's planner whatever QUERY_PLANNER says: the lean
+  // one gets the same planner, so the pair differs only in who runs the plan (the two planners
+  // have their own differential, planner-differential.test.ts).
+  return gatewayPairForBlock('QUERY_PLAN_EXECUTOR', EXECUTORS, (executor) => ({
+    QUERY_PLANNER: 'apollo',
+    ...env(executor),
+  }));
 }
 
 /** Two gateways that differ only in the setting `name` (its two `values`), as executorPairForBlock. */
