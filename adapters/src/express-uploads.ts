@@ -1,5 +1,6 @@
 import type { MountableGateway, Refusal } from '@fedgw/gateway/contract';
 import type { RequestHandler } from 'express';
+import { clientAddressOf } from './client-address.js';
 import { compressResponse } from './compression/compress-response.js';
 import { endUploadWithResponse, isMultipartFormData, lingerAfterResponse, uploadRefusedUnread } from './uploads.js';
 
@@ -9,7 +10,7 @@ import { endUploadWithResponse, isMultipartFormData, lingerAfterResponse, upload
  * parsed body would (past the body parsers, which would read the rest), its files still unread.
  */
 export function readUploads(
-  gateway: Pick<MountableGateway, 'uploads' | 'compression'>,
+  gateway: Pick<MountableGateway, 'uploads' | 'compression' | 'clientAddress'>,
   apollo: RequestHandler,
 ): RequestHandler {
   return (req, res, next) => {
@@ -18,7 +19,8 @@ export function readUploads(
     const send = ({ status, headers, body }: Refusal) => void res.status(status).set(headers).send(body);
     const refused = uploadRefusedUnread(gateway, req.headers);
     if (refused) return send(refused);
-    gateway.uploads?.receive({ headers: req.headers, body: req }).then((received) => {
+    const address = clientAddressOf(gateway, req);
+    gateway.uploads?.receive({ headers: req.headers, address, body: req }).then((received) => {
       if ('refusal' in received) return send(received.refusal);
       req.body = received.body;
       // As the body parsers' first step does for every other answer.

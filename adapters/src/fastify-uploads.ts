@@ -1,5 +1,6 @@
 import type { MountableGateway } from '@fedgw/gateway/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { clientAddressOf } from './client-address.js';
 import {
   endUploadWithResponse,
   isMultipartFormData,
@@ -14,12 +15,16 @@ import {
  * files still unread. A refusal fails the parser with an UploadRefusedError, which the plugin's
  * error handler sends as it is.
  */
-export function parseUploads(graphql: FastifyInstance, gateway: Pick<MountableGateway, 'uploads'>): void {
+export function parseUploads(
+  graphql: FastifyInstance,
+  gateway: Pick<MountableGateway, 'uploads' | 'clientAddress'>,
+): void {
   const ends = new WeakMap<FastifyRequest, () => void>();
   graphql.addContentTypeParser('multipart/form-data', (request: FastifyRequest, payload, done) => {
     const refused = uploadRefusedUnread(gateway, request.headers);
     if (refused) return done(new UploadRefusedError(refused));
-    gateway.uploads?.receive({ headers: request.headers, body: payload }).then((received) => {
+    const address = clientAddressOf(gateway, request.raw);
+    gateway.uploads?.receive({ headers: request.headers, address, body: payload }).then((received) => {
       if ('refusal' in received) return done(new UploadRefusedError(received.refusal));
       ends.set(request, received.end);
       done(null, received.body);

@@ -101,6 +101,8 @@ export const CLIENT_ERRORS = {
    * not read: a new request is refused before any work; `Retry-After` says when to come back.
    */
   UNREAD_ANSWERS_LIMIT_EXCEEDED: { status: 429, clientSafe: true },
+  /** The client's address has UPLOAD_MAX_PER_CLIENT uploads in flight: one more is refused unread. */
+  UPLOAD_LIMIT_EXCEEDED: { status: 429, clientSafe: true },
   /** The rate-limit store is down and the limiter fails closed. */
   RATE_LIMIT_UNAVAILABLE: { status: 503, clientSafe: true },
   /**

@@ -113,6 +113,7 @@ export function assembleGateway(config: CoreSettings, options: CoreOptions): Gat
       uploads: uploadReceiver(
         { ...config.uploads, bodyLimitBytes: config.http.bodyLimitBytes },
         options.clock ?? realClock,
+        clientKey,
       ),
     }),
     adminRoutes: plugins.flatMap((plugin) => plugin.adminRoutes ?? []),

@@ -12,7 +12,9 @@ import { gatewayForBlock } from '../support/lifecycle.js';
  * `map` naming what is not there or not an `Upload`, no preflight header (CSRF), a subgraph that
  * answers without reading the file, a client that stalls mid-file (UPLOAD_IDLE_TIMEOUT_MS, the
  * test waits on the stall's answer, no sleep), files with a query, and uploads while off (415,
- * answered while the endless body is still being sent). Nothing may hang: each wait has a deadline.
+ * answered while the endless body is still being sent), and one client holding UPLOAD_MAX_PER_CLIENT
+ * stalled uploads (its next is refused 429 unread; another client's goes through). Nothing may
+ * hang: each wait has a deadline.
  */
 const MAX_FILE_BYTES = 256 * 1024;
 const IDLE_TIMEOUT_MS = 1000;
@@ -26,6 +28,8 @@ let mode: 'read' | 'ignore' = 'read';
 /** Requests the subgraph received in this test. */
 let arrived = 0;
 let ended: ((ending: Ending) => void) | undefined;
+/** Waiting for the next requests to reach the subgraph, first come first served: each gets when its request closes. */
+const arrivals: ((closed: Promise<void>) => void)[] = [];
 let subgraph: Server;
 let subgraphUrl = '';
 
@@ -35,6 +39,7 @@ beforeAll(async () => {
     const report = ended;
     ended = undefined;
     arrived += 1;
+    arrivals.shift()?.(new Promise((resolve) => req.once('close', () => resolve())));
     req.on('close', () => report?.(req.complete ? 'complete' : 'aborted'));
     const answer = () => {
       const body = JSON.stringify({ data: { addReviewPhoto: { size: 1 } } });
@@ -60,6 +65,7 @@ beforeEach(() => {
   mode = 'read';
   arrived = 0;
   ended = undefined;
+  arrivals.length = 0;
 });
 
 /** How the next request the subgraph receives ends (read to its end, or aborted). */
@@ -307,5 +313,80 @@ describe.each(MOUNTS)('uploads while off on %s', (mount) => {
     );
     expect([coded.status, codeOf(coded)]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
     expect(arrived).toBe(0);
+  });
+});
+
+/** The next request to reach the subgraph: resolves once it has, with a promise of its close. */
+function subgraphRequest(): Promise<Promise<void>> {
+  return new Promise((resolve) => arrivals.push(resolve));
+}
+
+/** An upload that sends its operation and a first chunk of its file, then waits for `finish` or `abort`. */
+function heldUpload(url: string, headers: Record<string, string>) {
+  const req = request(url, {
+    method: 'POST',
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers },
+  });
+  const status = new Promise<number>((resolve, reject) => {
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+  });
+  status.catch(() => {}); // an aborted one never answers
+  req.write(preamble(PHOTO, { p: null }, { 0: ['variables.p'] }));
+  req.write(fileHead('0'));
+  req.write(CHUNK);
+  return { status, finish: () => req.end(`\r\n--${BOUNDARY}--\r\n`), abort: () => req.destroy() };
+}
+
+const PER_CLIENT = 2;
+const fromClient = (address: string) => ({ 'apollo-require-preflight': 'true', 'x-forwarded-for': address });
+
+describe.each(MOUNTS)('uploads per client on %s', (mount) => {
+  const gateway = gatewayForBlock(mount, () => ({
+    SUBGRAPH_REVIEWS_URL: subgraphUrl,
+    UPLOADS: 'true',
+    UPLOAD_MAX_PER_CLIENT: String(PER_CLIENT),
+    // The stalled uploads stay until the test ends them (the idle timeout must not).
+    UPLOAD_IDLE_TIMEOUT_MS: '600000',
+    // Past this a client's requests wait their turn unread (it divides among workers): the upload cap must come first.
+    UNREAD_ANSWERS_MAX_PER_CLIENT: '100',
+    // The test connects over loopback as the proxy; X-Forwarded-For names each client.
+    TRUSTED_PROXIES: '127.0.0.1, ::1',
+  }));
+  const HOG = '203.0.113.7';
+  const OTHER = '203.0.113.8';
+  const photo = () => preamble(PHOTO, { p: null }, { 0: ['variables.p'] });
+
+  it('one client with UPLOAD_MAX_PER_CLIENT uploads stalled mid-file gets 429 for its next, unread; another client uploads; the slots come back when the stalled ones end', async () => {
+    const reached = Array.from({ length: PER_CLIENT }, subgraphRequest);
+    const held = reached.map(() => heldUpload(gateway().url, fromClient(HOG)));
+    // deadline: each stalled upload reaches the subgraph (its slot is held); vitest's timeout bounds the wait.
+    const closed = await Promise.all(reached);
+    console.log('DBG reached');
+
+    const refused = await upload(gateway().url, photo(), () => CHUNK, fromClient(HOG));
+    expect([refused.status, codeOf(refused)]).toEqual([429, 'UPLOAD_LIMIT_EXCEEDED']);
+    expect(arrived).toBe(PER_CLIENT);
+    console.log('DBG refused');
+
+    const other = await upload(gateway().url, photo(), finite(fileParts([1024])), fromClient(OTHER));
+    expect([other.status, other.body.data]).toEqual([200, { addReviewPhoto: { size: 1 } }]);
+
+    // One ends well, the other's client goes away: both slots come back.
+    const [done, gone] = held as [ReturnType<typeof heldUpload>, ReturnType<typeof heldUpload>];
+    console.log('DBG other');
+    done.finish();
+    expect(await done.status).toBe(200);
+    console.log('DBG done');
+    gone.abort();
+    await Promise.all(closed);
+    console.log('DBG closed');
+    for (let again = 0; again < PER_CLIENT; again++) {
+      const answer = await upload(gateway().url, photo(), finite(fileParts([1024])), fromClient(HOG));
+      expect(answer.status).toBe(200);
+    }
   });
 });

@@ -5,6 +5,8 @@ import type { Refusal } from './origin-policy.js';
 /** A multipart request as an adapter hands it over: its headers, and its body still unread. */
 export interface UploadRequest {
   readonly headers: IncomingHttpHeaders;
+  /** The client's address, as the gateway's `clientAddress` decides it (TRUSTED_PROXIES applied). */
+  readonly address: string;
   /** The body as it comes (decoded when it has a Content-Encoding): read as a stream, never whole. */
   readonly body: Readable;
 }

@@ -6,6 +6,7 @@ export const UPLOAD_VALUES = Object.freeze({
   maxFiles: withDefault(integer(1, 100), 5),
   maxFileBytes: withDefault(byteSize(1, 10 * 1024 ** 3), 10 * 1024 ** 2),
   idleTimeoutMs: withDefault(duration(100, 600_000), 10_000),
+  maxPerClient: withDefault(integer(1, 1000), 2),
 });
 
 /** The `uploads` group of the configuration, as read. */

@@ -33,4 +33,12 @@ export const UPLOAD_FIELDS = defineFields([
       'how long the gateway waits for the next byte of an upload it is ready to read; then the upload is aborted and the client gets 408 `UPLOAD_IDLE_TIMEOUT`',
     feature: 'uploads',
   },
+  {
+    key: 'uploads.maxPerClient',
+    env: 'UPLOAD_MAX_PER_CLIENT',
+    parse: UPLOAD_VALUES.maxPerClient,
+    meaning:
+      'uploads one client (its address, TRUSTED_PROXIES applied; an IPv6 address by its CLIENT_IPV6_PREFIX network) may have in flight; one more is refused before its body is read with 429 `UPLOAD_LIMIT_EXCEEDED`',
+    feature: 'uploads',
+  },
 ]);
