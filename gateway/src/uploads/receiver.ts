@@ -1,5 +1,5 @@
 import type { GraphQLError } from 'graphql';
-import type { Clock, ClientKeyOf, ReceivedUpload, Refusal, UploadReceiver, UploadRequest } from '../contract/index.js';
+import type { ClientKeyOf, Clock, ReceivedUpload, Refusal, UploadReceiver, UploadRequest } from '../contract/index.js';
 import { ClientErrorCode } from '../error-registry.js';
 import { httpAnswerOf, httpError } from '../http-error.js';
 import { UploadSlots } from './client-slots.js';
