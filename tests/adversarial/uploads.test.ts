@@ -365,25 +365,20 @@ describe.each(MOUNTS)('uploads per client on %s', (mount) => {
     const held = reached.map(() => heldUpload(gateway().url, fromClient(HOG)));
     // deadline: each stalled upload reaches the subgraph (its slot is held); vitest's timeout bounds the wait.
     const closed = await Promise.all(reached);
-    console.log('DBG reached');
 
     const refused = await upload(gateway().url, photo(), () => CHUNK, fromClient(HOG));
     expect([refused.status, codeOf(refused)]).toEqual([429, 'UPLOAD_LIMIT_EXCEEDED']);
     expect(arrived).toBe(PER_CLIENT);
-    console.log('DBG refused');
 
     const other = await upload(gateway().url, photo(), finite(fileParts([1024])), fromClient(OTHER));
     expect([other.status, other.body.data]).toEqual([200, { addReviewPhoto: { size: 1 } }]);
 
     // One ends well, the other's client goes away: both slots come back.
     const [done, gone] = held as [ReturnType<typeof heldUpload>, ReturnType<typeof heldUpload>];
-    console.log('DBG other');
     done.finish();
     expect(await done.status).toBe(200);
-    console.log('DBG done');
     gone.abort();
     await Promise.all(closed);
-    console.log('DBG closed');
     for (let again = 0; again < PER_CLIENT; again++) {
       const answer = await upload(gateway().url, photo(), finite(fileParts([1024])), fromClient(HOG));
       expect(answer.status).toBe(200);
