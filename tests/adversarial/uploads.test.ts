@@ -29,7 +29,9 @@ let mode: 'read' | 'ignore' = 'read';
 let arrived = 0;
 let ended: ((ending: Ending) => void) | undefined;
 /** Waiting for the next requests to reach the subgraph, first come first served: each gets when its request closes. */
-const arrivals: ((closed: Promise<void>) => void)[] = [];
+const arrivals: ((arrival: Arrival) => void)[] = [];
+/** A request that reached the subgraph. In an object: a promise resolved with a promise would wait for that one. */
+type Arrival = { readonly closed: Promise<void> };
 let subgraph: Server;
 let subgraphUrl = '';
 
@@ -39,7 +41,7 @@ beforeAll(async () => {
     const report = ended;
     ended = undefined;
     arrived += 1;
-    arrivals.shift()?.(new Promise((resolve) => req.once('close', () => resolve())));
+    arrivals.shift()?.({ closed: new Promise((resolve) => req.once('close', () => resolve())) });
     req.on('close', () => report?.(req.complete ? 'complete' : 'aborted'));
     const answer = () => {
       const body = JSON.stringify({ data: { addReviewPhoto: { size: 1 } } });
@@ -317,7 +319,7 @@ describe.each(MOUNTS)('uploads while off on %s', (mount) => {
 });
 
 /** The next request to reach the subgraph: resolves once it has, with a promise of its close. */
-function subgraphRequest(): Promise<Promise<void>> {
+function subgraphRequest(): Promise<Arrival> {
   return new Promise((resolve) => arrivals.push(resolve));
 }
 
@@ -364,9 +366,9 @@ describe.each(MOUNTS)('uploads per client on %s', (mount) => {
     const reached = Array.from({ length: PER_CLIENT }, subgraphRequest);
     const held = reached.map(() => heldUpload(gateway().url, fromClient(HOG)));
     // deadline: each stalled upload reaches the subgraph (its slot is held); vitest's timeout bounds the wait.
-    const closed = await Promise.all(reached);
+    const arrivedThere = await Promise.all(reached);
 
-    const refused = await upload(gateway().url, photo(), () => CHUNK, fromClient(HOG));
+    const refused = await upload(gateway().url, photo(), untilOneMebibyte, fromClient(HOG));
     expect([refused.status, codeOf(refused)]).toEqual([429, 'UPLOAD_LIMIT_EXCEEDED']);
     expect(arrived).toBe(PER_CLIENT);
 
@@ -378,7 +380,7 @@ describe.each(MOUNTS)('uploads per client on %s', (mount) => {
     done.finish();
     expect(await done.status).toBe(200);
     gone.abort();
-    await Promise.all(closed);
+    await Promise.all(arrivedThere.map(({ closed }) => closed));
     for (let again = 0; again < PER_CLIENT; again++) {
       const answer = await upload(gateway().url, photo(), finite(fileParts([1024])), fromClient(HOG));
       expect(answer.status).toBe(200);
