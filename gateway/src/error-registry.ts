@@ -45,6 +45,11 @@ export const CLIENT_ERRORS = {
   QUERY_NOT_IN_SAFELIST: { status: 400, clientSafe: true },
   /** The request names no runnable operation (unknown name, several and no name). Apollo Server's code. */
   OPERATION_RESOLUTION_FAILURE: { status: 400, clientSafe: true },
+  /**
+   * A query planner refused the operation (valid, but no plan reaches what it selects: e.g. a field
+   * only a non-resolvable @interfaceObject has). Apollo Router's code and status.
+   */
+  QUERY_PLANNING_FAILED: { status: 400, clientSafe: true },
   /** A subscription sent over plain HTTP (use a WebSocket or `Accept: text/event-stream`), or with subscriptions off. */
   SUBSCRIPTION_NOT_SUPPORTED: { status: 400, clientSafe: true },
   /**

@@ -25,6 +25,7 @@ import type { SecondPlanner } from './hive-plan/hive-planner.js';
 import { secondPlannerQuery } from './hive-plan/second-query.js';
 import { keyWithOverrides, type OverrideDecision, type ProgressiveOverride } from './override-decision.js';
 import { runPlan } from './plan-result.js';
+import { planningFailed } from './planning-failed.js';
 import { inSpan, markFailed, NO_SPAN, tracingOff } from './spans.js';
 import { streamedAnswer } from './stream-answer.js';
 import { streamSitesOf, withStreamStripped } from './stream-sites.js';
@@ -177,7 +178,6 @@ export async function planFor(
 ): Promise<QueryPlan> {
   const stored = await internals.queryPlanStore.get(storeKey);
   if (stored) return stored;
-  const { request, document } = requestContext;
   const plan = await inSpan(
     OpenTelemetrySpanNames.PLAN,
     requestContext.operationName
@@ -185,20 +185,11 @@ export async function planFor(
       : {},
     internals.config.telemetry,
     async () => {
-      let operation = operationFromDocument(internals.apiSchema, document, { operationName: request.operationName });
-      const secondPlan = second && planBySecond(second, internals, requestContext, operation, overrides);
-      if (secondPlan) return secondPlan;
-      // Every @defer labelled before planning, so each deferred block of the plan names its fragment (deferred-plan.ts).
-      if (operation.selectionSet.hasDefer()) {
-        // The planner throws a plain Error (a 500) for this: it is the client's request that cannot be served.
-        if (operation.rootKind === 'subscription') throw httpError(ClientErrorCode.BAD_REQUEST, DEFER_IN_SUBSCRIPTION);
-        operation = operation.expandAllFragments().withNormalizedDefer().operation;
+      try {
+        return planOperation(internals, requestContext, overrides, second);
+      } catch (error) {
+        throw planningFailed(error, logger);
       }
-      return internals.queryPlanner.buildQueryPlan(operation, {
-        recursiveSelectionsLimitDisabled: internals.recursiveSelectionsLimitDisabled,
-        nonLocalSelectionsLimitDisabled: internals.nonLocalSelectionsLimitDisabled,
-        ...(overrides && { overrideConditions: new Map(overrides.conditions) }),
-      });
     },
   );
   try {
@@ -207,6 +198,30 @@ export async function planFor(
     logger.warn(`Could not store queryPlan${(error as Error)?.message || error}`);
   }
   return plan;
+}
+
+/** One plan, by the second planner when it takes the operation, else by Apollo's. */
+function planOperation(
+  internals: GatewayInternals,
+  requestContext: RequestContext,
+  overrides: OverrideDecision | undefined,
+  second: SecondPlanner | undefined,
+): QueryPlan {
+  const { request, document } = requestContext;
+  let operation = operationFromDocument(internals.apiSchema, document, { operationName: request.operationName });
+  const secondPlan = second && planBySecond(second, internals, requestContext, operation, overrides);
+  if (secondPlan) return secondPlan;
+  // Every @defer labelled before planning, so each deferred block of the plan names its fragment (deferred-plan.ts).
+  if (operation.selectionSet.hasDefer()) {
+    // The planner throws a plain Error for this: it is the client's request that cannot be served.
+    if (operation.rootKind === 'subscription') throw httpError(ClientErrorCode.BAD_REQUEST, DEFER_IN_SUBSCRIPTION);
+    operation = operation.expandAllFragments().withNormalizedDefer().operation;
+  }
+  return internals.queryPlanner.buildQueryPlan(operation, {
+    recursiveSelectionsLimitDisabled: internals.recursiveSelectionsLimitDisabled,
+    nonLocalSelectionsLimitDisabled: internals.nonLocalSelectionsLimitDisabled,
+    ...(overrides && { overrideConditions: new Map(overrides.conditions) }),
+  });
 }
 
 /** QUERY_PLANNER=hive's plan, or undefined for Apollo's planner to make it (ADR 061). */
