@@ -58,6 +58,8 @@ describe('node bench/dist/cli.js --quick (tiny run)', () => {
       'ComplexQuery',
       'GetUserWithProducts · apollo executor',
       'ComplexQuery · apollo executor',
+      'GetUserWithProducts · hive planner',
+      'ComplexQuery · hive planner',
       'GetUserWithProducts · compressed',
       'ComplexQuery · compressed',
       'GetUserWithProducts · dedup',

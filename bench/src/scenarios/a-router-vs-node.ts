@@ -1,8 +1,9 @@
 import { COMPLEX, GET_USER_WITH_PRODUCTS_QUERY } from '../load/queries.js';
-import type { PlanContext, ScenarioPlan } from '../run/plan.js';
+import type { PlanContext, RowPlan, ScenarioPlan } from '../run/plan.js';
 import { externalsIn, makeRow, primaryMount, runsSetup } from '../run/plan.js';
+import type { SetupKey } from '../targets/setups.js';
 import { ROUTER } from '../targets/targets.js';
-import { apolloExecutorVariant, compressedVariant, dedupVariant } from './dedup-rows.js';
+import { apolloExecutorVariant, compressedVariant, dedupVariant, hivePlannerVariant } from './dedup-rows.js';
 
 /**
  * Seed §A: every target (externals declared `none`), both queries, 100 connections; memory after
@@ -26,7 +27,8 @@ export function planA(context: PlanContext): ScenarioPlan {
       `after ${context.warmupSec} s warm-up per row. Peak RSS is each row's own (VmHWM reset when its window ` +
       `starts); one process serves both queries, so the ComplexQuery row's starts from what the first row left. ` +
       `"· apollo executor" rows: the first mount with QUERY_PLAN_EXECUTOR=apollo (@apollo/gateway's own ` +
-      `executeQueryPlan instead of the lean executor). "· dedup" rows: the Router with traffic_shaping.all.deduplicate_query, the first mount with ` +
+      `executeQueryPlan instead of the lean executor). "· hive planner" rows: the first mount with QUERY_PLANNER=hive ` +
+      `(Hive Router's planner, ADR 061; plans cached, so what its plans cost to run). "· dedup" rows: the Router with traffic_shaping.all.deduplicate_query, the first mount with ` +
       `SUBGRAPH_DEDUPLICATE and INBOUND_DEDUPLICATE. "· compressed" rows: the first mount, every request sending ` +
       `\`Accept-Encoding: gzip, deflate, br\` (the others send none, so get identity): gzip (the tie's winner) for ` +
       `answers of COMPRESSION_MIN_BYTES (1024) or more, i.e. ComplexQuery; GetUserWithProducts' is smaller.`,
@@ -38,33 +40,11 @@ export function planA(context: PlanContext): ScenarioPlan {
         ),
       ),
       // The first mount on @apollo/gateway's executor: what the lean executor saves, in the same run.
-      ...[primaryMount(context), ...externalsIn(context, ['apollo-executor'])]
-        .filter((target) => target !== undefined)
-        .flatMap((target) =>
-          [GET_USER_WITH_PRODUCTS_QUERY, COMPLEX].map((query) =>
-            makeRow(context, {
-              target,
-              setup: context.setups['apollo-executor'],
-              variant: apolloExecutorVariant(query.name),
-              query,
-              load,
-            }),
-          ),
-        ),
+      ...firstMountRows(context, 'apollo-executor', apolloExecutorVariant),
+      // The first mount planning with Hive Router's planner: what its plans cost to run.
+      ...firstMountRows(context, 'hive-planner', hivePlannerVariant),
       // The first mount with clients that ask for compression: what compressing costs in CPU.
-      ...[primaryMount(context), ...externalsIn(context, ['compression'])]
-        .filter((target) => target !== undefined)
-        .flatMap((target) =>
-          [GET_USER_WITH_PRODUCTS_QUERY, COMPLEX].map((query) =>
-            makeRow(context, {
-              target,
-              setup: context.setups.compression,
-              variant: compressedVariant(query.name),
-              query,
-              load,
-            }),
-          ),
-        ),
+      ...firstMountRows(context, 'compression', compressedVariant),
       ...dedupTargets.flatMap((target) =>
         [GET_USER_WITH_PRODUCTS_QUERY, COMPLEX].map((query) =>
           makeRow(context, { target, setup: context.setups.dedup, variant: dedupVariant(query.name), query, load }),
@@ -72,4 +52,16 @@ export function planA(context: PlanContext): ScenarioPlan {
       ),
     ],
   };
+}
+
+/** Both queries on the first mount (and each external declaring `setup`) in one of its variants. */
+function firstMountRows(context: PlanContext, setup: SetupKey, variantOf: (query: string) => string): RowPlan[] {
+  const load = { kind: 'closed', connections: context.connections } as const;
+  return [primaryMount(context), ...externalsIn(context, [setup])]
+    .filter((target) => target !== undefined)
+    .flatMap((target) =>
+      [GET_USER_WITH_PRODUCTS_QUERY, COMPLEX].map((query) =>
+        makeRow(context, { target, setup: context.setups[setup], variant: variantOf(query.name), query, load }),
+      ),
+    );
 }

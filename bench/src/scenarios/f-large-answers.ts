@@ -2,7 +2,13 @@ import { DASHBOARD, DASHBOARD_ANSWER_BYTES, DASHBOARD_DEFERRED } from '../load/q
 import type { PlanContext, RowPlan, ScenarioPlan } from '../run/plan.js';
 import { externalsIn, makeRow, primaryMount, runsSetup } from '../run/plan.js';
 import { ROUTER } from '../targets/targets.js';
-import { apolloExecutorVariant, compressedVariant, dedupVariant, OUR_DEDUP_VARIANTS } from './dedup-rows.js';
+import {
+  apolloExecutorVariant,
+  compressedVariant,
+  dedupVariant,
+  hivePlannerVariant,
+  OUR_DEDUP_VARIANTS,
+} from './dedup-rows.js';
 
 /**
  * §F (ours, not the seed's): one large answer full of repeated entities, the same operation
@@ -42,6 +48,18 @@ function planFRows(context: PlanContext): RowPlan[] {
           target,
           setup: context.setups['apollo-executor'],
           variant: apolloExecutorVariant(DASHBOARD.name),
+          query: DASHBOARD,
+          load,
+        }),
+      ),
+    // Our first mount planning with Hive Router's planner (ADR 061): what its plans cost on a large answer.
+    ...[primaryMount(context), ...externalsIn(context, ['hive-planner'])]
+      .filter((target) => target !== undefined)
+      .map((target) =>
+        makeRow(context, {
+          target,
+          setup: context.setups['hive-planner'],
+          variant: hivePlannerVariant(DASHBOARD.name),
           query: DASHBOARD,
           load,
         }),

@@ -75,6 +75,13 @@ export function defaultsSetups() {
       router: { skip: NOT_OURS },
       headers: {},
     }),
+    // Apollo's query planner is the default (`none` above); this row plans with Hive Router's
+    // (ADR 061). Plans are cached, so the pair shows what each planner's plans cost to run.
+    'hive-planner': setup('hive-planner', {
+      gatewayEnv: () => ({ QUERY_PLANNER: 'hive' }),
+      router: { skip: NOT_OURS },
+      headers: {},
+    }),
   };
 }
 

@@ -69,6 +69,7 @@ export type SetupKey =
   | 'demand-control-off'
   | 'authorization-off'
   | 'apollo-executor'
+  | 'hive-planner'
   | 'static-header'
   | 'guid-headers'
   | 'jwt-client-awareness'
