@@ -3,7 +3,7 @@ import type { PlanContext, RowPlan, ScenarioPlan } from '../run/plan.js';
 import { externalsIn, makeRow, primaryMount, runsSetup } from '../run/plan.js';
 import type { SetupKey } from '../targets/setups.js';
 import { ROUTER } from '../targets/targets.js';
-import { apolloExecutorVariant, compressedVariant, dedupVariant, hivePlannerVariant } from './dedup-rows.js';
+import { apolloExecutorVariant, apolloPlannerVariant, compressedVariant, dedupVariant } from './dedup-rows.js';
 
 /**
  * Seed §A: every target (externals declared `none`), both queries, 100 connections; memory after
@@ -27,8 +27,8 @@ export function planA(context: PlanContext): ScenarioPlan {
       `after ${context.warmupSec} s warm-up per row. Peak RSS is each row's own (VmHWM reset when its window ` +
       `starts); one process serves both queries, so the ComplexQuery row's starts from what the first row left. ` +
       `"· apollo executor" rows: the first mount with QUERY_PLAN_EXECUTOR=apollo (@apollo/gateway's own ` +
-      `executeQueryPlan instead of the lean executor). "· hive planner" rows: the first mount with QUERY_PLANNER=hive ` +
-      `(Hive Router's planner, ADR 061; plans cached, so what its plans cost to run). "· dedup" rows: the Router with traffic_shaping.all.deduplicate_query, the first mount with ` +
+      `executeQueryPlan instead of the lean executor). "· apollo planner" rows: the first mount with QUERY_PLANNER=apollo ` +
+      `(Apollo's planner; the default is Hive Router's, ADR 062; plans cached, so what its plans cost to run). "· dedup" rows: the Router with traffic_shaping.all.deduplicate_query, the first mount with ` +
       `SUBGRAPH_DEDUPLICATE and INBOUND_DEDUPLICATE. "· compressed" rows: the first mount, every request sending ` +
       `\`Accept-Encoding: gzip, deflate, br\` (the others send none, so get identity): gzip (the tie's winner) for ` +
       `answers of COMPRESSION_MIN_BYTES (1024) or more, i.e. ComplexQuery; GetUserWithProducts' is smaller.`,
@@ -41,8 +41,8 @@ export function planA(context: PlanContext): ScenarioPlan {
       ),
       // The first mount on @apollo/gateway's executor: what the lean executor saves, in the same run.
       ...firstMountRows(context, 'apollo-executor', apolloExecutorVariant),
-      // The first mount planning with Hive Router's planner: what its plans cost to run.
-      ...firstMountRows(context, 'hive-planner', hivePlannerVariant),
+      // The first mount planning with Apollo's planner (the default is Hive's): what its plans cost to run.
+      ...firstMountRows(context, 'apollo-planner', apolloPlannerVariant),
       // The first mount with clients that ask for compression: what compressing costs in CPU.
       ...firstMountRows(context, 'compression', compressedVariant),
       ...dedupTargets.flatMap((target) =>

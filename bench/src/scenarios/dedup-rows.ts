@@ -15,9 +15,9 @@ export function apolloExecutorVariant(query: string): string {
   return `${query} · apollo executor`;
 }
 
-/** The variant name of a row planned by Hive Router's planner (QUERY_PLANNER=hive, ADR 061). */
-export function hivePlannerVariant(query: string): string {
-  return `${query} · hive planner`;
+/** The variant name of a row planned by Apollo's planner (QUERY_PLANNER=apollo; the default is Hive's, ADR 062). */
+export function apolloPlannerVariant(query: string): string {
+  return `${query} · apollo planner`;
 }
 
 /** The variant name of a row whose requests ask for a compressed answer (the `compression` setup). */

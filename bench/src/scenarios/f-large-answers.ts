@@ -1,12 +1,13 @@
 import { DASHBOARD, DASHBOARD_ANSWER_BYTES, DASHBOARD_DEFERRED } from '../load/queries.js';
 import type { PlanContext, RowPlan, ScenarioPlan } from '../run/plan.js';
 import { externalsIn, makeRow, primaryMount, runsSetup } from '../run/plan.js';
+import type { SetupKey } from '../targets/setups.js';
 import { ROUTER } from '../targets/targets.js';
 import {
   apolloExecutorVariant,
+  apolloPlannerVariant,
   compressedVariant,
   dedupVariant,
-  hivePlannerVariant,
   OUR_DEDUP_VARIANTS,
 } from './dedup-rows.js';
 
@@ -41,55 +42,13 @@ function planFRows(context: PlanContext): RowPlan[] {
       makeRow(context, { target, setup: context.setups.none, variant: DASHBOARD.name, query: DASHBOARD, load }),
     ),
     // Our first mount on @apollo/gateway's executor: what the lean executor saves on a large answer.
-    ...[primaryMount(context), ...externalsIn(context, ['apollo-executor'])]
-      .filter((target) => target !== undefined)
-      .map((target) =>
-        makeRow(context, {
-          target,
-          setup: context.setups['apollo-executor'],
-          variant: apolloExecutorVariant(DASHBOARD.name),
-          query: DASHBOARD,
-          load,
-        }),
-      ),
-    // Our first mount planning with Hive Router's planner (ADR 061): what its plans cost on a large answer.
-    ...[primaryMount(context), ...externalsIn(context, ['hive-planner'])]
-      .filter((target) => target !== undefined)
-      .map((target) =>
-        makeRow(context, {
-          target,
-          setup: context.setups['hive-planner'],
-          variant: hivePlannerVariant(DASHBOARD.name),
-          query: DASHBOARD,
-          load,
-        }),
-      ),
+    ...firstMountRows(context, 'apollo-executor', apolloExecutorVariant(DASHBOARD.name)),
+    // Our first mount planning with Apollo's planner (the default is Hive's, ADR 062): what its plans cost.
+    ...firstMountRows(context, 'apollo-planner', apolloPlannerVariant(DASHBOARD.name)),
     // Our first mount with each dedup alone: representations off, then one of the two in-flight kinds.
-    ...OUR_DEDUP_VARIANTS.flatMap(({ setup, words }) =>
-      [primaryMount(context), ...externalsIn(context, [setup])]
-        .filter((target) => target !== undefined)
-        .map((target) =>
-          makeRow(context, {
-            target,
-            setup: context.setups[setup],
-            variant: `${DASHBOARD.name} · ${words}`,
-            query: DASHBOARD,
-            load,
-          }),
-        ),
-    ),
+    ...OUR_DEDUP_VARIANTS.flatMap(({ setup, words }) => firstMountRows(context, setup, `${DASHBOARD.name} · ${words}`)),
     // Our first mount with clients that ask for compression (brotli at quality 4): its CPU cost on a large answer.
-    ...[primaryMount(context), ...externalsIn(context, ['compression'])]
-      .filter((target) => target !== undefined)
-      .map((target) =>
-        makeRow(context, {
-          target,
-          setup: context.setups.compression,
-          variant: compressedVariant(DASHBOARD.name),
-          query: DASHBOARD,
-          load,
-        }),
-      ),
+    ...firstMountRows(context, 'compression', compressedVariant(DASHBOARD.name)),
     // @defer as Apollo Client 4 asks for it: our first mount and the Router (Hive Gateway writes
     // another incremental format), timed to the first part and to the whole answer.
     ...[primaryMount(context), context.targets.find((target) => target.name === ROUTER)]
@@ -115,6 +74,14 @@ function planFRows(context: PlanContext): RowPlan[] {
   ];
 }
 
+/** Dashboard on our first mount (and each external declaring `setup`) in one of its variants. */
+function firstMountRows(context: PlanContext, setup: SetupKey, variant: string): RowPlan[] {
+  const load = { kind: 'closed', connections: context.connections } as const;
+  return [primaryMount(context), ...externalsIn(context, [setup])]
+    .filter((target) => target !== undefined)
+    .map((target) => makeRow(context, { target, setup: context.setups[setup], variant, query: DASHBOARD, load }));
+}
+
 function planFDescription(context: PlanContext): string {
   const kb = (DASHBOARD_ANSWER_BYTES / 1024).toFixed(1);
   return (
@@ -123,7 +90,8 @@ function planFDescription(context: PlanContext): string {
     `is ${kb} KB of JSON in which authors and products repeat; ${context.connections} closed-loop ` +
     `connections, ${context.closedSec} s after ${context.warmupSec} s warm-up. Each target as it ships ` +
     `(ours deduplicates repeated representations in each fetch by default); our first mount on ` +
-    `@apollo/gateway's executor ("· apollo executor": QUERY_PLAN_EXECUTOR=apollo) and with each of its ` +
+    `@apollo/gateway's executor ("· apollo executor": QUERY_PLAN_EXECUTOR=apollo), on Apollo's planner ` +
+    `("· apollo planner": QUERY_PLANNER=apollo; the default is Hive Router's, ADR 062) and with each of its ` +
     `dedups alone ("· no dedup": SUBGRAPH_DEDUPLICATE_REPRESENTATIONS=false; "· subgraph dedup": ` +
     `SUBGRAPH_DEDUPLICATE; "· inbound dedup": INBOUND_DEDUPLICATE); ` +
     `with clients that send \`Accept-Encoding: gzip, deflate, br\` ("· compressed": gzip, the tie's winner; ` +

@@ -75,10 +75,10 @@ export function defaultsSetups() {
       router: { skip: NOT_OURS },
       headers: {},
     }),
-    // Apollo's query planner is the default (`none` above); this row plans with Hive Router's
-    // (ADR 061). Plans are cached, so the pair shows what each planner's plans cost to run.
-    'hive-planner': setup('hive-planner', {
-      gatewayEnv: () => ({ QUERY_PLANNER: 'hive' }),
+    // Hive Router's query planner is the default (`none` above, ADR 062); this row plans with
+    // Apollo's. Plans are cached, so the pair shows what each planner's plans cost to run.
+    'apollo-planner': setup('apollo-planner', {
+      gatewayEnv: () => ({ QUERY_PLANNER: 'apollo' }),
       router: { skip: NOT_OURS },
       headers: {},
     }),

@@ -69,7 +69,7 @@ export type SetupKey =
   | 'demand-control-off'
   | 'authorization-off'
   | 'apollo-executor'
-  | 'hive-planner'
+  | 'apollo-planner'
   | 'static-header'
   | 'guid-headers'
   | 'jwt-client-awareness'

@@ -37,7 +37,7 @@ export const EXTERNAL_SETUPS: readonly SetupKey[] = [
   'demand-control-off',
   'authorization-off',
   'apollo-executor',
-  'hive-planner',
+  'apollo-planner',
   'static-header',
   'guid-headers',
   'rate-limit',

@@ -56,8 +56,8 @@ export const SUPERGRAPH_FIELDS = defineFields([
   {
     key: 'queryPlanner',
     env: 'QUERY_PLANNER',
-    parse: withDefault(oneOf(['apollo', 'hive'] as const), 'apollo'),
+    parse: withDefault(oneOf(['apollo', 'hive'] as const), 'hive'),
     meaning:
-      "who plans each query and mutation: `apollo` (@apollo/query-planner) or `hive`, Hive Router's planner (`@graphql-hive/router-query-planner`, a native addon for Linux and macOS on x64 and arm64, glibc only), its plans translated into the ones the lean executor runs. `@defer`, subscriptions and the few plans with no exact translation are planned by `apollo` either way. Only with `QUERY_PLAN_EXECUTOR=lean`. See [ADR 061](adr/061-second-query-planner.md) and [the federation audit](federation-audit.md)",
+      "who plans each query and mutation: `hive`, Hive Router's planner (`@graphql-hive/router-query-planner`, a native addon for Linux and macOS on x64 and arm64, glibc only), its plans translated into the ones the lean executor runs, or `apollo` (@apollo/query-planner, the default before; set it on a platform the addon does not ship for, such as Alpine or Windows). `@defer`, subscriptions and the few plans with no exact translation are planned by `apollo` either way; `QUERY_PLAN_EXECUTOR=apollo` plans everything with `apollo`. See [ADR 062](adr/062-hive-planner-by-default.md) and [the federation audit](federation-audit.md)",
   },
 ]);

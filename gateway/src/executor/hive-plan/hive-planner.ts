@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type { QueryPlan } from '@apollo/query-planner';
 import type { QueryPlanner as HiveQueryPlanner } from '@graphql-hive/router-query-planner';
 import type { GraphQLSchema } from 'graphql';
+import { GatewayConfigError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { OverrideDecision } from '../override-decision.js';
 import { hiveLabels } from './override-labels.js';
@@ -34,10 +35,20 @@ type PlannerClass = typeof HiveQueryPlanner;
 /** Loaded on the first plan, so the default gateway never loads the addon (ADR 044). */
 let plannerClass: PlannerClass | undefined;
 function loadPlannerClass(): PlannerClass {
-  plannerClass ??= (
-    createRequire(import.meta.url)('@graphql-hive/router-query-planner') as { QueryPlanner: PlannerClass }
-  ).QueryPlanner;
+  try {
+    plannerClass ??= (
+      createRequire(import.meta.url)('@graphql-hive/router-query-planner') as { QueryPlanner: PlannerClass }
+    ).QueryPlanner;
+  } catch (cause) {
+    throw new GatewayConfigError([{ field: 'QUERY_PLANNER', message: noAddon(cause) }]);
+  }
   return plannerClass;
+}
+
+/** Why the addon did not load, and what to set instead (it ships for glibc Linux and macOS only). */
+export function noAddon(cause: unknown): string {
+  const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+  return `hive (the default) needs Hive Router's native planner, which did not load on ${process.platform}-${process.arch} (${reason}); set QUERY_PLANNER=apollo`;
 }
 
 /** Loads the addon now, so a platform it does not ship for stops the gateway at startup, not at the first plan. */
