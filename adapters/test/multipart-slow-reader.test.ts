@@ -44,7 +44,7 @@ const endpoint: SubscriptionEndpoint = {
       },
     };
   },
-  authenticate: async () => {},
+  authenticate: async () => undefined,
   operate: async () => ({ kind: 'stream', events }),
   onDrain: () => {},
 };

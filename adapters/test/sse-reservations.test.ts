@@ -36,7 +36,7 @@ const endpointExpiringIn = (expiresMs: number): SubscriptionEndpoint => ({
       },
     };
   },
-  authenticate: async () => {},
+  authenticate: async () => undefined,
   operate: async () => ({ kind: 'answer', status: 200, result: { data: {} } }),
   onDrain: () => {},
 });

@@ -6,6 +6,8 @@ import {
   openStream,
   postGraphQL,
   type RunningGateway,
+  refusalOf,
+  STREAM_PROTOCOLS,
   send,
   startGate,
   startGateway,
@@ -136,6 +138,28 @@ describe.each(MOUNTS)('load shedding on %s', (mount) => {
     // Only this request was charged since `before`: the three shed ones cost nothing.
     expect(Number(after.headers.get('ratelimit-remaining'))).toBe(remainingBefore - 1);
   });
+
+  // Refused as a request is: over graphql-ws as the subscription's `error` (the connection itself is
+  // accepted: only a bad credential closes it, 4403); over graphql-sse in the operation's answer, or,
+  // single connection mode, at the reservation, 503 like plain HTTP.
+  it.each(STREAM_PROTOCOLS)(
+    'past the bound, a new batch subscription over %s is refused with the same code',
+    async (protocol) => {
+      const held = await hold(2);
+      try {
+        const payload = { query: REVIEWS_ONLY, variables: { productId: 'product-1' } };
+        const stream = openStream(protocol, gateway.url, payload, { headers: { ...BATCH } });
+        streams.push(stream);
+        const end = protocol === 'sse-single' ? await stream.ended : undefined;
+        if (end) expect(end.status).toBe(503);
+        const errors = end ? (end.errors ?? []) : await refusalOf(protocol, stream);
+        expect(errors.map((error) => error.extensions?.code)).toEqual(['REQUEST_CONCURRENCY_LIMITED']);
+      } finally {
+        gate.release();
+      }
+      expect((await Promise.all(held)).map((result) => result.status)).toEqual([200, 200]);
+    },
+  );
 
   it('sheds checkout too once the overload grows past its own threshold', async () => {
     const held = await hold(4);

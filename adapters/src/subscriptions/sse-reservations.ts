@@ -42,11 +42,9 @@ export async function reserve(
 ) {
   const raw = req.raw as IncomingMessage;
   const scope = streamScope('PUT', raw, raw.headers, clientAddressOf(gateway, raw));
-  try {
-    await endpoint.authenticate(scope);
-  } catch {
-    return answer(401, { errors: [{ message: 'Unauthenticated', extensions: { code: 'UNAUTHENTICATED' } }] });
-  }
+  // Refused as an HTTP request would be: 401 for a bad credential, 503 when shed, each coded.
+  const unauthenticated = await endpoint.authenticate(scope);
+  if (unauthenticated) return answer(unauthenticated.status, unauthenticated.result);
   // Charged like any request (rate limit), by the identity it was authenticated with.
   const refusal = await gateway.admit?.(scope);
   if (refusal)

@@ -124,14 +124,12 @@ function graphqlWsOptions(serving: Serving): WsOptions {
 /** `connection_init`: authenticated with the upgrade's headers and the payload's, then the idle clock starts. */
 async function authenticateConnection(ctx: WsContext, { gateway, endpoint, connectionOf, operationsOf }: Serving) {
   const headers = connectionHeaders(ctx.extra.request, ctx.connectionParams);
-  try {
-    await endpoint.authenticate(
-      streamScope('WS', ctx.extra.request, headers, clientAddressOf(gateway, ctx.extra.request)),
-    );
-  } catch {
-    // graphql-ws closes with 4403 Forbidden.
-    return false;
-  }
+  const refusal = await endpoint.authenticate(
+    streamScope('WS', ctx.extra.request, headers, clientAddressOf(gateway, ctx.extra.request)),
+  );
+  // A bad credential: graphql-ws closes with 4403 Forbidden. Any other refusal (503 load shedding)
+  // is of the moment, not of the connection: each `subscribe` meets it again, with its code.
+  if (refusal && (refusal.status === 401 || refusal.status === 403)) return false;
   const connection = connectionOf(ctx.extra);
   connection.headers = headers;
   operationsOf.set(ctx.extra.socket, () => Object.keys(ctx.subscriptions).length);

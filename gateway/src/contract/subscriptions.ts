@@ -49,8 +49,11 @@ export interface SubscriptionEndpoint {
    * a WebSocket upgrades), within SUBSCRIPTION_MAX_CONNECTIONS and SUBSCRIPTION_MAX_CONNECTIONS_PER_CLIENT.
    */
   openConnection(address: string): ConnectionGrant;
-  /** Authenticates a connection (its headers, `connection_init`'s merged in); rejects with the refusal's GraphQLError. */
-  authenticate(scope: RequestScope): Promise<void>;
+  /**
+   * Authenticates a connection (its headers, `connection_init`'s merged in): undefined, or the
+   * refusal as an HTTP request would get it (401 a bad credential, 503 load shedding…), coded.
+   */
+  authenticate(scope: RequestScope): Promise<(StreamOutcome & { kind: 'answer' }) | undefined>;
   operate(scope: RequestScope, params: StreamParams): Promise<StreamOutcome>;
   /**
    * The transport that answers a request with this `Accept`, among `offers` (those the request can

@@ -75,7 +75,12 @@ export function subscriptionEndpoint(parts: EndpointParts): SubscriptionEndpoint
     openConnection: (address) => connections.open(address),
     transportFor: chooseTransport,
     async authenticate(scope) {
-      await parts.context(scope);
+      try {
+        await parts.context(scope);
+        return undefined;
+      } catch (error) {
+        return refused(error, parts);
+      }
     },
     async operate(scope, params) {
       const run = () => operate(scope, params);
@@ -96,7 +101,7 @@ export function subscriptionEndpoint(parts: EndpointParts): SubscriptionEndpoint
 }
 
 /** A refusal from `context()` (authentication: 401…), answered with its status as an HTTP request would be. */
-function refused(error: unknown, parts: EndpointParts): StreamOutcome {
+function refused(error: unknown, parts: EndpointParts): StreamOutcome & { kind: 'answer' } {
   const graphqlError =
     error instanceof GraphQLError
       ? error
