@@ -5,7 +5,7 @@ import { findTimerWaits, ROOT, timerWaitsIn } from '@fedgw/test-support';
 import { describe, expect, it } from 'vitest';
 
 /** At most this many fixed waits in all the test code; lower it when one goes. */
-const FIXED_WAIT_BUDGET = 10;
+const FIXED_WAIT_BUDGET = 4;
 
 describe('timer waits in the test code', () => {
   const waits = findTimerWaits(ROOT);
