@@ -151,7 +151,12 @@ describe.each(MOUNTS)('load shedding on %s', (mount) => {
         const stream = openStream(protocol, gateway.url, payload, { headers: { ...BATCH } });
         streams.push(stream);
         const end = protocol === 'sse-single' ? await stream.ended : undefined;
-        if (end) expect(end.status).toBe(503);
+        if (end) {
+          expect(end.status).toBe(503);
+          // The reservation itself, as graphql-sse's client sends it: Retry-After as on plain HTTP.
+          const put = await fetch(gateway.url, { method: 'PUT', headers: BATCH });
+          expect([put.status, put.headers.get('retry-after')]).toEqual([503, '3']);
+        }
         const errors = end ? (end.errors ?? []) : await refusalOf(protocol, stream);
         expect(errors.map((error) => error.extensions?.code)).toEqual(['REQUEST_CONCURRENCY_LIMITED']);
       } finally {

@@ -44,7 +44,7 @@ export async function reserve(
   const scope = streamScope('PUT', raw, raw.headers, clientAddressOf(gateway, raw));
   // Refused as an HTTP request would be: 401 for a bad credential, 503 when shed, each coded.
   const unauthenticated = await endpoint.authenticate(scope);
-  if (unauthenticated) return answer(unauthenticated.status, unauthenticated.result);
+  if (unauthenticated) return answer(unauthenticated.status, unauthenticated.result, unauthenticated.headers);
   // Charged like any request (rate limit), by the identity it was authenticated with.
   const refusal = await gateway.admit?.(scope);
   if (refusal)

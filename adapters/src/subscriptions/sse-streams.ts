@@ -83,9 +83,10 @@ export function unreadableAsEvents(body: string): string {
 export function answer(
   status: number,
   result: unknown,
+  headers: Readonly<Record<string, string>> = {},
 ): [string, { status: number; statusText: string; headers: Record<string, string> }] {
   return [
     JSON.stringify(result),
-    { status, statusText: '', headers: { 'content-type': 'application/json; charset=utf-8' } },
+    { status, statusText: '', headers: { ...headers, 'content-type': 'application/json; charset=utf-8' } },
   ];
 }

@@ -17,7 +17,13 @@ export interface StreamParams {
  * status a plain request would have had), or a subscription's events.
  */
 export type StreamOutcome =
-  | { readonly kind: 'answer'; readonly status: number; readonly result: FormattedExecutionResult }
+  | {
+      readonly kind: 'answer';
+      readonly status: number;
+      readonly result: FormattedExecutionResult;
+      /** Headers the refusal carries when it is sent as an HTTP answer (`Retry-After`…). */
+      readonly headers?: Readonly<Record<string, string>>;
+    }
   | { readonly kind: 'stream'; readonly events: AsyncIterableIterator<FormattedExecutionResult> };
 
 /**

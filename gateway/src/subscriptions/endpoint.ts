@@ -106,8 +106,9 @@ function refused(error: unknown, parts: EndpointParts): StreamOutcome & { kind: 
     error instanceof GraphQLError
       ? error
       : new GraphQLError('Internal server error', { extensions: { code: ClientErrorCode.INTERNAL_SERVER_ERROR } });
-  const { status, error: clean } = httpAnswerOf(graphqlError);
-  return { kind: 'answer', status, result: { errors: parts.formatError(clean) } };
+  const { status, headers, error: clean } = httpAnswerOf(graphqlError);
+  const result = { errors: parts.formatError(clean) };
+  return { kind: 'answer', status, result, ...(headers && { headers: Object.fromEntries(headers) }) };
 }
 
 function headerMapOf(scope: RequestScope): HeaderMap {
